@@ -1,0 +1,43 @@
+// Checkpoint readers: tensors by name, converted to float32.
+// The converter is an offline tool: readers throw ConvertError with a message that
+// names the file and what is wrong.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace edgemt::convert {
+
+struct ConvertError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct FloatTensor {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+  size_t numel() const { return data.size(); }
+};
+
+// A set of named tensors read lazily from one or more files.
+class Checkpoint {
+ public:
+  virtual ~Checkpoint() = default;
+  virtual bool has(const std::string& name) const = 0;
+  virtual std::vector<int64_t> shape(const std::string& name) const = 0;
+  // Throws ConvertError if missing or of an unsupported dtype.
+  virtual FloatTensor read(const std::string& name) const = 0;
+  virtual std::vector<std::string> names() const = 0;
+};
+
+// model.safetensors, or the shards listed by model.safetensors.index.json.
+std::unique_ptr<Checkpoint> open_safetensors(const std::string& dir);
+// pytorch_model.bin (torch.save zip archive), read without Python.
+std::unique_ptr<Checkpoint> open_pytorch_bin(const std::string& path);
+
+std::string shape_to_string(const std::vector<int64_t>& s);
+
+}  // namespace edgemt::convert

@@ -1,0 +1,58 @@
+#include "converter/quantize.h"
+
+#include <cmath>
+
+#include "ops/gemm/pack.h"
+
+namespace edgemt::convert {
+namespace {
+
+// Quantizes rows of w [n][k]; returns int8 row-major and fills scales.
+std::vector<int8_t> quantize_rows(size_t n, size_t k, const std::vector<float>& w, std::vector<float>* scales) {
+  std::vector<int8_t> q(n * k);
+  scales->resize(n);
+  for (size_t r = 0; r < n; ++r) {
+    float mx = 0.0f;
+    for (size_t c = 0; c < k; ++c) mx = std::max(mx, std::fabs(w[r * k + c]));
+    const float scale = mx > 0.0f ? mx / 127.0f : 1.0f;
+    (*scales)[r] = scale;
+    for (size_t c = 0; c < k; ++c) {
+      const float v = std::round(w[r * k + c] / scale);
+      q[r * k + c] = static_cast<int8_t>(std::max(-127.0f, std::min(127.0f, v)));
+    }
+  }
+  return q;
+}
+
+}  // namespace
+
+SpecTensor quantize_linear(const std::string& name, size_t n, size_t k, const std::vector<float>& w) {
+  SpecTensor t;
+  t.name = name;
+  t.dtype = TensorDType::kI8;
+  t.layout = TensorLayout::kPanelI8x16x4;
+  t.shape = {static_cast<int64_t>(n), static_cast<int64_t>(k)};
+  const std::vector<int8_t> q = quantize_rows(n, k, w, &t.scales);
+  t.row_sums.resize(n);
+  for (size_t r = 0; r < n; ++r) {
+    int32_t s = 0;
+    for (size_t c = 0; c < k; ++c) s += q[r * k + c];
+    t.row_sums[r] = s;
+  }
+  t.data.resize(ops::qs8_panel_size(n, k));
+  ops::pack_qs8_panels(n, k, q.data(), reinterpret_cast<int8_t*>(t.data.data()));
+  return t;
+}
+
+SpecTensor quantize_embedding(const std::string& name, size_t rows, size_t d, const std::vector<float>& w) {
+  SpecTensor t;
+  t.name = name;
+  t.dtype = TensorDType::kI8;
+  t.layout = TensorLayout::kRowMajor;
+  t.shape = {static_cast<int64_t>(rows), static_cast<int64_t>(d)};
+  const std::vector<int8_t> q = quantize_rows(rows, d, w, &t.scales);
+  t.data.assign(reinterpret_cast<const uint8_t*>(q.data()), reinterpret_cast<const uint8_t*>(q.data()) + q.size());
+  return t;
+}
+
+}  // namespace edgemt::convert

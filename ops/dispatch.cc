@@ -1,0 +1,142 @@
+// ISA detection and the kernel tables, generated from kernel_list.h.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "ops/declarations.h"
+#include "ops/ops.h"
+
+#if (EDGEMT_ARCH_ARM64 || EDGEMT_ARCH_ARM32) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
+
+namespace edgemt::ops {
+namespace {
+
+#define EDGEMT_PICK_by_base(name, token, base) &name##__##base
+#define EDGEMT_PICK_by_own(name, token, base) &name##__##token
+#define EDGEMT_TABLE_ENTRY(name, type, source, token, base) \
+  t.name = EDGEMT_PICK_##source(name, token, base);
+#define EDGEMT_TABLE_CASE(token, family, base)          \
+  case Isa::token: {                                     \
+    EDGEMT_KERNELS(EDGEMT_TABLE_ENTRY, token, base)      \
+    break;                                               \
+  }
+
+Kernels make_table(Isa isa) {
+  Kernels t{};
+  switch (isa) {
+    EDGEMT_ISAS(EDGEMT_TABLE_CASE)
+    case Isa::kCount: break;
+  }
+  return t;
+}
+
+constexpr const char* kNames[] = {
+#define EDGEMT_ISA_NAME(token, family, base) #token,
+    EDGEMT_ISAS(EDGEMT_ISA_NAME)
+#undef EDGEMT_ISA_NAME
+};
+
+bool cpu_has(Isa isa) {
+  switch (isa) {
+    case Isa::ref: return true;
+#if EDGEMT_ARCH_X86
+    case Isa::sse4_2: return __builtin_cpu_supports("sse4.2");
+    case Isa::avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Isa::avx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("fma");
+    case Isa::avx512vnni: return cpu_has(Isa::avx512) && __builtin_cpu_supports("avx512vnni");
+#endif
+#if EDGEMT_ARCH_ARM64
+    case Isa::neon64: return true;  // Advanced SIMD is mandatory on AArch64
+    case Isa::neon64_dot:
+#if defined(__linux__)
+      return (getauxval(AT_HWCAP) & (1UL << 20)) != 0;  // HWCAP_ASIMDDP
+#else
+      return false;
+#endif
+#endif
+#if EDGEMT_ARCH_ARM32 && EDGEMT_HAVE_NEON
+    case Isa::neon:
+#if defined(__linux__)
+      return (getauxval(AT_HWCAP) & (1UL << 12)) != 0;  // HWCAP_NEON
+#else
+      return true;
+#endif
+#endif
+    default: return false;
+  }
+}
+
+struct Selection {
+  Isa isa;
+  Kernels table;
+};
+
+Selection select() {
+  Isa isa = best_isa();
+  if (const char* forced = std::getenv("EDGEMT_ISA"); forced != nullptr && *forced != '\0') {
+    Isa want;
+    if (!isa_from_name(forced, &want)) {
+      std::fprintf(stderr, "edgemt: EDGEMT_ISA=%s is not an ISA of this build; using %s\n",
+                   forced, isa_name(isa));
+    } else if (!isa_supported(want)) {
+      std::fprintf(stderr, "edgemt: EDGEMT_ISA=%s is not supported by this CPU; using %s\n",
+                   forced, isa_name(isa));
+    } else {
+      isa = want;
+    }
+  }
+  return Selection{isa, make_table(isa)};
+}
+
+const Selection& selection() {
+  static const Selection s = select();
+  return s;
+}
+
+}  // namespace
+
+const char* isa_name(Isa isa) {
+  const auto i = static_cast<size_t>(isa);
+  return i < static_cast<size_t>(Isa::kCount) ? kNames[i] : "?";
+}
+
+bool isa_from_name(const char* name, Isa* isa) {
+  for (size_t i = 0; i < static_cast<size_t>(Isa::kCount); ++i) {
+    if (std::strcmp(name, kNames[i]) == 0) {
+      *isa = static_cast<Isa>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool isa_supported(Isa isa) { return isa < Isa::kCount && cpu_has(isa); }
+
+Isa best_isa() {
+  Isa best = Isa::ref;
+  for (size_t i = 0; i < static_cast<size_t>(Isa::kCount); ++i)
+    if (cpu_has(static_cast<Isa>(i))) best = static_cast<Isa>(i);
+  return best;
+}
+
+const Kernels* kernels_for(Isa isa) {
+  static Kernels tables[static_cast<size_t>(Isa::kCount)];
+  static bool built = [] {
+    for (size_t i = 0; i < static_cast<size_t>(Isa::kCount); ++i)
+      tables[i] = make_table(static_cast<Isa>(i));
+    return true;
+  }();
+  (void)built;
+  if (!isa_supported(isa)) return nullptr;
+  return &tables[static_cast<size_t>(isa)];
+}
+
+const Kernels& kernels() { return selection().table; }
+Isa active_isa() { return selection().isa; }
+
+}  // namespace edgemt::ops

@@ -1,0 +1,45 @@
+// Generic xsimd implementation of the embedding family (contract in ops/ops.h).
+#pragma once
+
+#include "ops/common/simd.h"
+
+namespace edgemt::ops {
+namespace {
+
+template <class Arch>
+void f32_embed_generic(size_t d, const float* e, float scale, const float* p, float* y) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr size_t W = B::size;
+  const B vs(scale);
+  size_t i = 0;
+  if (p != nullptr) {
+    for (; i + W <= d; i += W)
+      (B::load_unaligned(e + i) * vs + B::load_unaligned(p + i)).store_unaligned(y + i);
+    for (; i < d; ++i) y[i] = e[i] * scale + p[i];
+  } else {
+    for (; i + W <= d; i += W) (B::load_unaligned(e + i) * vs).store_unaligned(y + i);
+    for (; i < d; ++i) y[i] = e[i] * scale + 0.0f;
+  }
+}
+
+template <class Arch>
+void qs8_embed_generic(size_t d, const int8_t* e, float escale, float scale, const float* p,
+                       float* y) {
+  const float s = escale * scale;
+  for (size_t i = 0; i < d; ++i)
+    y[i] = static_cast<float>(e[i]) * s + (p != nullptr ? p[i] : 0.0f);
+}
+
+}  // namespace
+}  // namespace edgemt::ops
+
+#define EDGEMT_INSTANTIATE_EMBEDDING(isa, Arch)                                            \
+  namespace edgemt::ops {                                                                   \
+  void f32_embed__##isa(size_t d, const float* e, float scale, const float* p, float* y) {   \
+    f32_embed_generic<Arch>(d, e, scale, p, y);                                             \
+  }                                                                                         \
+  void qs8_embed__##isa(size_t d, const int8_t* e, float escale, float scale, const float* p,\
+                        float* y) {                                                         \
+    qs8_embed_generic<Arch>(d, e, escale, scale, p, y);                                     \
+  }                                                                                         \
+  }

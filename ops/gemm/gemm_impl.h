@@ -1,0 +1,231 @@
+// Generic xsimd implementation of the f32 gemm family (contract in ops/ops.h).
+// Compiled once per ISA by a generated source that only calls EDGEMT_INSTANTIATE_GEMM.
+//
+// f32_gemm: register tile of MR rows x (NP panels of 16 columns). Per k, each of the
+// MR rows broadcasts A[i, k] and multiply-adds the panel row W[k][0..16) that all rows
+// share. Every output element is acc = fma(A[i,k], W[k,j], acc) for k = 0..K-1 in
+// order, then + bias, then activation: the same operations whatever tile or thread
+// computes it, so results do not depend on batch composition or thread count.
+// Weights are read in place (64-byte aligned panels, one 64-byte row per k); A is
+// read directly with stride lda (rows are blocked so a block of A stays in L2).
+//
+// f32_gemm_nt: W row-major [n][k]. Tile of 4 output columns x 2 rows, vector
+// accumulators over k, reduced at the end.
+#pragma once
+
+#include "ops/common/simd.h"
+
+namespace edgemt::ops {
+namespace {
+
+#if defined(__AVX512F__) || defined(__aarch64__)
+constexpr size_t kVectorRegisters = 32;
+#else
+constexpr size_t kVectorRegisters = 16;
+#endif
+
+template <class Arch>
+struct GemmTile {
+  static constexpr size_t kW = xsimd::batch<float, Arch>::size;
+  static constexpr size_t kNp = kW >= kPanel ? 2 : 1;           // panels per tile
+  static constexpr size_t kNv = kNp * kPanel / kW;               // vectors per row
+  static constexpr size_t kMrRaw = (kVectorRegisters - kNv - 1) / kNv;
+  static constexpr size_t kMr = kMrRaw > 12 ? 12 : (kMrRaw < 1 ? 1 : kMrRaw);
+};
+
+// One register tile: rows x (np panels), full k. `cols` <= np * 16 valid columns.
+template <class Arch, size_t Rows, size_t Np>
+EDGEMT_ALWAYS_INLINE void gemm_tile(size_t k, const float* a, size_t lda, const float* w,
+                                    size_t panel_stride, float* c, size_t ldc, size_t cols,
+                                    const GemmEpilogue& ep) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr size_t W = B::size;
+  constexpr size_t Vp = kPanel / W;  // vectors per panel
+  constexpr size_t Nv = Np * Vp;
+  B acc[Rows][Nv];
+  EDGEMT_UNROLL
+  for (size_t r = 0; r < Rows; ++r) {
+    EDGEMT_UNROLL
+    for (size_t v = 0; v < Nv; ++v) acc[r][v] = B(0.0f);
+  }
+  const float* wp[Np];
+  EDGEMT_UNROLL
+  for (size_t p = 0; p < Np; ++p) wp[p] = w + p * panel_stride;
+  for (size_t kk = 0; kk < k; ++kk) {
+    B b[Nv];
+    EDGEMT_UNROLL
+    for (size_t p = 0; p < Np; ++p) {
+      EDGEMT_UNROLL
+      for (size_t v = 0; v < Vp; ++v)
+        b[p * Vp + v] = B::load_aligned(wp[p] + kk * kPanel + v * W);
+    }
+    EDGEMT_UNROLL
+    for (size_t r = 0; r < Rows; ++r) {
+      const B ar(a[r * lda + kk]);
+      EDGEMT_UNROLL
+      for (size_t v = 0; v < Nv; ++v) acc[r][v] = xsimd::fma(ar, b[v], acc[r][v]);
+    }
+  }
+  // Epilogue. Bias is padded through a small buffer for partial tiles so that full
+  // and partial tiles run the same vector operations.
+  constexpr size_t Cols = Np * kPanel;
+  alignas(64) float bias_buf[Cols];
+  const float* bias = ep.bias;
+  if (bias != nullptr && cols < Cols) {
+    for (size_t j = 0; j < Cols; ++j) bias_buf[j] = j < cols ? ep.bias[j] : 0.0f;
+    bias = bias_buf;
+  }
+  EDGEMT_UNROLL
+  for (size_t r = 0; r < Rows; ++r) {
+    alignas(64) float out_buf[Cols];
+    float* out = cols < Cols ? out_buf : c + r * ldc;
+    EDGEMT_UNROLL
+    for (size_t v = 0; v < Nv; ++v) {
+      B x = acc[r][v];
+      if (bias != nullptr) x = x + B::load_unaligned(bias + v * W);
+      x = act_batch<Arch>(x, ep.act);
+      x.store_unaligned(out + v * W);
+    }
+    if (cols < Cols)
+      for (size_t j = 0; j < cols; ++j) c[r * ldc + j] = out_buf[j];
+  }
+}
+
+template <class Arch, size_t Np, size_t R>
+EDGEMT_ALWAYS_INLINE void gemm_rows_dispatch(size_t rows, size_t k, const float* a, size_t lda,
+                                             const float* w, size_t ps, float* c, size_t ldc,
+                                             size_t cols, const GemmEpilogue& ep) {
+  if constexpr (R == 0) {
+    (void)rows; (void)k; (void)a; (void)lda; (void)w; (void)ps; (void)c; (void)ldc;
+    (void)cols; (void)ep;
+  } else {
+    if (rows == R) {
+      gemm_tile<Arch, R, Np>(k, a, lda, w, ps, c, ldc, cols, ep);
+    } else {
+      gemm_rows_dispatch<Arch, Np, R - 1>(rows, k, a, lda, w, ps, c, ldc, cols, ep);
+    }
+  }
+}
+
+template <class Arch>
+void f32_gemm_generic(size_t m, size_t n, size_t k, const float* a, size_t lda,
+                      const float* w, float* c, size_t ldc, const GemmEpilogue& ep) {
+  using T = GemmTile<Arch>;
+  constexpr size_t Mr = T::kMr;
+  constexpr size_t Np = T::kNp;
+  if (m == 0 || n == 0) return;
+  const size_t panels = (n + kPanel - 1) / kPanel;
+  const size_t ps = k * kPanel;  // floats per panel
+  // Rows per block: keep a block of A within ~128 KiB (L2) while panels stream.
+  size_t mc = (128 * 1024) / (k * sizeof(float) + 1);
+  mc = k_max<size_t>(Mr, mc / Mr * Mr);
+  for (size_t i0 = 0; i0 < m; i0 += mc) {
+    const size_t i1 = k_min(m, i0 + mc);
+    for (size_t p = 0; p < panels; p += Np) {
+      const size_t np = k_min(Np, panels - p);
+      const size_t j0 = p * kPanel;
+      const size_t cols = k_min(n - j0, np * kPanel);
+      GemmEpilogue tep = ep;
+      if (ep.bias != nullptr) tep.bias = ep.bias + j0;
+      for (size_t i = i0; i < i1; i += Mr) {
+        const size_t rows = k_min(Mr, i1 - i);
+        if (np == Np) {
+          gemm_rows_dispatch<Arch, Np, Mr>(rows, k, a + i * lda, lda, w + p * ps, ps,
+                                           c + i * ldc + j0, ldc, cols, tep);
+        } else {
+          gemm_rows_dispatch<Arch, 1, Mr>(rows, k, a + i * lda, lda, w + p * ps, ps,
+                                          c + i * ldc + j0, ldc, cols, tep);
+        }
+      }
+    }
+  }
+}
+
+// ---- f32_gemm_nt -----------------------------------------------------------------
+template <class Arch, size_t Rows, size_t Cols>
+EDGEMT_ALWAYS_INLINE void gemm_nt_tile(size_t k, const float* a, size_t lda, const float* w,
+                                       size_t ldw, float* out /* [Rows][Cols] */) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr size_t W = B::size;
+  B acc[Rows][Cols];
+  EDGEMT_UNROLL
+  for (size_t r = 0; r < Rows; ++r) {
+    EDGEMT_UNROLL
+    for (size_t j = 0; j < Cols; ++j) acc[r][j] = B(0.0f);
+  }
+  const size_t kv = k / W * W;
+  for (size_t kk = 0; kk < kv; kk += W) {
+    B av[Rows];
+    EDGEMT_UNROLL
+    for (size_t r = 0; r < Rows; ++r) av[r] = B::load_unaligned(a + r * lda + kk);
+    EDGEMT_UNROLL
+    for (size_t j = 0; j < Cols; ++j) {
+      const B wv = B::load_unaligned(w + j * ldw + kk);
+      EDGEMT_UNROLL
+      for (size_t r = 0; r < Rows; ++r) acc[r][j] = xsimd::fma(av[r], wv, acc[r][j]);
+    }
+  }
+  EDGEMT_UNROLL
+  for (size_t r = 0; r < Rows; ++r) {
+    EDGEMT_UNROLL
+    for (size_t j = 0; j < Cols; ++j) {
+      float s = hsum<Arch>(acc[r][j]);
+      for (size_t kk = kv; kk < k; ++kk) s += a[r * lda + kk] * w[j * ldw + kk];
+      out[r * Cols + j] = s;
+    }
+  }
+}
+
+template <class Arch>
+void f32_gemm_nt_generic(size_t m, size_t n, size_t k, const float* a, size_t lda,
+                         const float* w, size_t ldw, float* c, size_t ldc,
+                         const GemmEpilogue& ep) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr size_t W = B::size;
+  constexpr size_t Cn = 4;
+  for (size_t j = 0; j < n; j += Cn) {
+    const size_t cols = k_min(Cn, n - j);
+    for (size_t i = 0; i < m; i += 2) {
+      const size_t rows = k_min<size_t>(2, m - i);
+      alignas(64) float out[2 * Cn];
+      // Partial tiles compute on duplicated rows/columns and keep what is valid; the
+      // per-element arithmetic is the same, so results do not depend on position.
+      const float* ap = a + i * lda;
+      const size_t lda_t = rows == 2 ? lda : 0;
+      if (cols == Cn) {
+        gemm_nt_tile<Arch, 2, Cn>(k, ap, lda_t, w + j * ldw, ldw, out);
+      } else {
+        alignas(64) float tmp[2 * Cn];
+        for (size_t jj = 0; jj < cols; ++jj) {
+          gemm_nt_tile<Arch, 2, 1>(k, ap, lda_t, w + (j + jj) * ldw, ldw, tmp);
+          out[jj] = tmp[0];
+          out[Cn + jj] = tmp[1];
+        }
+      }
+      for (size_t r = 0; r < rows; ++r) {
+        for (size_t jj = 0; jj < cols; ++jj) {
+          float x = out[r * Cn + jj];
+          if (ep.bias != nullptr) x += ep.bias[j + jj];
+          c[(i + r) * ldc + j + jj] = act_scalar(x, ep.act);
+        }
+      }
+    }
+  }
+  (void)W;
+}
+
+}  // namespace
+}  // namespace edgemt::ops
+
+#define EDGEMT_INSTANTIATE_GEMM(isa, Arch)                                                  \
+  namespace edgemt::ops {                                                                    \
+  void f32_gemm__##isa(size_t m, size_t n, size_t k, const float* a, size_t lda,            \
+                       const float* w, float* c, size_t ldc, const GemmEpilogue& ep) {      \
+    f32_gemm_generic<Arch>(m, n, k, a, lda, w, c, ldc, ep);                                 \
+  }                                                                                          \
+  void f32_gemm_nt__##isa(size_t m, size_t n, size_t k, const float* a, size_t lda,         \
+                          const float* w, size_t ldw, float* c, size_t ldc,                 \
+                          const GemmEpilogue& ep) {                                          \
+    f32_gemm_nt_generic<Arch>(m, n, k, a, lda, w, ldw, c, ldc, ep);                         \
+  }                                                                                          \
+  }

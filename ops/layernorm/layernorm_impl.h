@@ -1,0 +1,77 @@
+// Generic xsimd implementation of the layer-norm family (contract in ops/ops.h).
+// Two-pass statistics (mean, then the sum of squared deviations), like torch's
+// LayerNorm, for stability. Vector body, scalar tail.
+#pragma once
+
+#include "ops/common/simd.h"
+
+namespace edgemt::ops {
+namespace {
+
+template <class Arch>
+void f32_add_layernorm_generic(size_t rows, size_t d, const float* x, size_t ldx,
+                               const float* r, size_t ldr, const float* gamma,
+                               const float* beta, float eps, float* y, size_t ldy) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr size_t W = B::size;
+  const size_t dv = d / W * W;
+  for (size_t i = 0; i < rows; ++i) {
+    const float* xi = x + i * ldx;
+    const float* ri = r != nullptr ? r + i * ldr : nullptr;
+    float* yi = y + i * ldy;
+    B vs(0.0f);
+    for (size_t j = 0; j < dv; j += W) {
+      B s = B::load_unaligned(xi + j);
+      if (ri != nullptr) s = s + B::load_unaligned(ri + j);
+      s.store_unaligned(yi + j);
+      vs = vs + s;
+    }
+    float sum = hsum<Arch>(vs);
+    for (size_t j = dv; j < d; ++j) {
+      yi[j] = ri != nullptr ? xi[j] + ri[j] : xi[j];
+      sum += yi[j];
+    }
+    const float mean = sum / static_cast<float>(d);
+    const B vmean(mean);
+    B vq(0.0f);
+    for (size_t j = 0; j < dv; j += W) {
+      const B t = B::load_unaligned(yi + j) - vmean;
+      vq = xsimd::fma(t, t, vq);
+    }
+    float sq = hsum<Arch>(vq);
+    for (size_t j = dv; j < d; ++j) sq += (yi[j] - mean) * (yi[j] - mean);
+    const float rstd = 1.0f / ::sqrtf(sq / static_cast<float>(d) + eps);
+    const B vr(rstd);
+    for (size_t j = 0; j < dv; j += W) {
+      const B t = (B::load_unaligned(yi + j) - vmean) * vr;
+      xsimd::fma(t, B::load_unaligned(gamma + j), B::load_unaligned(beta + j))
+          .store_unaligned(yi + j);
+    }
+    for (size_t j = dv; j < d; ++j) yi[j] = (yi[j] - mean) * rstd * gamma[j] + beta[j];
+  }
+}
+
+template <class Arch>
+void f32_add_generic(size_t n, const float* x, const float* r, float* y) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr size_t W = B::size;
+  size_t i = 0;
+  for (; i + W <= n; i += W)
+    (B::load_unaligned(x + i) + B::load_unaligned(r + i)).store_unaligned(y + i);
+  for (; i < n; ++i) y[i] = x[i] + r[i];
+}
+
+}  // namespace
+}  // namespace edgemt::ops
+
+#define EDGEMT_INSTANTIATE_LAYERNORM(isa, Arch)                                               \
+  namespace edgemt::ops {                                                                      \
+  void f32_add_layernorm__##isa(size_t rows, size_t d, const float* x, size_t ldx,             \
+                                const float* r, size_t ldr, const float* gamma,                \
+                                const float* beta, float eps, float* y, size_t ldy) {          \
+    f32_add_layernorm_generic<Arch>(rows, d, x, ldx, r, ldr, gamma, beta, eps, y, ldy);        \
+  }                                                                                            \
+  void f32_add__##isa(size_t n, const float* x, const float* r, float* y) {                    \
+    f32_add_generic<Arch>(n, x, r, y);                                                         \
+  }                                                                                            \
+  }

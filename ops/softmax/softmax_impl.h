@@ -1,0 +1,89 @@
+// Generic xsimd implementation of the softmax family (contract in ops/ops.h).
+// Three passes: max, exp and sum, scale. Tails go through a buffer padded with -inf
+// (exp(-inf) = 0), so they run the same vector math as the body.
+#pragma once
+
+#include "ops/common/simd.h"
+
+namespace edgemt::ops {
+namespace {
+
+template <class Arch>
+EDGEMT_ALWAYS_INLINE float row_max(size_t n, const float* x) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr size_t W = B::size;
+  size_t i = 0;
+  float mx = x[0];
+  if (n >= W) {
+    B m = B::load_unaligned(x);
+    for (i = W; i + W <= n; i += W) m = xsimd::max(m, B::load_unaligned(x + i));
+    mx = hmax<Arch>(m);
+  }
+  for (; i < n; ++i) mx = x[i] > mx ? x[i] : mx;
+  return mx;
+}
+
+// y[i] = exp(x[i] - mx); returns the sum. y may equal x; y may be null (sum only).
+template <class Arch>
+EDGEMT_ALWAYS_INLINE float exp_sum(size_t n, const float* x, float mx, float* y) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr size_t W = B::size;
+  const B vm(mx);
+  B s(0.0f);
+  size_t i = 0;
+  for (; i + W <= n; i += W) {
+    const B e = xsimd::exp(B::load_unaligned(x + i) - vm);
+    if (y != nullptr) e.store_unaligned(y + i);
+    s = s + e;
+  }
+  if (i < n) {
+    alignas(64) float buf[W];
+    for (size_t j = 0; j < W; ++j) buf[j] = i + j < n ? x[i + j] : -INFINITY;
+    const B e = xsimd::exp(B::load_aligned(buf) - vm);
+    e.store_aligned(buf);
+    if (y != nullptr)
+      for (size_t j = 0; i + j < n; ++j) y[i + j] = buf[j];
+    s = s + e;
+  }
+  return hsum<Arch>(s);
+}
+
+template <class Arch>
+void f32_softmax_generic(size_t n, size_t n_total, const float* x, float* y) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr size_t W = B::size;
+  const float mx = row_max<Arch>(n, x);
+  const float sum = exp_sum<Arch>(n, x, mx, y);
+  const B inv(1.0f / sum);
+  size_t i = 0;
+  for (; i + W <= n; i += W) (B::load_unaligned(y + i) * inv).store_unaligned(y + i);
+  const float s_inv = 1.0f / sum;
+  for (; i < n; ++i) y[i] *= s_inv;
+  for (i = n; i < n_total; ++i) y[i] = 0.0f;
+}
+
+template <class Arch>
+void f32_log_softmax_generic(size_t n, const float* x, float* y) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr size_t W = B::size;
+  const float mx = row_max<Arch>(n, x);
+  const float sum = exp_sum<Arch>(n, x, mx, nullptr);
+  const float lse = mx + ::logf(sum);
+  const B vl(lse);
+  size_t i = 0;
+  for (; i + W <= n; i += W) (B::load_unaligned(x + i) - vl).store_unaligned(y + i);
+  for (; i < n; ++i) y[i] = x[i] - lse;
+}
+
+}  // namespace
+}  // namespace edgemt::ops
+
+#define EDGEMT_INSTANTIATE_SOFTMAX(isa, Arch)                                             \
+  namespace edgemt::ops {                                                                  \
+  void f32_softmax__##isa(size_t n, size_t n_total, const float* x, float* y) {            \
+    f32_softmax_generic<Arch>(n, n_total, x, y);                                           \
+  }                                                                                        \
+  void f32_log_softmax__##isa(size_t n, const float* x, float* y) {                        \
+    f32_log_softmax_generic<Arch>(n, x, y);                                                \
+  }                                                                                        \
+  }

@@ -1,0 +1,179 @@
+#include "runtime/api/translator.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <numeric>
+
+namespace edgemt {
+
+Translator::~Translator() = default;
+
+Expected<std::unique_ptr<Translator>> Translator::create(const std::string& model_path,
+                                                         const TranslatorOptions& options) {
+  auto model = Model::load(model_path);
+  if (!model) return model.status();
+  return create(std::move(model.value()), options);
+}
+
+Expected<std::unique_ptr<Translator>> Translator::create(std::shared_ptr<const Model> model,
+                                                         const TranslatorOptions& options) {
+  if (model == nullptr) return invalid_argument("no model");
+  const ModelConfig& cfg = model->config();
+  const GenerationDefaults& gen = model->generation();
+  EngineLimits lim;
+  lim.max_batch = options.max_batch;
+  lim.max_beam = options.max_beam > 0 ? options.max_beam : std::max(1, gen.num_beams);
+  lim.max_source_length = options.max_source_length > 0 ? options.max_source_length
+                                                        : std::min(cfg.max_positions, 512);
+  if (options.max_target_length > 0) {
+    lim.max_target_length = options.max_target_length;
+  } else {
+    lim.max_target_length = gen.max_length > 1 ? gen.max_length - 1 : 256;
+    lim.max_target_length = std::min(lim.max_target_length, cfg.max_positions);
+  }
+  lim.num_threads = options.num_threads;
+  lim.keep_first_logits = options.keep_first_logits;
+  auto engine = Engine::create(model, lim);
+  if (!engine) return engine.status();
+  std::unique_ptr<Translator> t(new Translator());
+  t->model_ = std::move(model);
+  t->engine_ = std::move(engine.value());
+  t->batch_src_.resize(static_cast<size_t>(lim.max_batch));
+  t->batch_out_.resize(static_cast<size_t>(lim.max_batch));
+  return t;
+}
+
+Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
+  const EngineLimits& lim = engine_->limits();
+  const GenerationDefaults& gen = model_->generation();
+  SearchParams p;
+  p.beam = o.beam > 0 ? o.beam : std::min(std::max(1, gen.num_beams), lim.max_beam);
+  if (p.beam > lim.max_beam)
+    return invalid_argument("beam " + std::to_string(p.beam) + " exceeds this translator's max beam " +
+                            std::to_string(lim.max_beam));
+  p.max_new_tokens = o.max_length > 0 ? o.max_length : lim.max_target_length;
+  if (p.max_new_tokens > lim.max_target_length)
+    return invalid_argument("max length " + std::to_string(p.max_new_tokens) +
+                            " exceeds this translator's max target length " + std::to_string(lim.max_target_length));
+  p.length_penalty = o.length_penalty < -1e8f ? gen.length_penalty : o.length_penalty;
+  switch (o.early_stopping) {
+    case 0: p.early_stopping = EarlyStopping::kFalse; break;
+    case 1: p.early_stopping = EarlyStopping::kTrue; break;
+    case 2: p.early_stopping = EarlyStopping::kNever; break;
+    default: p.early_stopping = gen.early_stopping ? EarlyStopping::kTrue : EarlyStopping::kFalse; break;
+  }
+  return p;
+}
+
+Status Translator::translate_batch_ids(std::span<const std::span<const int32_t>> sources,
+                                       std::span<std::span<const int32_t>> results,
+                                       const TranslateOptions& options) {
+  auto p = resolve(options);
+  if (!p) return p.status();
+  return engine_->run(sources, p.value(), results);
+}
+
+Status Translator::run_chunked(const std::vector<std::vector<int32_t>>& sources,
+                               std::vector<std::vector<int32_t>>* results, const SearchParams& params) {
+  const size_t limit = static_cast<size_t>(engine_->limits().max_source_length);
+  const size_t piece = limit > 1 ? limit - 1 : 1;
+  const int32_t eos = model_->config().eos_id;
+  // Split into chunks of at most `piece` tokens + eos.
+  size_t nchunks = 0;
+  chunk_owner_.clear();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const std::vector<int32_t>& src = sources[i];
+    size_t n = src.size();
+    if (n > 0 && src[n - 1] == eos) --n;
+    size_t start = 0;
+    do {
+      const size_t len = std::min(piece, n - start);
+      if (chunks_.size() <= nchunks) chunks_.emplace_back();
+      std::vector<int32_t>& c = chunks_[nchunks++];
+      c.assign(src.begin() + static_cast<std::ptrdiff_t>(start), src.begin() + static_cast<std::ptrdiff_t>(start + len));
+      c.push_back(eos);
+      chunk_owner_.push_back(i);
+      start += len;
+    } while (start < n);
+  }
+  // Longest first, so a batch holds similar lengths (outputs do not depend on batching).
+  order_.resize(nchunks);
+  std::iota(order_.begin(), order_.end(), size_t{0});
+  std::stable_sort(order_.begin(), order_.end(),
+                   [&](size_t a, size_t b) { return chunks_[a].size() > chunks_[b].size(); });
+  results->resize(sources.size());
+  for (auto& r : *results) r.clear();
+  // Outputs per chunk, then concatenated in chunk order.
+  std::vector<std::vector<int32_t>>& outs = chunk_out_;
+  if (outs.size() < nchunks) outs.resize(nchunks);
+  const size_t bmax = batch_src_.size();
+  for (size_t b = 0; b < nchunks; b += bmax) {
+    const size_t n = std::min(bmax, nchunks - b);
+    for (size_t i = 0; i < n; ++i) batch_src_[i] = chunks_[order_[b + i]];
+    EDGEMT_RETURN_IF_ERROR(engine_->run(std::span(batch_src_.data(), n), params, std::span(batch_out_.data(), n)));
+    for (size_t i = 0; i < n; ++i) outs[order_[b + i]].assign(batch_out_[i].begin(), batch_out_[i].end());
+  }
+  for (size_t c = 0; c < nchunks; ++c) {
+    std::vector<int32_t>& r = (*results)[chunk_owner_[c]];
+    r.insert(r.end(), outs[c].begin(), outs[c].end());
+  }
+  return Status::ok();
+}
+
+Status Translator::translate_ids(const std::vector<std::vector<int32_t>>& sources,
+                                 std::vector<std::vector<int32_t>>* results, const TranslateOptions& options) {
+  auto p = resolve(options);
+  if (!p) return p.status();
+  return run_chunked(sources, results, p.value());
+}
+
+Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,
+                                                         const TranslateOptions& options) {
+  auto p = resolve(options);
+  if (!p) return p.status();
+  const Tokenizer& tok = model_->tokenizer();
+  std::vector<std::vector<int32_t>> ids;
+  std::vector<size_t> which;  // text index of each non-empty input
+  {
+    ScopedProf sp(&engine_->profiler(), ProfOp::kTokenize);
+    for (size_t i = 0; i < texts.size(); ++i) {
+      std::vector<int32_t> v;
+      EDGEMT_RETURN_IF_ERROR(tok.encode(texts[i], &v));
+      if (v.size() <= 1) continue;  // nothing but eos: empty or whitespace-only text
+      ids.push_back(std::move(v));
+      which.push_back(i);
+    }
+  }
+  std::vector<std::vector<int32_t>> out;
+  EDGEMT_RETURN_IF_ERROR(run_chunked(ids, &out, p.value()));
+  std::vector<std::string> result(texts.size());
+  ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
+  for (size_t j = 0; j < which.size(); ++j) result[which[j]] = tok.decode(out[j]);
+  return result;
+}
+
+std::string default_model_path() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (const char* env = std::getenv("EDGEMT_MODEL"); env != nullptr && *env != '\0') return env;
+  // Installed: <prefix>/bin/translate -> <prefix>/share/edgemt/models/
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) {
+    buf[n] = '\0';
+    const fs::path exe(buf);
+    const fs::path installed = exe.parent_path().parent_path() / "share" / "edgemt" / "models" / EDGEMT_DEFAULT_MODEL_NAME;
+    if (fs::exists(installed, ec)) return installed.string();
+    // Next to the executable (an unpacked archive).
+    const fs::path beside = exe.parent_path() / "models" / EDGEMT_DEFAULT_MODEL_NAME;
+    if (fs::exists(beside, ec)) return beside.string();
+  }
+  const fs::path source = fs::path(EDGEMT_SOURCE_MODELS_DIR) / EDGEMT_DEFAULT_MODEL_NAME;
+  if (fs::exists(source, ec)) return source.string();
+  return "";
+}
+
+}  // namespace edgemt

@@ -1,0 +1,108 @@
+// edgemt public API.
+//
+//   auto model = edgemt::Model::load("models/edgemt-en-de.emt");      // mmap + verify
+//   auto tr = edgemt::Translator::create(model.value(), {});          // plans the arena
+//   auto out = tr.value()->translate({"The file could not be opened."});
+//
+// A Translator owns one arena (all its working memory, planned at creation from its
+// limits) and one persistent thread pool. It is not thread-safe; use one Translator
+// per worker thread. Translators share a Model: N workers cost one model + N arenas.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "runtime/core/profiler.h"
+#include "runtime/core/status.h"
+#include "runtime/model/model.h"
+#include "runtime/nmt/engine.h"
+
+namespace edgemt {
+
+// Limits the arena is planned for, fixed at creation. 0 means "from the model".
+struct TranslatorOptions {
+  int max_batch = 8;          // sentences translated together
+  int max_beam = 0;           // 0: the model's num_beams (at least 1)
+  int max_source_length = 0;  // tokens incl. eos; 0: min(model max positions, 512)
+  int max_target_length = 0;  // generated tokens incl. eos; 0: the model's
+                              // max_length - 1 (as transformers), else 256; capped at
+                              // the model's max positions
+  int num_threads = 1;
+  // Keep the first decoder step's raw logits (tests; costs batch*beam*vocab floats).
+  bool keep_first_logits = false;
+};
+
+// Per call. 0 / negative means "the translator's default".
+struct TranslateOptions {
+  int beam = 0;                 // 0: the model's num_beams, capped at max_beam
+  int max_length = 0;           // max generated tokens incl. eos; 0: max_target_length
+  float length_penalty = -1e9f; // < -1e8: the model's length penalty
+  int early_stopping = -1;      // -1: the model's; 0: false; 1: true; 2: "never"
+};
+
+class Translator {
+ public:
+  static Expected<std::unique_ptr<Translator>> create(std::shared_ptr<const Model> model,
+                                                      const TranslatorOptions& options = {});
+  static Expected<std::unique_ptr<Translator>> create(const std::string& model_path,
+                                                      const TranslatorOptions& options = {});
+  ~Translator();
+
+  // Text to text, any number of strings, in order. An empty or whitespace-only string
+  // gives "". A text longer than max_source_length tokens is split into chunks of at
+  // most max_source_length - 1 tokens; the chunks are translated separately and their
+  // translations joined with a space. Allocates (strings, tokenization).
+  Expected<std::vector<std::string>> translate(const std::vector<std::string>& texts,
+                                               const TranslateOptions& options = {});
+
+  // Token ids to token ids for one batch, without any heap allocation:
+  // sources.size() <= max_batch; each source ends with eos and has at most
+  // max_source_length ids (longer: an OutOfRange error; use translate_ids below to
+  // split). results[i] views sentence i's output ids (no decoder start, no final eos)
+  // inside the arena, valid until the next call.
+  Status translate_batch_ids(std::span<const std::span<const int32_t>> sources,
+                             std::span<std::span<const int32_t>> results,
+                             const TranslateOptions& options = {});
+
+  // Any number of id sequences (each should end with eos; one is appended if not).
+  // Long sequences are split into chunks as in translate() and their outputs
+  // concatenated. `results` is resized to sources.size(); its vectors' capacity is
+  // reused across calls, so a steady stream of calls stops allocating.
+  Status translate_ids(const std::vector<std::vector<int32_t>>& sources,
+                       std::vector<std::vector<int32_t>>* results,
+                       const TranslateOptions& options = {});
+
+  const Model& model() const { return *model_; }
+  std::shared_ptr<const Model> shared_model() const { return model_; }
+  const EngineLimits& limits() const { return engine_->limits(); }
+  Profiler& profiler() { return engine_->profiler(); }
+  size_t arena_bytes() const { return engine_->arena_bytes(); }
+  Engine& engine() { return *engine_; }
+  // The search parameters a call with `options` would use.
+  Expected<SearchParams> resolve(const TranslateOptions& options) const;
+
+ private:
+  Translator() = default;
+  Status run_chunked(const std::vector<std::vector<int32_t>>& sources,
+                     std::vector<std::vector<int32_t>>* results, const SearchParams& params);
+
+  std::shared_ptr<const Model> model_;
+  std::unique_ptr<Engine> engine_;
+  // Reused across calls.
+  std::vector<std::span<const int32_t>> batch_src_;
+  std::vector<std::span<const int32_t>> batch_out_;
+  std::vector<std::vector<int32_t>> chunks_;
+  std::vector<std::vector<int32_t>> chunk_out_;
+  std::vector<size_t> chunk_owner_;
+  std::vector<size_t> order_;
+};
+
+// Path of the bundled default model: $EDGEMT_MODEL if set, else the installed copy
+// (<prefix>/share/edgemt/models/) next to the running executable, else the source
+// tree this build was configured from. Empty if none exists.
+std::string default_model_path();
+
+}  // namespace edgemt

@@ -1,0 +1,322 @@
+// translate: the edgemt command-line translator.
+//
+//   translate [options] [TEXT ...]
+// With TEXT arguments, translates each one; otherwise reads standard input and writes
+// exactly one line per input line, in order.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ops/ops.h"
+#include "runtime/api/translator.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: translate [options] [TEXT ...]
+
+Translates each TEXT argument, or else every line of standard input (one output line
+per input line, in order; an empty line gives an empty line).
+
+options:
+  --model FILE       model file (.emt); default: the bundled model
+  --beam N           beam size (default: the model's, 1 = greedy)
+  --batch N          sentences translated together (default 8)
+  --threads N        worker threads (default: cores, at most 4)
+  --max-length N     at most N target tokens, end-of-sentence included
+                     (default: the model's max_length - 1)
+  --max-input N      source tokens per chunk, end-of-sentence included; longer inputs
+                     are split into chunks translated separately (default: the model's
+                     positions, at most 512)
+  --ids              input lines are source token ids (space-separated, with the final
+                     end-of-sentence id); output lines are the generated ids without the
+                     decoder start and final end-of-sentence ids
+  --profile          print a per-op time table to standard error at the end
+  --stats            print model bytes, arena bytes, peak RSS and speed to standard error
+  --help             show this help
+
+environment:
+  EDGEMT_MODEL       model used when --model is not given
+  EDGEMT_ISA         force a lower instruction set (ref, sse4_2, avx2, avx512, neon, ...)
+)";
+
+struct Args {
+  std::string model;
+  int beam = 0;
+  int batch = 8;
+  int threads = 0;
+  int max_length = 0;
+  int max_input = 0;
+  bool ids = false;
+  bool profile = false;
+  bool stats = false;
+  std::vector<std::string> texts;
+};
+
+bool parse_int(const char* s, int lo, int hi, int* out) {
+  if (s == nullptr || *s == '\0') return false;
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(s, &end, 10);
+  if (errno != 0 || *end != '\0' || v < lo || v > hi) return false;
+  *out = static_cast<int>(v);
+  return true;
+}
+
+// Returns -1 to continue, else an exit code.
+int parse_args(int argc, char** argv, Args* a) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto need_int = [&](int lo, int hi, int* out) -> bool {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "translate: %s needs a value\n", arg.c_str());
+        return false;
+      }
+      if (!parse_int(argv[++i], lo, hi, out)) {
+        std::fprintf(stderr, "translate: %s expects an integer in [%d, %d], got '%s'\n", arg.c_str(), lo, hi, argv[i]);
+        return false;
+      }
+      return true;
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "--model") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "translate: --model needs a file\n");
+        return 2;
+      }
+      a->model = argv[++i];
+    } else if (arg == "--beam") {
+      if (!need_int(1, 32, &a->beam)) return 2;
+    } else if (arg == "--batch") {
+      if (!need_int(1, 1024, &a->batch)) return 2;
+    } else if (arg == "--threads") {
+      if (!need_int(1, 256, &a->threads)) return 2;
+    } else if (arg == "--max-length") {
+      if (!need_int(1, 1 << 20, &a->max_length)) return 2;
+    } else if (arg == "--max-input") {
+      if (!need_int(2, 1 << 20, &a->max_input)) return 2;
+    } else if (arg == "--ids") {
+      a->ids = true;
+    } else if (arg == "--profile") {
+      a->profile = true;
+    } else if (arg == "--stats") {
+      a->stats = true;
+    } else if (arg == "--") {
+      for (++i; i < argc; ++i) a->texts.emplace_back(argv[i]);
+    } else if (arg.size() > 1 && arg[0] == '-' && arg[1] == '-') {
+      std::fprintf(stderr, "translate: unknown option %s (see --help)\n", arg.c_str());
+      return 2;
+    } else {
+      a->texts.push_back(arg);
+    }
+  }
+  return -1;
+}
+
+// Parses "12 7 0" into ids; false (with a reason) on anything else.
+bool parse_ids(const std::string& line, std::vector<int32_t>* ids, std::string* why) {
+  ids->clear();
+  const char* p = line.c_str();
+  const char* end = p + line.size();
+  while (p < end) {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+    if (p >= end) break;
+    char* q = nullptr;
+    errno = 0;
+    const long v = std::strtol(p, &q, 10);
+    if (q == p || errno != 0 || v < 0 || v > INT32_MAX || (q < end && *q != ' ' && *q != '\t' && *q != '\r')) {
+      *why = "not a list of non-negative token ids";
+      return false;
+    }
+    ids->push_back(static_cast<int32_t>(v));
+    p = q;
+  }
+  return true;
+}
+
+long peak_rss_kib() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+struct Counters {
+  size_t sentences = 0;
+  size_t target_tokens = 0;
+  double seconds = 0.0;
+};
+
+// Translates one batch of lines, writes one output line each. Returns false if a
+// line could not be translated (an empty line is written for it).
+bool process(edgemt::Translator& tr, const Args& a, const std::vector<std::string>& lines, Counters* c) {
+  bool ok = true;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string out;
+  if (a.ids) {
+    static std::vector<std::vector<int32_t>> srcs, res;
+    static std::vector<size_t> which;
+    srcs.resize(lines.size());
+    which.clear();
+    std::vector<std::vector<int32_t>> batch;
+    std::string why;
+    std::vector<bool> bad(lines.size(), false);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (!parse_ids(lines[i], &srcs[i], &why)) {
+        std::fprintf(stderr, "translate: input line '%.60s': %s\n", lines[i].c_str(), why.c_str());
+        bad[i] = true;
+        ok = false;
+      }
+    }
+    // Empty lines give empty lines; bad lines give empty lines.
+    std::vector<std::vector<int32_t>> todo;
+    for (size_t i = 0; i < lines.size(); ++i)
+      if (!bad[i] && !srcs[i].empty()) {
+        which.push_back(i);
+        todo.push_back(srcs[i]);
+      }
+    edgemt::TranslateOptions o;
+    o.beam = a.beam;
+    o.max_length = a.max_length;
+    edgemt::Status st = tr.translate_ids(todo, &res, o);
+    if (!st.is_ok()) {
+      // Retry one by one so that one bad line does not lose the others.
+      res.assign(todo.size(), {});
+      for (size_t j = 0; j < todo.size(); ++j) {
+        std::vector<std::vector<int32_t>> one{todo[j]}, r1;
+        const edgemt::Status s1 = tr.translate_ids(one, &r1, o);
+        if (s1.is_ok()) {
+          res[j] = r1[0];
+        } else {
+          std::fprintf(stderr, "translate: input line '%.60s': %s\n", lines[which[j]].c_str(), s1.to_string().c_str());
+          ok = false;
+        }
+      }
+    }
+    std::vector<const std::vector<int32_t>*> per_line(lines.size(), nullptr);
+    for (size_t j = 0; j < which.size(); ++j) per_line[which[j]] = &res[j];
+    char num[16];
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (per_line[i] != nullptr) {
+        for (size_t t = 0; t < per_line[i]->size(); ++t) {
+          const int n = std::snprintf(num, sizeof num, t == 0 ? "%d" : " %d", (*per_line[i])[t]);
+          out.append(num, static_cast<size_t>(n));
+        }
+        c->target_tokens += per_line[i]->size();
+      }
+      out += '\n';
+    }
+  } else {
+    edgemt::TranslateOptions o;
+    o.beam = a.beam;
+    o.max_length = a.max_length;
+    auto r = tr.translate(lines, o);
+    if (r) {
+      for (const std::string& s : r.value()) {
+        // One line per input line, always: a translation never contains a newline.
+        for (char ch : s) out += (ch == '\n' || ch == '\r') ? ' ' : ch;
+        out += '\n';
+      }
+    } else {
+      std::fprintf(stderr, "translate: %s\n", r.status().to_string().c_str());
+      ok = false;
+      for (size_t i = 0; i < lines.size(); ++i) out += '\n';
+    }
+  }
+  c->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  c->sentences += lines.size();
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  if (const int rc = parse_args(argc, argv, &a); rc >= 0) return rc;
+  if (a.model.empty()) {
+    a.model = edgemt::default_model_path();
+    if (a.model.empty()) {
+      std::fprintf(stderr, "translate: no --model given and the bundled model was not found "
+                           "(set EDGEMT_MODEL or pass --model FILE)\n");
+      return 1;
+    }
+  }
+  if (a.threads == 0) {
+    const unsigned hw = std::thread::hardware_concurrency();
+    a.threads = hw == 0 ? 1 : static_cast<int>(hw < 4 ? hw : 4);
+  }
+  const auto load0 = std::chrono::steady_clock::now();
+  auto model = edgemt::Model::load(a.model);
+  if (!model) {
+    std::fprintf(stderr, "translate: %s\n", model.status().message().c_str());
+    return 1;
+  }
+  const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load0).count();
+  edgemt::TranslatorOptions topt;
+  topt.max_batch = a.batch;
+  topt.num_threads = a.threads;
+  topt.max_beam = a.beam;
+  topt.max_target_length = a.max_length;
+  topt.max_source_length = a.max_input;
+  auto tr = edgemt::Translator::create(model.value(), topt);
+  if (!tr) {
+    std::fprintf(stderr, "translate: %s\n", tr.status().to_string().c_str());
+    return 1;
+  }
+  edgemt::Translator& t = *tr.value();
+  t.profiler().set_enabled(a.profile);
+
+  bool ok = true;
+  Counters c;
+  if (!a.texts.empty()) {
+    ok = process(t, a, a.texts, &c);
+  } else {
+    // Interactive input is translated line by line; piped input in batches.
+    const size_t batch = isatty(STDIN_FILENO) ? 1 : static_cast<size_t>(a.batch) * 4;
+    std::vector<std::string> lines;
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      lines.push_back(std::move(line));
+      line.clear();
+      if (lines.size() >= batch) {
+        ok = process(t, a, lines, &c) && ok;
+        lines.clear();
+      }
+    }
+    if (!lines.empty()) ok = process(t, a, lines, &c) && ok;
+  }
+  if (a.profile) {
+    std::fprintf(stderr, "\nper-op profile (isa %s, %d thread%s):\n%s", edgemt::ops::isa_name(edgemt::ops::active_isa()),
+                 a.threads, a.threads == 1 ? "" : "s", t.profiler().report().c_str());
+  }
+  if (a.stats) {
+    std::fprintf(stderr,
+                 "model file:   %s\n"
+                 "mapped model: %zu bytes (%.1f MiB)%s\n"
+                 "model load:   %.2f ms\n"
+                 "arena:        %zu bytes (%.1f MiB), batch %d, beam %d, source %d, target %d tokens\n"
+                 "peak RSS:     %ld KiB (%.1f MiB)\n"
+                 "isa:          %s, %d thread%s\n"
+                 "translated:   %zu lines in %.3f s (%.1f lines/s)\n",
+                 a.model.c_str(), t.model().file_bytes(), t.model().file_bytes() / 1048576.0,
+                 t.model().is_quantized() ? " int8" : " float32", load_ms, t.arena_bytes(),
+                 t.arena_bytes() / 1048576.0, t.limits().max_batch, t.limits().max_beam,
+                 t.limits().max_source_length, t.limits().max_target_length, peak_rss_kib(),
+                 peak_rss_kib() / 1024.0, edgemt::ops::isa_name(edgemt::ops::active_isa()), a.threads,
+                 a.threads == 1 ? "" : "s", c.sentences, c.seconds, c.seconds > 0 ? c.sentences / c.seconds : 0.0);
+    if (a.ids && c.seconds > 0)
+      std::fprintf(stderr, "target tokens: %zu (%.1f tokens/s)\n", c.target_tokens, c.target_tokens / c.seconds);
+  }
+  return ok ? 0 : 1;
+}

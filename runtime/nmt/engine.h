@@ -1,0 +1,95 @@
+// The translation engine: encoder, decoder with KV cache, greedy and beam search, over
+// one arena planned at creation. From token ids in to token ids out it allocates
+// nothing. Internal to the runtime; the public API is runtime/api/translator.h.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "ops/ops.h"
+#include "runtime/core/arena.h"
+#include "runtime/core/profiler.h"
+#include "runtime/core/status.h"
+#include "runtime/core/thread_pool.h"
+#include "runtime/model/model.h"
+
+namespace edgemt {
+
+// What the arena is planned for. Exceeding a limit at run time is an error (the
+// public API splits or truncates input first).
+struct EngineLimits {
+  int max_batch = 8;            // sentences per run
+  int max_beam = 4;             // beam size
+  int max_source_length = 256;  // source tokens incl. eos
+  int max_target_length = 256;  // generated tokens incl. eos
+  int num_threads = 1;
+  // Keep the raw logits of the first decoder step (tests); costs [batch*beam][vocab].
+  bool keep_first_logits = false;
+};
+
+enum class EarlyStopping : uint8_t { kTrue, kFalse, kNever };
+
+struct SearchParams {
+  int beam = 1;
+  int max_new_tokens = 256;  // <= limits.max_target_length
+  float length_penalty = 1.0f;
+  EarlyStopping early_stopping = EarlyStopping::kTrue;
+};
+
+class Engine {
+ public:
+  // Plans and reserves the arena and starts the thread pool. `isa` null: the process
+  // default (ops::kernels()).
+  static Expected<std::unique_ptr<Engine>> create(std::shared_ptr<const Model> model,
+                                                  const EngineLimits& limits,
+                                                  const ops::Kernels* isa = nullptr);
+  ~Engine();
+
+  // Translates sources.size() <= max_batch sentences of token ids (each 1 ..
+  // max_source_length long, ending with eos, ids < source vocab). results[i] receives
+  // a view of sentence i's generated ids (without decoder start and final eos), valid
+  // until the next call. No heap allocation.
+  Status run(std::span<const std::span<const int32_t>> sources, const SearchParams& params,
+             std::span<std::span<const int32_t>> results);
+
+  // Encoder output of the last run (rows packed sentence after sentence, [tokens][d]).
+  // Valid until the next run; for tests.
+  const float* last_encoder_output() const;
+  // Raw logits (before any processing) of row r of the first decoder step of the last
+  // run, when limits.keep_first_logits is set (else null). Rows: sentence-major, then
+  // beam. For tests.
+  const float* first_logits(int row) const;
+
+  const EngineLimits& limits() const { return limits_; }
+  const Model& model() const { return *model_; }
+  size_t arena_bytes() const { return arena_.size(); }
+  // What the same buffers would need without lifetime-based sharing.
+  size_t unshared_bytes() const { return planned_unshared_; }
+  // The plan, one line per buffer (translate --stats --verbose).
+  std::string describe_plan() const;
+  Profiler& profiler() { return profiler_; }
+  // True when p lies inside this engine's arena.
+  bool in_arena(const void* p) const {
+    const auto* b = static_cast<const uint8_t*>(p);
+    return b >= arena_.data() && b < arena_.data() + arena_.size();
+  }
+
+  struct Impl;
+
+ private:
+  Engine() = default;
+
+  std::shared_ptr<const Model> model_;
+  EngineLimits limits_;
+  Arena arena_;
+  Profiler profiler_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<Impl> impl_;
+  std::string plan_text_;
+  size_t planned_unshared_ = 0;
+};
+
+}  // namespace edgemt

@@ -1,0 +1,90 @@
+#include "runtime/tokenizer/tokenizer.h"
+
+#include <sentencepiece_processor.h>
+
+namespace edgemt {
+
+Tokenizer::Tokenizer() = default;
+Tokenizer::~Tokenizer() = default;
+
+Expected<std::unique_ptr<Tokenizer>> Tokenizer::create(TokenizerSpec spec) {
+  std::unique_ptr<Tokenizer> t(new Tokenizer());
+  t->source_ = std::make_unique<sentencepiece::SentencePieceProcessor>();
+  t->target_ = std::make_unique<sentencepiece::SentencePieceProcessor>();
+  if (spec.source_spm.empty()) return invalid_model("the source SentencePiece model is empty");
+  if (spec.target_spm.empty()) return invalid_model("the target SentencePiece model is empty");
+  auto st = t->source_->LoadFromSerializedProto(
+      absl::string_view(spec.source_spm.data(), spec.source_spm.size()));
+  if (!st.ok()) return invalid_model("the source SentencePiece model does not parse: " + st.ToString());
+  st = t->target_->LoadFromSerializedProto(
+      absl::string_view(spec.target_spm.data(), spec.target_spm.size()));
+  if (!st.ok()) return invalid_model("the target SentencePiece model does not parse: " + st.ToString());
+  t->source_pieces_ = std::move(spec.source_pieces);
+  t->target_pieces_ = std::move(spec.target_pieces);
+  t->eos_id_ = spec.eos_id;
+  t->unk_id_ = spec.unk_id;
+  t->pad_id_ = spec.pad_id;
+  t->source_ids_.reserve(t->source_pieces_.size());
+  for (size_t i = 0; i < t->source_pieces_.size(); ++i) {
+    if (!t->source_pieces_[i].empty())
+      t->source_ids_.emplace(t->source_pieces_[i], static_cast<int32_t>(i));
+  }
+  return t;
+}
+
+Status Tokenizer::encode(std::string_view text, std::vector<int32_t>* ids) const {
+  // A leading language code ">>xx<<" is a token of its own (MarianTokenizer).
+  if (text.size() >= 4 && text.substr(0, 2) == ">>") {
+    const size_t end = text.find("<<", 2);
+    if (end != std::string_view::npos) {
+      const std::string_view code = text.substr(0, end + 2);
+      const auto it = source_ids_.find(code);
+      ids->push_back(it != source_ids_.end() ? it->second : unk_id_);
+      text.remove_prefix(end + 2);
+    }
+  }
+  std::vector<std::string> pieces;
+  const auto st = source_->Encode(absl::string_view(text.data(), text.size()), &pieces);
+  if (!st.ok()) return invalid_argument("tokenization failed: " + st.ToString());
+  for (const std::string& p : pieces) {
+    const auto it = source_ids_.find(p);
+    ids->push_back(it != source_ids_.end() ? it->second : unk_id_);
+  }
+  ids->push_back(eos_id_);
+  return Status::ok();
+}
+
+std::string Tokenizer::decode(std::span<const int32_t> ids) const {
+  const auto& pieces = target_pieces();
+  std::vector<std::string> buf;
+  buf.reserve(ids.size());
+  for (int32_t id : ids) {
+    if (id == eos_id_ || id == pad_id_ || id == unk_id_) continue;
+    if (id < 0 || static_cast<size_t>(id) >= pieces.size() || pieces[id].empty()) continue;
+    buf.emplace_back(pieces[id]);
+  }
+  // transformers decodes with the source model when the vocabulary is shared.
+  const auto& spm = shared_vocab() ? *source_ : *target_;
+  std::string out;
+  if (!spm.Decode(buf, &out).ok()) {
+    out.clear();
+    for (const std::string& p : buf) out += p;
+  }
+  // "▁" -> " ", then trim (MarianTokenizer.convert_tokens_to_string).
+  std::string text;
+  text.reserve(out.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out.compare(i, 3, "\xE2\x96\x81") == 0) {
+      text += ' ';
+      i += 2;
+    } else {
+      text += out[i];
+    }
+  }
+  const size_t b = text.find_first_not_of(" \t\n\r\f\v");
+  if (b == std::string::npos) return "";
+  const size_t e = text.find_last_not_of(" \t\n\r\f\v");
+  return text.substr(b, e - b + 1);
+}
+
+}  // namespace edgemt

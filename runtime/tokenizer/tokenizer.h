@@ -1,0 +1,64 @@
+// Tokenization with the SentencePiece models embedded in the model file, the MarianMT
+// way: SentencePiece splits text into pieces, and the checkpoint's own vocabulary
+// (vocab.json) maps pieces to ids (unknown pieces -> unk). The encoder input ends with
+// eos. A leading language code such as ">>deu<<" is one token, as in MarianTokenizer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/core/status.h"
+
+namespace sentencepiece {
+class SentencePieceProcessor;
+}
+
+namespace edgemt {
+
+struct TokenizerSpec {
+  std::string_view source_spm;  // serialized ModelProto
+  std::string_view target_spm;
+  std::vector<std::string_view> source_pieces;  // id -> piece ("" for holes)
+  std::vector<std::string_view> target_pieces;  // empty: same as source
+  int eos_id = 0;
+  int unk_id = 1;
+  int pad_id = -1;
+};
+
+class Tokenizer {
+ public:
+  // The views in `spec` must outlive the tokenizer (they point into the model file).
+  static Expected<std::unique_ptr<Tokenizer>> create(TokenizerSpec spec);
+  ~Tokenizer();
+
+  // Appends the source ids of `text` (with the final eos) to *ids. Invalid UTF-8 is
+  // handled by SentencePiece (replaced), never an error for the caller.
+  Status encode(std::string_view text, std::vector<int32_t>* ids) const;
+  // Target ids -> text. Special tokens (eos, pad, unk) are skipped, like
+  // transformers' decode(..., skip_special_tokens=True).
+  std::string decode(std::span<const int32_t> ids) const;
+
+  int source_vocab_size() const { return static_cast<int>(source_pieces_.size()); }
+  int target_vocab_size() const { return static_cast<int>(target_pieces().size()); }
+  bool shared_vocab() const { return target_pieces_.empty(); }
+
+ private:
+  Tokenizer();
+  const std::vector<std::string_view>& target_pieces() const {
+    return target_pieces_.empty() ? source_pieces_ : target_pieces_;
+  }
+
+  std::unique_ptr<sentencepiece::SentencePieceProcessor> source_;
+  std::unique_ptr<sentencepiece::SentencePieceProcessor> target_;
+  std::vector<std::string_view> source_pieces_;
+  std::vector<std::string_view> target_pieces_;
+  std::unordered_map<std::string_view, int32_t> source_ids_;
+  int eos_id_ = 0, unk_id_ = 1, pad_id_ = -1;
+};
+
+}  // namespace edgemt

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Build the English->German parallel corpus of edgemt from Debian packages.
+
+Sources
+  * gettext: German .mo catalogs of the packages in tools/data/packages.txt
+    (downloaded with `apt-get download`, cached under DATA/debs; see fetch_debs.py)
+  * ding:    the trans-de-en dictionary (/usr/share/trans/de-en): example
+    sentences, multi-word phrases and (sampled) head words
+
+Pipeline: extract -> clean/filter -> per-package cap -> dedup on the normalized
+English side -> deterministic split by sha1 of the normalized English side
+(dev ~1%, test ~1%, both >= 1000) -> DATA/corpus/{train,dev,test}.{en,de,src}
+and DATA/corpus/stats.json. Everything is deterministic (no RNG; ordering and
+sampling use sha1 of the text).
+
+Usage: python3 tools/data/build_corpus.py [--data /work/edgemt-data] [--skip-fetch]
+"""
+import argparse
+import collections
+import glob
+import hashlib
+import html
+import json
+import os
+import re
+import sys
+import unicodedata
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import ding  # noqa: E402
+import fetch_debs  # noqa: E402
+from mo_reader import read_mo  # noqa: E402
+
+MAX_CHARS = 200
+_CTRL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufffd]")
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:_-]*(\s[^<>]*)?/?>")
+_ENT_AMP = re.compile(r"&(?!(amp|lt|gt|quot|apos|nbsp|#\d+|#x[0-9a-fA-F]+);)(?=\w)")
+_LETTER = re.compile(r"[^\W\d_]")
+_KEY = re.compile(r"[^\W_]+")
+
+
+def sha1(s):
+    return hashlib.sha1(s.encode("utf-8")).hexdigest()
+
+
+def norm_key(en):
+    """Normalized English used for dedup and for the split hash."""
+    return " ".join(_KEY.findall(en.lower()))
+
+
+def normalize_ws(s):
+    s = unicodedata.normalize("NFC", s)
+    s = s.replace("\u00a0", " ").replace("\u202f", " ").replace("\t", " ")
+    return re.sub(r"\s+", " ", s).strip()
+
+
+def _strip_accel(s, other, ch):
+    """Remove a single menu accelerator `ch` (_ & ~) placed before a letter."""
+    if s.count(ch) != 1:
+        return s
+    i = s.index(ch)
+    if i + 1 >= len(s) or not s[i + 1].isalnum():
+        return s
+    tok = re.search(r"\S*" + re.escape(ch) + r"\S*", s).group(0)
+    if tok in other:  # an identifier like file_name present on both sides
+        return s
+    return s[:i] + s[i + 1:]
+
+
+def clean_gettext_pair(en, de):
+    """Return list of (en, de) after markup/accelerator cleanup (may split lines)."""
+    out = []
+    if "\n" in en or "\n" in de:
+        el = [l for l in en.split("\n") if l.strip()]
+        dl = [l for l in de.split("\n") if l.strip()]
+        if len(el) == len(dl) and len(el) > 1:
+            pairs = list(zip(el, dl))
+        else:
+            pairs = [(en.replace("\n", " "), de.replace("\n", " "))]
+    else:
+        pairs = [(en, de)]
+    for e, d in pairs:
+        e0, d0 = e, d
+        e = _strip_accel(e, d0, "_"); d = _strip_accel(d, e0, "_")
+        e = _strip_accel(e, d0, "~"); d = _strip_accel(d, e0, "~")
+        e = e.replace("&&", "\x01"); d = d.replace("&&", "\x01")
+        if len(_ENT_AMP.findall(e)) <= 1 and len(_ENT_AMP.findall(d)) <= 1:
+            e = _ENT_AMP.sub("", e); d = _ENT_AMP.sub("", d)
+        e = e.replace("\x01", "&"); d = d.replace("\x01", "&")
+        e = _TAG.sub(" ", e); d = _TAG.sub(" ", d)
+        e = html.unescape(e); d = html.unescape(d)
+        out.append((e, d))
+    return out
+
+
+def acceptable(en, de):
+    if not en or not de or en == de:
+        return False
+    if len(en) > MAX_CHARS or len(de) > MAX_CHARS:
+        return False
+    if _CTRL.search(en) or _CTRL.search(de):
+        return False
+    le, ld = len(_LETTER.findall(en)), len(_LETTER.findall(de))
+    if le < 2 or ld < 2:
+        return False
+    if le < 0.5 * len(en.replace(" ", "")) and len(en) > 8:  # mostly symbols/placeholders
+        return False
+    if not re.search(r"[A-Za-z]", en):
+        return False
+    # German must be Latin script
+    if sum(1 for c in de if c.isalpha() and ord(c) > 0x24F) > 0:
+        return False
+    a, b = len(en), len(de)
+    if max(a, b) > 12 and (b > 2.5 * a or a > 2.5 * b):
+        return False
+    if max(a, b) <= 12 and (b > 4 * a + 4 or a > 4 * b + 4):
+        return False
+    if re.search(r"https?://|www\.|@\w+\.\w", en):
+        return False
+    return True
+
+
+def extract_gettext(modir, packages, per_pkg_cap, stats):
+    """Yield (source_label, en, de) for each package, capped per package."""
+    for pkg in packages:
+        files = sorted(glob.glob(os.path.join(modir, pkg, "*.mo")))
+        if not files:
+            continue
+        pairs = {}
+        raw = 0
+        for fn in files:
+            try:
+                entries = read_mo(fn)
+            except Exception:
+                continue
+            for _ctxt, mid, mid_pl, strs in entries:
+                cand = [(mid, strs[0])]
+                if mid_pl is not None and len(strs) > 1:
+                    cand.append((mid_pl, strs[1]))
+                for e, d in cand:
+                    raw += 1
+                    if not d:
+                        continue
+                    for e2, d2 in clean_gettext_pair(e, d):
+                        e2, d2 = normalize_ws(e2), normalize_ws(d2)
+                        if acceptable(e2, d2):
+                            k = norm_key(e2)
+                            if k and k not in pairs:
+                                pairs[k] = (e2, d2)
+        stats["gettext_raw"] += raw
+        keep = sorted(pairs.items(), key=lambda kv: sha1(pkg + "\t" + kv[0]))[:per_pkg_cap]
+        stats["gettext_clean"] += len(pairs)
+        stats["gettext_packages"] += 1
+        for _k, (e, d) in keep:
+            yield "gettext:" + pkg, e, d
+
+
+def extract_ding(path, caps, stats):
+    per_kind = collections.defaultdict(list)
+    for kind, en, de in ding.iter_ding(path):
+        stats[kind + "_raw"] += 1
+        en = normalize_ws(en.replace("\u2019", "'"))
+        de = normalize_ws(de)
+        if acceptable(en, de):
+            per_kind[kind].append((en, de))
+    for kind in sorted(per_kind):
+        items = per_kind[kind]
+        stats[kind + "_clean"] += len(items)
+        cap = caps.get(kind)
+        if cap is not None and len(items) > cap:
+            items = sorted(items, key=lambda p: sha1(kind + "\t" + p[0] + "\t" + p[1]))[:cap]
+        for en, de in items:
+            yield kind, en, de
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default="/work/edgemt-data")
+    ap.add_argument("--packages", default=os.path.join(HERE, "packages.txt"))
+    ap.add_argument("--ding", default="/usr/share/trans/de-en")
+    ap.add_argument("--skip-fetch", action="store_true", help="use the cached .mo files only")
+    ap.add_argument("--per-package-cap", type=int, default=4000)
+    ap.add_argument("--ding-phrase-cap", type=int, default=100000)
+    ap.add_argument("--ding-word-cap", type=int, default=30000)
+    ap.add_argument("--dev-permille", type=int, default=10)
+    ap.add_argument("--test-permille", type=int, default=10)
+    args = ap.parse_args()
+
+    if not os.path.exists(args.ding):
+        sys.exit(f"{args.ding} missing: apt-get install trans-de-en")
+    if not args.skip_fetch:
+        sys.argv = [sys.argv[0], "--data", args.data, "--packages", args.packages]
+        fetch_debs.main()
+    packages = fetch_debs.read_packages(args.packages)
+    modir = os.path.join(args.data, "debs", "mo")
+
+    stats = collections.Counter()
+    seen = {}
+    per_source = collections.Counter()
+    # order matters for dedup (first wins): ding sentences, gettext, ding phrases, ding words
+    streams = [
+        extract_ding(args.ding, {"ding-phrase": 0, "ding-word": 0}, stats),  # sentences only
+        extract_gettext(modir, packages, args.per_package_cap, stats),
+        extract_ding(args.ding, {"ding-sent": 0, "ding-phrase": args.ding_phrase_cap,
+                                 "ding-word": args.ding_word_cap}, collections.Counter()),
+    ]
+    for stream in streams:
+        for src, en, de in stream:
+            k = norm_key(en)
+            if not k or k in seen:
+                stats["dup_dropped"] += 1
+                continue
+            seen[k] = (src, en, de)
+            per_source["gettext" if src.startswith("gettext:") else src] += 1
+
+    splits = {"train": [], "dev": [], "test": []}
+    for k, (src, en, de) in seen.items():
+        h = int(sha1(k)[:8], 16) % 1000
+        if h < args.dev_permille:
+            splits["dev"].append((k, src, en, de))
+        elif h < args.dev_permille + args.test_permille:
+            splits["test"].append((k, src, en, de))
+        else:
+            splits["train"].append((k, src, en, de))
+    outdir = os.path.join(args.data, "corpus")
+    os.makedirs(outdir, exist_ok=True)
+    split_sources = {}
+    for name, rows in splits.items():
+        rows.sort(key=lambda r: sha1("order\t" + r[0]))  # deterministic shuffle
+        if name != "train" and len(rows) < 1000:
+            print(f"WARNING: {name} has only {len(rows)} pairs", file=sys.stderr)
+        with open(os.path.join(outdir, name + ".en"), "w") as fe, \
+                open(os.path.join(outdir, name + ".de"), "w") as fd, \
+                open(os.path.join(outdir, name + ".src"), "w") as fs:
+            for _k, src, en, de in rows:
+                fe.write(en + "\n"); fd.write(de + "\n"); fs.write(src + "\n")
+        split_sources[name] = dict(collections.Counter(
+            "gettext" if r[1].startswith("gettext:") else r[1] for r in rows))
+    test_keys = {r[0] for r in splits["test"]}
+    assert not any(r[0] in test_keys for r in splits["train"])
+    pkg_counts = collections.Counter(src[8:] for src, _, _ in seen.values() if src.startswith("gettext:"))
+    out = {
+        "pairs_total": len(seen),
+        "pairs_per_source": dict(per_source),
+        "splits": {n: len(r) for n, r in splits.items()},
+        "split_sources": split_sources,
+        "extraction": dict(stats),
+        "gettext_packages_used": len(pkg_counts),
+        "gettext_top_packages": dict(pkg_counts.most_common(40)),
+    }
+    with open(os.path.join(outdir, "stats.json"), "w") as f:
+        json.dump(out, f, indent=1, ensure_ascii=False)
+    with open(os.path.join(outdir, "gettext_per_package.json"), "w") as f:
+        json.dump(dict(sorted(pkg_counts.items())), f, indent=0)
+    print(json.dumps({k: out[k] for k in ("pairs_total", "pairs_per_source", "splits")}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
