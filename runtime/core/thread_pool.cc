@@ -15,8 +15,11 @@ inline void cpu_relax() {
 #endif
 }
 
-// Spin this many rounds before sleeping: decoding runs many short jobs back to back.
-constexpr int kSpinRounds = 1 << 15;
+// Waiting: a short busy spin (decoding runs many short jobs back to back), then
+// yielding the CPU (so that an oversubscribed machine still makes progress), then
+// sleeping on the condition variable.
+constexpr int kPauseRounds = 256;
+constexpr int kYieldRounds = 2048;
 
 }  // namespace
 
@@ -61,7 +64,7 @@ void ThreadPool::run(size_t n, Fn fn, void* ctx, size_t min_per_thread) {
   fn(ctx, 0, n / static_cast<size_t>(active), 0);
   int spins = 0;
   while (pending_.load(std::memory_order_acquire) != 0) {
-    if (++spins < kSpinRounds) {
+    if (++spins < kPauseRounds) {
       cpu_relax();
     } else {
       std::this_thread::yield();
@@ -75,8 +78,11 @@ void ThreadPool::worker(int index) {
     uint64_t g = generation_.load(std::memory_order_acquire);
     int spins = 0;
     while (g == seen) {
-      if (++spins < kSpinRounds) {
+      ++spins;
+      if (spins < kPauseRounds) {
         cpu_relax();
+      } else if (spins < kPauseRounds + kYieldRounds) {
+        std::this_thread::yield();
       } else {
         std::unique_lock<std::mutex> lock(mu_);
         sleepers_.fetch_add(1, std::memory_order_acq_rel);

@@ -682,7 +682,8 @@ Expected<std::unique_ptr<Engine>> Engine::create(std::shared_ptr<const Model> mo
   const int b_tok_pos = p.add("source token position", m.Nmax * i4, 0, 0);
   const int b_off = p.add("sentence offsets", (m.Bm + 1) * i4, 0, 3);
   const int b_len = p.add("sentence lengths", m.Bm * i4, 0, 3);
-  const int b_enc_x = p.add("encoder hidden", m.Nmax * m.d * f, 0, 1);
+  // With debug outputs the encoder output stays readable after the run.
+  const int b_enc_x = p.add("encoder hidden", m.Nmax * m.d * f, 0, limits.keep_first_logits ? 3 : 1);
   const int b_enc_big = p.add("encoder qkv/ffn", m.Nmax * m.ld_big_e * f, 0, 0);
   const int b_enc_ctx = p.add("encoder context", m.Nmax * m.d * f, 0, 0);
   const int b_enc_tmp = p.add("encoder sublayer out", m.Nmax * m.d * f, 0, 0);

@@ -26,7 +26,8 @@ struct EngineLimits {
   int max_source_length = 256;  // source tokens incl. eos
   int max_target_length = 256;  // generated tokens incl. eos
   int num_threads = 1;
-  // Keep the raw logits of the first decoder step (tests); costs [batch*beam][vocab].
+  // Keep the raw logits of the first decoder step and the encoder output readable
+  // after a run (tests); costs [batch*beam][vocab] and [batch*source][d] floats.
   bool keep_first_logits = false;
 };
 
@@ -55,8 +56,8 @@ class Engine {
   Status run(std::span<const std::span<const int32_t>> sources, const SearchParams& params,
              std::span<std::span<const int32_t>> results);
 
-  // Encoder output of the last run (rows packed sentence after sentence, [tokens][d]).
-  // Valid until the next run; for tests.
+  // Encoder output of the last run (rows packed sentence after sentence, [tokens][d]),
+  // when limits.keep_first_logits is set (otherwise its memory is reused by decoding).
   const float* last_encoder_output() const;
   // Raw logits (before any processing) of row r of the first decoder step of the last
   // run, when limits.keep_first_logits is set (else null). Rows: sentence-major, then

@@ -1,0 +1,370 @@
+// Every kernel of kernel_list.h against its scalar reference, on every ISA level this
+// machine can run (levels it cannot run are skipped, not failed), over shapes that
+// cross the SIMD widths: 1, odd sizes, primes, tile +- 1, large. Fixed seeds.
+// Tolerances are stated per family; integer kernels are bit-exact.
+// Adding a kernel to the list without a test here is a compile error.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ops/declarations.h"
+#include "ops/gemm/pack.h"
+#include "ops/ops.h"
+
+namespace edgemt::ops {
+namespace {
+
+const Kernels& ref() {
+  static const Kernels* k = kernels_for(Isa::ref);
+  return *k;
+}
+
+struct Aligned {
+  explicit Aligned(size_t n) : n_(n), p_(static_cast<float*>(std::aligned_alloc(64, (n * 4 + 127) / 64 * 64))) {}
+  ~Aligned() { std::free(p_); }
+  Aligned(const Aligned&) = delete;
+  float* data() { return p_; }
+  float& operator[](size_t i) { return p_[i]; }
+  size_t size() const { return n_; }
+  size_t n_;
+  float* p_;
+};
+
+std::vector<float> random_floats(size_t n, uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> u(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = u(g);
+  return v;
+}
+
+// |got - want| <= atol + rtol * |want|, reporting the first failure with context.
+::testing::AssertionResult close(const float* got, const float* want, size_t n, float atol, float rtol,
+                                 const std::string& what) {
+  for (size_t i = 0; i < n; ++i) {
+    const float diff = std::fabs(got[i] - want[i]);
+    if (!(diff <= atol + rtol * std::fabs(want[i])) && !(std::isinf(got[i]) && got[i] == want[i])) {
+      return ::testing::AssertionFailure() << what << ": index " << i << " got " << got[i] << " want " << want[i]
+                                           << " (diff " << diff << ")";
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+class KernelTest : public ::testing::TestWithParam<Isa> {
+ protected:
+  void SetUp() override {
+    if (!isa_supported(GetParam())) GTEST_SKIP() << isa_name(GetParam()) << " is not supported by this CPU";
+    k_ = kernels_for(GetParam());
+    ASSERT_NE(k_, nullptr);
+  }
+  const Kernels& k() const { return *k_; }
+  const Kernels* k_ = nullptr;
+};
+
+const std::vector<size_t> kRows = {1, 2, 3, 5, 6, 7, 12, 13, 17, 64};
+const std::vector<size_t> kCols = {1, 15, 16, 17, 31, 33, 48, 100};
+const std::vector<size_t> kDepth = {1, 3, 8, 16, 31, 64, 129};
+const Activation kActs[] = {Activation::kNone, Activation::kRelu, Activation::kGelu, Activation::kSwish,
+                            Activation::kGeluTanh};
+
+// ---- gemm: |err| <= 1e-5 * sum_k |a||w| (+ activation tolerance) ------------------------
+void test_f32_gemm(const Kernels& k) {
+  uint32_t seed = 1;
+  for (size_t m : kRows)
+    for (size_t n : kCols)
+      for (size_t kk : kDepth) {
+        const auto a = random_floats(m * kk + 3, seed++);
+        const auto w = random_floats(n * kk, seed++);
+        const auto bias = random_floats(n, seed++);
+        Aligned packed(f32_panel_size(n, kk) + 16);
+        pack_f32_panels(n, kk, w.data(), packed.data());
+        for (Activation act : kActs) {
+          std::vector<float> got(m * (n + 2), 7.0f), want(m * (n + 2), 7.0f);
+          const GemmEpilogue ep{bias.data(), act};
+          k.f32_gemm(m, n, kk, a.data(), kk, packed.data(), got.data(), n + 2, ep);
+          ref().f32_gemm(m, n, kk, a.data(), kk, packed.data(), want.data(), n + 2, ep);
+          const std::string what = "f32_gemm m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                                   " k=" + std::to_string(kk) + " act=" + std::to_string(static_cast<int>(act));
+          // Columns past n (ldc padding) must stay untouched.
+          ASSERT_TRUE(close(got.data(), want.data(), got.size(), 2e-5f * static_cast<float>(kk) + 1e-5f, 1e-4f, what));
+        }
+      }
+}
+
+void test_f32_gemm_nt(const Kernels& k) {
+  uint32_t seed = 100;
+  for (size_t m : kRows)
+    for (size_t n : kCols)
+      for (size_t kk : kDepth) {
+        const auto a = random_floats(m * kk, seed++);
+        const auto w = random_floats(n * (kk + 1), seed++);
+        const auto bias = random_floats(n, seed++);
+        std::vector<float> got(m * n), want(m * n);
+        const GemmEpilogue ep{bias.data(), Activation::kNone};
+        k.f32_gemm_nt(m, n, kk, a.data(), kk, w.data(), kk + 1, got.data(), n, ep);
+        ref().f32_gemm_nt(m, n, kk, a.data(), kk, w.data(), kk + 1, want.data(), n, ep);
+        ASSERT_TRUE(close(got.data(), want.data(), got.size(), 2e-5f * static_cast<float>(kk) + 1e-5f, 1e-5f,
+                          "f32_gemm_nt m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(kk)));
+      }
+}
+
+// ---- int8: bit-exact ------------------------------------------------------------------
+void test_qs8_quantize(const Kernels& k) {
+  uint32_t seed = 200;
+  for (size_t m : kRows)
+    for (size_t kk : kDepth) {
+      auto a = random_floats(m * kk, seed++, -3.0f, 3.0f);
+      if (m > 2) std::fill(a.begin() + static_cast<std::ptrdiff_t>(kk), a.begin() + static_cast<std::ptrdiff_t>(2 * kk), 0.0f);  // a zero row
+      const size_t ldq = qs8_k_padded(kk);
+      std::vector<int8_t> q1(m * ldq, 55), q2(m * ldq, 66);
+      std::vector<float> s1(m), s2(m);
+      k.qs8_quantize(m, kk, a.data(), kk, q1.data(), ldq, s1.data());
+      ref().qs8_quantize(m, kk, a.data(), kk, q2.data(), ldq, s2.data());
+      ASSERT_EQ(q1, q2) << "qs8_quantize m=" << m << " k=" << kk;
+      ASSERT_EQ(0, std::memcmp(s1.data(), s2.data(), m * 4)) << "qs8_quantize scales m=" << m << " k=" << kk;
+    }
+}
+
+void test_qs8_gemm(const Kernels& k) {
+  uint32_t seed = 300;
+  std::mt19937 g(7);
+  std::uniform_int_distribution<int> dist(-127, 127);
+  for (size_t m : kRows)
+    for (size_t n : kCols)
+      for (size_t kk : kDepth) {
+        const size_t ldq = qs8_k_padded(kk);
+        std::vector<int8_t> q(m * ldq, 0), w(n * kk);
+        for (size_t i = 0; i < m; ++i)
+          for (size_t j = 0; j < kk; ++j) q[i * ldq + j] = static_cast<int8_t>(dist(g));
+        // Include the extremes, where saturating instructions would go wrong.
+        for (auto& x : w) x = static_cast<int8_t>(dist(g));
+        if (!w.empty()) w[0] = -127;
+        if (w.size() > 1) w[1] = 127;
+        if (!q.empty()) q[0] = -127;
+        std::vector<int8_t> packed(qs8_panel_size(n, kk) + 64);
+        pack_qs8_panels(n, kk, w.data(), packed.data());
+        std::vector<int32_t> sums(n, 0);
+        for (size_t r = 0; r < n; ++r)
+          for (size_t c = 0; c < kk; ++c) sums[r] += w[r * kk + c];
+        const auto sa = random_floats(m, seed++, 0.001f, 0.05f);
+        const auto sw = random_floats(n, seed++, 0.001f, 0.05f);
+        const auto bias = random_floats(n, seed++);
+        std::vector<float> got(m * n), want(m * n);
+        const GemmEpilogue ep{bias.data(), Activation::kNone};
+        k.qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), got.data(), n, ep);
+        ref().qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), want.data(), n, ep);
+        ASSERT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * 4))
+            << "qs8_gemm not bit-exact, m=" << m << " n=" << n << " k=" << kk;
+      }
+}
+
+// ---- rows ------------------------------------------------------------------------------
+void test_f32_activation(const Kernels& k) {
+  for (size_t n : {1, 3, 7, 8, 9, 16, 17, 100, 1027}) {
+    const auto x = random_floats(n, static_cast<uint32_t>(n), -8.0f, 8.0f);
+    for (Activation act : kActs) {
+      std::vector<float> got(n), want(n);
+      k.f32_activation(n, x.data(), got.data(), act);
+      ref().f32_activation(n, x.data(), want.data(), act);
+      ASSERT_TRUE(close(got.data(), want.data(), n, 2e-6f, 2e-6f, "f32_activation n=" + std::to_string(n)));
+    }
+  }
+}
+
+void test_f32_softmax(const Kernels& k) {
+  for (size_t n : {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 100, 513, 4099}) {
+    const auto x = random_floats(n + 5, static_cast<uint32_t>(n), -20.0f, 20.0f);
+    std::vector<float> got(n + 5, 3.0f), want(n + 5, 3.0f);
+    k.f32_softmax(n, n + 3, x.data(), got.data());
+    ref().f32_softmax(n, n + 3, x.data(), want.data());
+    ASSERT_TRUE(close(got.data(), want.data(), n + 5, 1e-7f, 2e-6f, "f32_softmax n=" + std::to_string(n)));
+    // In place.
+    std::vector<float> inplace(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n));
+    k.f32_softmax(n, n, inplace.data(), inplace.data());
+    ASSERT_TRUE(close(inplace.data(), want.data(), n, 1e-7f, 2e-6f, "f32_softmax in place"));
+  }
+}
+
+void test_f32_log_softmax(const Kernels& k) {
+  for (size_t n : {1, 2, 3, 7, 8, 9, 17, 100, 513, 32003}) {
+    auto x = random_floats(n, static_cast<uint32_t>(n) + 1, -20.0f, 20.0f);
+    if (n > 4) x[3] = -INFINITY;  // banned tokens are -inf
+    std::vector<float> got(n), want(n);
+    k.f32_log_softmax(n, x.data(), got.data());
+    ref().f32_log_softmax(n, x.data(), want.data());
+    ASSERT_TRUE(close(got.data(), want.data(), n, 1e-5f, 1e-6f, "f32_log_softmax n=" + std::to_string(n)));
+  }
+}
+
+void test_f32_add_layernorm(const Kernels& k) {
+  for (size_t d : {1, 3, 8, 15, 16, 17, 40, 256, 512, 1001}) {
+    for (size_t rows : {1, 3, 7}) {
+      const auto x = random_floats(rows * (d + 1), static_cast<uint32_t>(d), -4.0f, 4.0f);
+      const auto r = random_floats(rows * (d + 2), static_cast<uint32_t>(d) + 9, -4.0f, 4.0f);
+      const auto gamma = random_floats(d, 3, 0.5f, 1.5f);
+      const auto beta = random_floats(d, 4);
+      for (bool with_r : {true, false}) {
+        std::vector<float> got(rows * (d + 3)), want(rows * (d + 3));
+        k.f32_add_layernorm(rows, d, x.data(), d + 1, with_r ? r.data() : nullptr, d + 2, gamma.data(), beta.data(),
+                            1e-5f, got.data(), d + 3);
+        ref().f32_add_layernorm(rows, d, x.data(), d + 1, with_r ? r.data() : nullptr, d + 2, gamma.data(), beta.data(),
+                                1e-5f, want.data(), d + 3);
+        ASSERT_TRUE(close(got.data(), want.data(), got.size(), 1e-5f, 1e-5f, "f32_add_layernorm d=" + std::to_string(d)));
+      }
+    }
+  }
+}
+
+void test_f32_add(const Kernels& k) {
+  for (size_t n : {1, 5, 8, 33, 1000}) {
+    const auto x = random_floats(n, 1), r = random_floats(n, 2);
+    std::vector<float> got(n), want(n);
+    k.f32_add(n, x.data(), r.data(), got.data());
+    ref().f32_add(n, x.data(), r.data(), want.data());
+    ASSERT_TRUE(close(got.data(), want.data(), n, 0.0f, 0.0f, "f32_add"));
+  }
+}
+
+void test_f32_embed(const Kernels& k) {
+  for (size_t d : {1, 7, 8, 16, 40, 512}) {
+    const auto e = random_floats(d, 5), p = random_floats(d, 6);
+    for (bool with_p : {true, false}) {
+      std::vector<float> got(d), want(d);
+      k.f32_embed(d, e.data(), 22.627417f, with_p ? p.data() : nullptr, got.data());
+      ref().f32_embed(d, e.data(), 22.627417f, with_p ? p.data() : nullptr, want.data());
+      ASSERT_TRUE(close(got.data(), want.data(), d, 0.0f, 0.0f, "f32_embed d=" + std::to_string(d)));
+    }
+  }
+}
+
+void test_qs8_embed(const Kernels& k) {
+  for (size_t d : {1, 7, 8, 16, 40, 512}) {
+    std::vector<int8_t> e(d);
+    for (size_t i = 0; i < d; ++i) e[i] = static_cast<int8_t>(static_cast<int>(i * 37 % 255) - 127);
+    const auto p = random_floats(d, 6);
+    std::vector<float> got(d), want(d);
+    k.qs8_embed(d, e.data(), 0.01f, 16.0f, p.data(), got.data());
+    ref().qs8_embed(d, e.data(), 0.01f, 16.0f, p.data(), want.data());
+    ASSERT_TRUE(close(got.data(), want.data(), d, 0.0f, 0.0f, "qs8_embed d=" + std::to_string(d)));
+  }
+}
+
+// ---- attention: 1e-5 ---------------------------------------------------------------------
+void test_f32_attention(const Kernels& k) {
+  for (size_t hd : {1, 4, 8, 12, 16, 33, 64})
+    for (size_t lk : {1, 2, 15, 16, 17, 31, 63, 130})
+      for (size_t lq : {1, 2, 3, 4, 5, 9}) {
+        const size_t ldq = hd + 3, ldv = hd + 5, ldo = hd + 1;
+        const size_t nb = (lk + kKeyBlock - 1) / kKeyBlock, ldkb = hd * kKeyBlock + 16;
+        const auto q = random_floats(lq * ldq, static_cast<uint32_t>(hd * 7 + lk), -2.0f, 2.0f);
+        const auto keys = random_floats(lk * hd, static_cast<uint32_t>(lk * 3 + hd), -2.0f, 2.0f);
+        const auto v = random_floats(lk * ldv, static_cast<uint32_t>(lq + lk + hd));
+        Aligned kt(nb * ldkb + 16);
+        for (size_t i = 0; i < kt.size(); ++i) kt[i] = 1e30f;  // unused slots must not matter
+        ref().f32_pack_keys(lk, hd, keys.data(), hd, kt.data(), ldkb, 0, true);
+        Aligned scratch(4 * nb * kKeyBlock + 16);
+        std::vector<float> got(lq * ldo, 5.0f), want(lq * ldo, 5.0f);
+        const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+        k.f32_attention(lq, lk, hd, q.data(), ldq, kt.data(), ldkb, v.data(), ldv, got.data(), ldo, scale, scratch.data());
+        ref().f32_attention(lq, lk, hd, q.data(), ldq, kt.data(), ldkb, v.data(), ldv, want.data(), ldo, scale,
+                            scratch.data());
+        ASSERT_TRUE(close(got.data(), want.data(), got.size(), 1e-5f, 1e-5f,
+                          "f32_attention hd=" + std::to_string(hd) + " lk=" + std::to_string(lk) + " lq=" + std::to_string(lq)));
+      }
+}
+
+void test_f32_pack_keys(const Kernels& k) {
+  for (size_t hd : {1, 5, 16, 64})
+    for (size_t n : {1, 3, 16, 17, 40})
+      for (size_t j0 : {0, 1, 15, 16, 33}) {
+        const size_t nb = (j0 + n + kKeyBlock - 1) / kKeyBlock + 1, ldkb = hd * kKeyBlock;
+        const auto keys = random_floats(n * (hd + 2), static_cast<uint32_t>(hd + n + j0));
+        std::vector<float> got(nb * ldkb, 9.0f), want(nb * ldkb, 9.0f);
+        k.f32_pack_keys(n, hd, keys.data(), hd + 2, got.data(), ldkb, j0, true);
+        ref().f32_pack_keys(n, hd, keys.data(), hd + 2, want.data(), ldkb, j0, true);
+        ASSERT_EQ(got, want) << "f32_pack_keys hd=" << hd << " n=" << n << " j0=" << j0;
+      }
+}
+
+// ---- search: exact -----------------------------------------------------------------------
+void test_f32_topk(const Kernels& k) {
+  for (size_t n : {1, 2, 7, 8, 9, 64, 100, 1000, 58101})
+    for (size_t kk : {1, 2, 4, 8, 16}) {
+      if (kk > n) continue;
+      auto x = random_floats(n, static_cast<uint32_t>(n + kk), -5.0f, 5.0f);
+      for (size_t i = 0; i < n; i += 7) x[i] = 1.25f;  // ties
+      if (n > 10) x[5] = -INFINITY;
+      std::vector<float> gv(kk), wv(kk);
+      std::vector<uint32_t> gi(kk), wi(kk);
+      k.f32_topk(n, x.data(), kk, gv.data(), gi.data());
+      ref().f32_topk(n, x.data(), kk, wv.data(), wi.data());
+      ASSERT_EQ(gi, wi) << "f32_topk n=" << n << " k=" << kk;
+      ASSERT_EQ(gv, wv);
+      // The reference itself: sorted, and no unlisted element beats the last one.
+      for (size_t i = 1; i < kk; ++i) ASSERT_GE(wv[i - 1], wv[i]);
+      for (size_t i = 0; i < n; ++i) {
+        bool listed = false;
+        for (uint32_t j : wi) listed = listed || j == i;
+        if (!listed) ASSERT_LE(x[i], wv[kk - 1]);
+      }
+    }
+}
+
+#define EDGEMT_KERNEL_TEST(name, type, source, unused) \
+  TEST_P(KernelTest, name) { test_##name(k()); }
+EDGEMT_KERNELS(EDGEMT_KERNEL_TEST, 0)
+#undef EDGEMT_KERNEL_TEST
+
+std::vector<Isa> all_isas() {
+  std::vector<Isa> v;
+  for (size_t i = 0; i < static_cast<size_t>(Isa::kCount); ++i) v.push_back(static_cast<Isa>(i));
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllIsas, KernelTest, ::testing::ValuesIn(all_isas()),
+                         [](const ::testing::TestParamInfo<Isa>& info) { return std::string(isa_name(info.param)); });
+
+// The reference oracle itself, against double-precision math.
+TEST(Reference, GemmMatchesDouble) {
+  const size_t m = 5, n = 19, kk = 37;
+  const auto a = random_floats(m * kk, 1), w = random_floats(n * kk, 2);
+  Aligned packed(f32_panel_size(n, kk));
+  pack_f32_panels(n, kk, w.data(), packed.data());
+  std::vector<float> c(m * n);
+  ref().f32_gemm(m, n, kk, a.data(), kk, packed.data(), c.data(), n, GemmEpilogue{});
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (size_t t = 0; t < kk; ++t) s += static_cast<double>(a[i * kk + t]) * w[j * kk + t];
+      EXPECT_NEAR(c[i * n + j], s, 1e-5);
+    }
+}
+
+TEST(Reference, SoftmaxSumsToOne) {
+  const auto x = random_floats(100, 3, -30.0f, 30.0f);
+  std::vector<float> y(100);
+  ref().f32_softmax(100, 100, x.data(), y.data());
+  double s = 0;
+  for (float v : y) s += v;
+  EXPECT_NEAR(s, 1.0, 1e-5);
+}
+
+TEST(Dispatch, NamesRoundTrip) {
+  for (Isa i : all_isas()) {
+    Isa back;
+    ASSERT_TRUE(isa_from_name(isa_name(i), &back));
+    EXPECT_EQ(back, i);
+  }
+  Isa x;
+  EXPECT_FALSE(isa_from_name("pentium", &x));
+  EXPECT_TRUE(isa_supported(Isa::ref));
+  EXPECT_TRUE(isa_supported(best_isa()));
+}
+
+}  // namespace
+}  // namespace edgemt::ops
