@@ -12,7 +12,7 @@
 
 namespace edgemt::convert {
 
-void write_model(const ModelSpec& spec, const std::string& path) {
+void write_model(const ModelSpec& spec, const std::string& path, const WriteOptions& options) {
   // Estimate and check the 2 GiB FlatBuffers limit before building anything.
   size_t estimate = spec.source_spm.size() + spec.target_spm.size() + (1u << 20);
   for (const SpecTensor& t : spec.tensors)
@@ -37,7 +37,14 @@ void write_model(const ModelSpec& spec, const std::string& path) {
       fbb.ForceVectorAlignment(t.scales.size(), sizeof(float), 64);
       scales = fbb.CreateVector(t.scales);
     }
-    fbb.ForceVectorAlignment(t.data.size(), sizeof(uint8_t), 64);
+    if (options.align_tensors) {
+      fbb.ForceVectorAlignment(t.data.size(), sizeof(uint8_t), 64);
+    } else {
+      // Deliberately misaligned (tests): aligned, then shifted by one padding byte
+      // (the vector is then re-aligned to 4 bytes only).
+      fbb.ForceVectorAlignment(t.data.size(), sizeof(uint8_t), 64);
+      fbb.PushElement<uint8_t>(0);
+    }
     const auto data = fbb.CreateVector(t.data);
     const auto shape = fbb.CreateVector(t.shape);
     const auto name = fbb.CreateString(t.name);
@@ -110,13 +117,14 @@ void write_model(const ModelSpec& spec, const std::string& path) {
   const auto meta_vec = fbb.CreateVector(meta);
 
   fb::ModelBuilder mb(fbb);
-  mb.add_schema_version(kSchemaVersion);
+  mb.add_schema_version(options.schema_version != 0 ? options.schema_version : kSchemaVersion);
   mb.add_config(config);
   mb.add_generation(generation);
   mb.add_tokenizer(tokenizer);
   mb.add_tensors(tensors_vec);
   mb.add_metadata(meta_vec);
-  fb::FinishModelBuffer(fbb, mb.Finish());
+  // Size-prefixed: the loader checks that the file is exactly as long as written.
+  fb::FinishSizePrefixedModelBuffer(fbb, mb.Finish());
 
   // Write atomically.
   namespace fs = std::filesystem;

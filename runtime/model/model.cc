@@ -235,12 +235,18 @@ Expected<std::shared_ptr<const Model>> Model::finish(std::shared_ptr<Model> m) {
 Status Model::parse() {
   if (size_ < 16) return invalid_model("the file is too small to be an edgemt model (" + std::to_string(size_) + " bytes)");
   if (size_ >= (size_t{1} << 31)) return invalid_model("the file is larger than the 2 GiB FlatBuffers limit");
-  if (!flatbuffers::BufferHasIdentifier(data_, kFileIdentifier))
+  if (!flatbuffers::BufferHasIdentifier(data_, kFileIdentifier, /*size_prefixed=*/true))
     return invalid_model("not an edgemt model file (file identifier is not \"EMT1\")");
+  // The file starts with its own length: a truncated or extended file is caught even
+  // where only padding is missing.
+  const size_t declared = static_cast<size_t>(flatbuffers::GetPrefixedSize(data_)) + sizeof(flatbuffers::uoffset_t);
+  if (declared != size_)
+    return invalid_model("the file is truncated or has trailing data: it declares " + std::to_string(declared) +
+                         " bytes but has " + std::to_string(size_));
   flatbuffers::Verifier verifier(data_, size_, /*max_depth=*/64, /*max_tables=*/1000000);
-  if (!fb::VerifyModelBuffer(verifier))
-    return invalid_model("the file is corrupt or truncated (FlatBuffers verification failed)");
-  const fb::Model* fm = fb::GetModel(data_);
+  if (!fb::VerifySizePrefixedModelBuffer(verifier))
+    return invalid_model("the file is corrupt (FlatBuffers verification failed)");
+  const fb::Model* fm = fb::GetSizePrefixedModel(data_);
   if (fm->schema_version() == 0 || fm->schema_version() > kSchemaVersion)
     return invalid_model("schema version " + std::to_string(fm->schema_version()) +
                          " is not supported (this build reads versions 1 to " +
