@@ -1,0 +1,78 @@
+// int8 gemm for NEON (contract in ops/ops.h), shared by armv7 (neon) and aarch64
+// without the dot-product extension (neon64). Widening multiply-accumulate: VMULL.S8
+// multiplies 8 int8 pairs into int16 (|product| <= 127 * 127), VPADAL.S16 adds adjacent
+// products pairwise into int32 accumulators. Exact, no saturation.
+//
+// Per 4-deep k group, a panel row is 64 bytes: 16 columns x 4 k. For 4 columns (16
+// bytes) and a row's 4 activations broadcast to 16 bytes, the low and high halves give
+// lanes [c0 k01, c0 k23, c1 k01, c1 k23] and [c2 .., c3 ..]; pairs are added at the end.
+#pragma once
+
+#include <arm_neon.h>
+
+#include "ops/gemm/pack.h"
+#include "ops/quant/qs8_epilogue.h"
+
+namespace edgemt::ops {
+namespace {
+
+inline int32x4_t pair_sums(int32x4_t x, int32x4_t y) {
+#if defined(__aarch64__)
+  return vpaddq_s32(x, y);
+#else
+  return vcombine_s32(vpadd_s32(vget_low_s32(x), vget_high_s32(x)), vpadd_s32(vget_low_s32(y), vget_high_s32(y)));
+#endif
+}
+
+template <size_t Rows>
+EDGEMT_ALWAYS_INLINE void neon_mull_tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp, int32_t* out) {
+  // acc[r][2c + h]: columns 4c..4c+3, h = low (c0, c1) / high (c2, c3) half.
+  int32x4_t acc[Rows][8];
+  for (size_t r = 0; r < Rows; ++r)
+    for (size_t v = 0; v < 8; ++v) acc[r][v] = vdupq_n_s32(0);
+  for (size_t g = 0; g < kg; ++g) {
+    const int8_t* wg = wp + g * kPanel * kPanelK8;
+    int8x8_t a[Rows];
+    for (size_t r = 0; r < Rows; ++r) {
+      int32_t a4;
+      __builtin_memcpy(&a4, q + r * ldq + g * kPanelK8, 4);
+      a[r] = vreinterpret_s8_s32(vdup_n_s32(a4));
+    }
+    for (size_t c = 0; c < 4; ++c) {
+      const int8x16_t w = vld1q_s8(wg + 16 * c);
+      for (size_t r = 0; r < Rows; ++r) {
+        acc[r][2 * c] = vpadalq_s16(acc[r][2 * c], vmull_s8(vget_low_s8(w), a[r]));
+        acc[r][2 * c + 1] = vpadalq_s16(acc[r][2 * c + 1], vmull_s8(vget_high_s8(w), a[r]));
+      }
+    }
+  }
+  for (size_t r = 0; r < Rows; ++r)
+    for (size_t c = 0; c < 4; ++c) vst1q_s32(out + r * kPanel + 4 * c, pair_sums(acc[r][2 * c], acc[r][2 * c + 1]));
+}
+
+template <class Arch, size_t Mr>
+void qs8_gemm_neon_mull(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa, const int8_t* w,
+                        const float* sw, float* c, size_t ldc, const GemmEpilogue& ep) {
+  const size_t kg = qs8_k_padded(k) / kPanelK8;
+  const size_t panels = (n + kPanel - 1) / kPanel;
+  alignas(64) int32_t acc[Mr * kPanel];
+  for (size_t p = 0; p < panels; ++p) {
+    const int8_t* wp = w + p * kg * kPanel * kPanelK8;
+    const size_t j0 = p * kPanel;
+    const size_t cols = n - j0 < kPanel ? n - j0 : kPanel;
+    const float* bias = ep.bias != nullptr ? ep.bias + j0 : nullptr;
+    for (size_t i = 0; i < m; i += Mr) {
+      const size_t rows = m - i < Mr ? m - i : Mr;
+      if (Mr >= 2 && rows == 2) {
+        neon_mull_tile<(Mr >= 2 ? 2 : 1)>(kg, q + i * ldq, ldq, wp, acc);
+      } else {
+        neon_mull_tile<1>(kg, q + i * ldq, ldq, wp, acc);
+      }
+      for (size_t r = 0; r < rows; ++r)
+        qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act, c + (i + r) * ldc + j0, cols);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace edgemt::ops
