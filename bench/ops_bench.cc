@@ -60,18 +60,6 @@ void BM_f32_gemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m) {
   set_gemm_counters(st, m, n, k, ops::f32_panel_size(n, k) * 4);
 }
 
-// The tied output projection reads the embedding table row-major.
-void BM_f32_gemm_nt(benchmark::State& st, ModelShape ms, size_t m) {
-  const size_t n = ms.vocab, k = ms.d_model;
-  Buf a(m * k), w(n * k), c(m * n);
-  for (auto _ : st) {
-    K().f32_gemm_nt(m, n, k, a.p, k, w.p, k, c.p, n, ops::GemmEpilogue{});
-    benchmark::DoNotOptimize(c.p);
-    benchmark::ClobberMemory();
-  }
-  set_gemm_counters(st, m, n, k, n * k * 4);
-}
-
 void BM_qs8_gemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m) {
   size_t n, k;
   layer_dims(ms, layer, &n, &k);
@@ -156,7 +144,7 @@ void BM_embed(benchmark::State& st, size_t rows, size_t d, size_t vocab) {
   std::vector<size_t> ids(rows);
   for (auto& i : ids) i = g() % vocab;
   for (auto _ : st) {
-    for (size_t r = 0; r < rows; ++r) K().f32_embed(d, e.p + ids[r] * d, 22.6f, p.p + (r % 512) * d, y.p + r * d);
+    for (size_t r = 0; r < rows; ++r) K().f32_embed(d, e.p + ids[r] * d, 1, 22.6f, p.p + (r % 512) * d, y.p + r * d);
     benchmark::DoNotOptimize(y.p);
   }
   set_bytes(st, 12.0 * rows * d);
@@ -198,10 +186,6 @@ void register_all() {
 #endif
         benchmark::RegisterBenchmark(("gemm/qs8/" + s).c_str(), BM_qs8_gemm, ms, l, m)->Unit(benchmark::kMicrosecond);
       }
-    }
-    for (size_t m : {1, 4, 16}) {
-      benchmark::RegisterBenchmark(("gemm_nt/f32/" + std::string(ms.name) + "/logits/m:" + std::to_string(m)).c_str(),
-                                   BM_f32_gemm_nt, ms, m)->Unit(benchmark::kMicrosecond);
     }
     benchmark::RegisterBenchmark(("softmax/" + std::string(ms.name) + "/vocab").c_str(), BM_softmax, ms.vocab);
     benchmark::RegisterBenchmark(("log_softmax/" + std::string(ms.name) + "/vocab").c_str(), BM_log_softmax, ms.vocab);

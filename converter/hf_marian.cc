@@ -364,15 +364,28 @@ ModelSpec read_hf_marian(const std::string& dir_path, const ConvertOptions& opt)
     tgt_emb = embedding({"model.decoder.embed_tokens.weight"}, c.target_vocab_size);
   }
   const FloatTensor& out_emb = c.shared_embeddings ? src_emb : tgt_emb;
-  auto add_embedding = [&](std::string_view name, const FloatTensor& t) {
-    if (opt.quantize_int8 && !opt.keep_embeddings_f32) {
-      spec.tensors.push_back(quantize_embedding(std::string(name), static_cast<size_t>(t.shape[0]), d, t.data));
+  const bool int8_embeddings = opt.quantize_int8 && !opt.keep_embeddings_f32;
+  // An int8 table that is also the tied output projection is stored once, in the gemm
+  // kernels' panel layout (lookups gather its rows); otherwise row-major.
+  auto add_embedding = [&](std::string_view name, const FloatTensor& t, bool is_output) {
+    const size_t rows = static_cast<size_t>(t.shape[0]);
+    if (int8_embeddings) {
+      spec.tensors.push_back(quantize_embedding(std::string(name), rows, d, t.data, is_output));
+    } else if (is_output) {
+      std::vector<float> packed(ops::f32_panel_size(rows, d));
+      ops::pack_f32_panels(rows, d, t.data.data(), packed.data());
+      SpecTensor st = f32_tensor(std::string(name), t.shape, packed);
+      st.layout = TensorLayout::kPanelF32x16;
+      spec.tensors.push_back(std::move(st));
     } else {
       spec.tensors.push_back(f32_tensor(std::string(name), t.shape, t.data));
     }
   };
-  add_embedding(names::kEncoderEmbedTokens, src_emb);
-  if (!c.shared_embeddings) add_embedding(names::kDecoderEmbedTokens, tgt_emb);
+  // The tied projection reads the table, unless int8 linears keep f32 embeddings (then
+  // the projection gets its own int8 weight below).
+  const bool table_is_output = tie && !(opt.quantize_int8 && opt.keep_embeddings_f32);
+  add_embedding(names::kEncoderEmbedTokens, src_emb, table_is_output && c.shared_embeddings);
+  if (!c.shared_embeddings) add_embedding(names::kDecoderEmbedTokens, tgt_emb, table_is_output);
   const std::vector<float> pos = marian_positions(c.max_positions, c.d_model);
   spec.tensors.push_back(f32_tensor(std::string(names::kEncoderEmbedPositions), {c.max_positions, di}, pos));
   spec.tensors.push_back(f32_tensor(std::string(names::kDecoderEmbedPositions), {c.max_positions, di}, pos));
@@ -411,9 +424,8 @@ ModelSpec read_hf_marian(const std::string& dir_path, const ConvertOptions& opt)
     if (!r.has("lm_head.weight")) throw ConvertError("tie_word_embeddings is false but lm_head.weight is missing");
     add_linear(&spec, r, std::string(names::kOutputProjection), {"lm_head"}, static_cast<size_t>(tv), d, opt);
     // lm_head has no bias in MarianMT; add_linear adds one only if present.
-  } else if (opt.quantize_int8) {
-    // The tied projection is stored as its own int8 panel weight (the kernels'
-    // layout); the embedding table stays row-major for lookups.
+  } else if (opt.quantize_int8 && opt.keep_embeddings_f32) {
+    // f32 embeddings with int8 linears: the projection gets its own int8 weight.
     c.tied_output = false;
     spec.tensors.push_back(quantize_linear(names::weight(names::kOutputProjection), static_cast<size_t>(tv), d, out_emb.data));
   }

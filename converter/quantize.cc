@@ -44,7 +44,12 @@ SpecTensor quantize_linear(const std::string& name, size_t n, size_t k, const st
   return t;
 }
 
-SpecTensor quantize_embedding(const std::string& name, size_t rows, size_t d, const std::vector<float>& w) {
+SpecTensor quantize_embedding(const std::string& name, size_t rows, size_t d, const std::vector<float>& w,
+                              bool as_output_projection) {
+  if (as_output_projection) {
+    SpecTensor t = quantize_linear(name, rows, d, w);
+    return t;
+  }
   SpecTensor t;
   t.name = name;
   t.dtype = TensorDType::kI8;

@@ -11,7 +11,9 @@ namespace edgemt::convert {
 
 // A linear weight [n, k] as PanelI8x16x4 with scales and row sums.
 SpecTensor quantize_linear(const std::string& name, size_t n, size_t k, const std::vector<float>& w);
-// An embedding table [rows, d], row-major int8 with one scale per row.
-SpecTensor quantize_embedding(const std::string& name, size_t rows, size_t d, const std::vector<float>& w);
+// An embedding table [rows, d], int8 with one scale per row: row-major, or in the
+// PanelI8x16x4 layout with row sums when it is also the (tied) output projection.
+SpecTensor quantize_embedding(const std::string& name, size_t rows, size_t d, const std::vector<float>& w,
+                              bool as_output_projection);
 
 }  // namespace edgemt::convert

@@ -10,7 +10,6 @@
 //                     levels differ in integer instructions, not in vector width).
 #define EDGEMT_KERNELS(X, ...)                                  \
   X(f32_gemm, F32GemmFn, by_base, __VA_ARGS__)                  \
-  X(f32_gemm_nt, F32GemmNtFn, by_base, __VA_ARGS__)             \
   X(qs8_quantize, Qs8QuantizeFn, by_base, __VA_ARGS__)          \
   X(qs8_gemm, Qs8GemmFn, by_own, __VA_ARGS__)                   \
   X(f32_activation, F32ActivationFn, by_base, __VA_ARGS__)      \

@@ -70,12 +70,6 @@ struct GemmEpilogue {
 using F32GemmFn = void (*)(size_t m, size_t n, size_t k, const float* a, size_t lda,
                            const float* w, float* c, size_t ldc, const GemmEpilogue& ep);
 
-// f32_gemm_nt: same formula with W row-major [n][ldw] (a tied embedding used as the
-// output projection). Meant for few rows (decoding).
-using F32GemmNtFn = void (*)(size_t m, size_t n, size_t k, const float* a, size_t lda,
-                             const float* w, size_t ldw, float* c, size_t ldc,
-                             const GemmEpilogue& ep);
-
 // qs8_quantize: per-row symmetric quantization of activations.
 // scale[i] = max_k |A[i, k]| / 127 (1 when the row is all zero);
 // Q[i, k] = round_half_away(A[i, k] / scale[i]) for k < k, 0 for k in [k, ldq).
@@ -115,12 +109,19 @@ using F32AddLayerNormFn = void (*)(size_t rows, size_t d, const float* x, size_t
 // f32_add: y[i] = x[i] + r[i]. y may equal x or r.
 using F32AddFn = void (*)(size_t n, const float* x, const float* r, float* y);
 
-// f32_embed: y[i] = e[i] * scale + p[i] (p may be null) for i < d.
-using F32EmbedFn = void (*)(size_t d, const float* e, float scale, const float* p, float* y);
+// f32_embed: y[i] = e[i * stride] * scale + p[i] (p may be null) for i < d. Row-major
+// tables have stride 1; a row of a PanelF32x16 table (an embedding that is also the
+// tied output projection, read in place by the gemm) has stride 16.
+using F32EmbedFn = void (*)(size_t d, const float* e, size_t stride, float scale, const float* p,
+                            float* y);
 
-// qs8_embed: y[i] = float(e[i]) * escale * scale + p[i] (p may be null).
-using Qs8EmbedFn = void (*)(size_t d, const int8_t* e, float escale, float scale,
-                            const float* p, float* y);
+// qs8_embed: y[i] = float(e(i)) * (escale * scale) + p[i] (p may be null), where the
+// row's elements come in groups of 4 consecutive bytes, group_stride bytes apart:
+// e(i) = e[(i / 4) * group_stride + i % 4]. Row-major rows have group_stride 4; a row
+// of a PanelI8x16x4 table (an int8 embedding that is also the output projection) has
+// group_stride 64.
+using Qs8EmbedFn = void (*)(size_t d, const int8_t* e, size_t group_stride, float escale,
+                            float scale, const float* p, float* y);
 
 // ---- attention ---------------------------------------------------------------------
 // Keys are stored in blocks of 16 ("key blocks"), transposed within a block: element

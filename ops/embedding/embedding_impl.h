@@ -7,9 +7,13 @@ namespace edgemt::ops {
 namespace {
 
 template <class Arch>
-void f32_embed_generic(size_t d, const float* e, float scale, const float* p, float* y) {
+void f32_embed_generic(size_t d, const float* e, size_t stride, float scale, const float* p, float* y) {
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
+  if (stride != 1) {  // a panel row: a gather, memory-bound
+    for (size_t i = 0; i < d; ++i) y[i] = e[i * stride] * scale + (p != nullptr ? p[i] : 0.0f);
+    return;
+  }
   const B vs(scale);
   size_t i = 0;
   if (p != nullptr) {
@@ -23,11 +27,17 @@ void f32_embed_generic(size_t d, const float* e, float scale, const float* p, fl
 }
 
 template <class Arch>
-void qs8_embed_generic(size_t d, const int8_t* e, float escale, float scale, const float* p,
-                       float* y) {
+void qs8_embed_generic(size_t d, const int8_t* e, size_t group_stride, float escale, float scale,
+                       const float* p, float* y) {
+  // Memory-bound gather of d bytes; the arithmetic is the reference's.
   const float s = escale * scale;
-  for (size_t i = 0; i < d; ++i)
-    y[i] = static_cast<float>(e[i]) * s + (p != nullptr ? p[i] : 0.0f);
+  size_t i = 0;
+  for (; i + 4 <= d; i += 4) {
+    const int8_t* g = e + (i / 4) * group_stride;
+    for (size_t t = 0; t < 4; ++t)
+      y[i + t] = static_cast<float>(g[t]) * s + (p != nullptr ? p[i + t] : 0.0f);
+  }
+  for (; i < d; ++i) y[i] = static_cast<float>(e[(i / 4) * group_stride + i % 4]) * s + (p != nullptr ? p[i] : 0.0f);
 }
 
 }  // namespace
@@ -35,11 +45,12 @@ void qs8_embed_generic(size_t d, const int8_t* e, float escale, float scale, con
 
 #define EDGEMT_INSTANTIATE_EMBEDDING(isa, Arch)                                            \
   namespace edgemt::ops {                                                                   \
-  void f32_embed__##isa(size_t d, const float* e, float scale, const float* p, float* y) {   \
-    f32_embed_generic<Arch>(d, e, scale, p, y);                                             \
-  }                                                                                         \
-  void qs8_embed__##isa(size_t d, const int8_t* e, float escale, float scale, const float* p,\
+  void f32_embed__##isa(size_t d, const float* e, size_t stride, float scale, const float* p, \
                         float* y) {                                                         \
-    qs8_embed_generic<Arch>(d, e, escale, scale, p, y);                                     \
+    f32_embed_generic<Arch>(d, e, stride, scale, p, y);                                     \
+  }                                                                                         \
+  void qs8_embed__##isa(size_t d, const int8_t* e, size_t gs, float escale, float scale,      \
+                        const float* p, float* y) {                                         \
+    qs8_embed_generic<Arch>(d, e, gs, escale, scale, p, y);                                 \
   }                                                                                         \
   }

@@ -8,9 +8,6 @@
 // computes it, so results do not depend on batch composition or thread count.
 // Weights are read in place (64-byte aligned panels, one 64-byte row per k); A is
 // read directly with stride lda (rows are blocked so a block of A stays in L2).
-//
-// f32_gemm_nt: W row-major [n][k]. Tile of 4 output columns x 2 rows, vector
-// accumulators over k, reduced at the end.
 #pragma once
 
 #include "ops/common/simd.h"
@@ -141,79 +138,6 @@ void f32_gemm_generic(size_t m, size_t n, size_t k, const float* a, size_t lda,
   }
 }
 
-// ---- f32_gemm_nt -----------------------------------------------------------------
-template <class Arch, size_t Rows, size_t Cols>
-EDGEMT_ALWAYS_INLINE void gemm_nt_tile(size_t k, const float* a, size_t lda, const float* w,
-                                       size_t ldw, float* out /* [Rows][Cols] */) {
-  using B = xsimd::batch<float, Arch>;
-  constexpr size_t W = B::size;
-  B acc[Rows][Cols];
-  EDGEMT_UNROLL
-  for (size_t r = 0; r < Rows; ++r) {
-    EDGEMT_UNROLL
-    for (size_t j = 0; j < Cols; ++j) acc[r][j] = B(0.0f);
-  }
-  const size_t kv = k / W * W;
-  for (size_t kk = 0; kk < kv; kk += W) {
-    B av[Rows];
-    EDGEMT_UNROLL
-    for (size_t r = 0; r < Rows; ++r) av[r] = B::load_unaligned(a + r * lda + kk);
-    EDGEMT_UNROLL
-    for (size_t j = 0; j < Cols; ++j) {
-      const B wv = B::load_unaligned(w + j * ldw + kk);
-      EDGEMT_UNROLL
-      for (size_t r = 0; r < Rows; ++r) acc[r][j] = xsimd::fma(av[r], wv, acc[r][j]);
-    }
-  }
-  EDGEMT_UNROLL
-  for (size_t r = 0; r < Rows; ++r) {
-    EDGEMT_UNROLL
-    for (size_t j = 0; j < Cols; ++j) {
-      float s = hsum<Arch>(acc[r][j]);
-      for (size_t kk = kv; kk < k; ++kk) s += a[r * lda + kk] * w[j * ldw + kk];
-      out[r * Cols + j] = s;
-    }
-  }
-}
-
-template <class Arch>
-void f32_gemm_nt_generic(size_t m, size_t n, size_t k, const float* a, size_t lda,
-                         const float* w, size_t ldw, float* c, size_t ldc,
-                         const GemmEpilogue& ep) {
-  using B = xsimd::batch<float, Arch>;
-  constexpr size_t W = B::size;
-  constexpr size_t Cn = 4;
-  for (size_t j = 0; j < n; j += Cn) {
-    const size_t cols = k_min(Cn, n - j);
-    for (size_t i = 0; i < m; i += 2) {
-      const size_t rows = k_min<size_t>(2, m - i);
-      alignas(64) float out[2 * Cn];
-      // Partial tiles compute on duplicated rows/columns and keep what is valid; the
-      // per-element arithmetic is the same, so results do not depend on position.
-      const float* ap = a + i * lda;
-      const size_t lda_t = rows == 2 ? lda : 0;
-      if (cols == Cn) {
-        gemm_nt_tile<Arch, 2, Cn>(k, ap, lda_t, w + j * ldw, ldw, out);
-      } else {
-        alignas(64) float tmp[2 * Cn];
-        for (size_t jj = 0; jj < cols; ++jj) {
-          gemm_nt_tile<Arch, 2, 1>(k, ap, lda_t, w + (j + jj) * ldw, ldw, tmp);
-          out[jj] = tmp[0];
-          out[Cn + jj] = tmp[1];
-        }
-      }
-      for (size_t r = 0; r < rows; ++r) {
-        for (size_t jj = 0; jj < cols; ++jj) {
-          float x = out[r * Cn + jj];
-          if (ep.bias != nullptr) x += ep.bias[j + jj];
-          c[(i + r) * ldc + j + jj] = act_scalar(x, ep.act);
-        }
-      }
-    }
-  }
-  (void)W;
-}
-
 }  // namespace
 }  // namespace edgemt::ops
 
@@ -222,10 +146,5 @@ void f32_gemm_nt_generic(size_t m, size_t n, size_t k, const float* a, size_t ld
   void f32_gemm__##isa(size_t m, size_t n, size_t k, const float* a, size_t lda,            \
                        const float* w, float* c, size_t ldc, const GemmEpilogue& ep) {      \
     f32_gemm_generic<Arch>(m, n, k, a, lda, w, c, ldc, ep);                                 \
-  }                                                                                          \
-  void f32_gemm_nt__##isa(size_t m, size_t n, size_t k, const float* a, size_t lda,         \
-                          const float* w, size_t ldw, float* c, size_t ldc,                 \
-                          const GemmEpilogue& ep) {                                          \
-    f32_gemm_nt_generic<Arch>(m, n, k, a, lda, w, ldw, c, ldc, ep);                         \
   }                                                                                          \
   }

@@ -29,6 +29,10 @@ inline void pack_f32_panels(size_t n, size_t k, const float* w, float* out) {
   }
 }
 
+// Offset (in floats) of row `row`'s first element in a PanelF32x16 weight with inner
+// size k; its elements follow every kPanel floats.
+constexpr size_t f32_panel_row_offset(size_t k, size_t row) { return (row / kPanel) * k * kPanel + row % kPanel; }
+
 // Element (row, col) of a PanelF32x16 weight.
 inline float f32_panel_at(const float* packed, size_t k, size_t row, size_t col) {
   return packed[((row / kPanel) * k + col) * kPanel + row % kPanel];
@@ -57,6 +61,12 @@ inline void pack_qs8_panels(size_t n, size_t k, const int8_t* w, int8_t* out) {
       }
     }
   }
+}
+
+// Byte offset of row `row`'s first group in a PanelI8x16x4 weight with inner size k;
+// its groups of 4 bytes follow every 64 bytes (kPanel * kPanelK8).
+constexpr size_t qs8_panel_row_offset(size_t k, size_t row) {
+  return (row / kPanel) * (qs8_k_padded(k) / kPanelK8) * kPanel * kPanelK8 + (row % kPanel) * kPanelK8;
 }
 
 inline int8_t qs8_panel_at(const int8_t* packed, size_t k, size_t row, size_t col) {

@@ -13,6 +13,15 @@
 #include "schema/edgemt_generated.h"
 
 namespace edgemt {
+
+const float* EmbeddingWeights::f32_row(size_t r) const {
+  return panel ? f32 + ops::f32_panel_row_offset(d, r) : f32 + r * d;
+}
+
+const int8_t* EmbeddingWeights::i8_row(size_t r) const {
+  return panel ? i8 + ops::qs8_panel_row_offset(d, r) : i8 + r * d;
+}
+
 namespace {
 
 std::string shape_str(const std::vector<int64_t>& s) {
@@ -114,20 +123,30 @@ class TensorTable {
     const fb::Tensor* t = nullptr;
     EDGEMT_RETURN_IF_ERROR(find(name, &t));
     EDGEMT_RETURN_IF_ERROR(check_shape(name, t, {static_cast<int64_t>(rows), static_cast<int64_t>(d)}));
-    if (t->layout() != fb::Layout::RowMajor)
-      return invalid_model("tensor " + std::string(name) + " must be row-major");
+    const bool i8_panel = t->dtype() == fb::DType::I8 && t->layout() == fb::Layout::PanelI8x16x4;
+    const bool f32_panel = t->dtype() == fb::DType::F32 && t->layout() == fb::Layout::PanelF32x16;
+    if (t->layout() != fb::Layout::RowMajor && !i8_panel && !f32_panel)
+      return invalid_model("tensor " + std::string(name) + " must be row-major or in its dtype's panel layout");
     e->rows = rows;
     e->d = d;
     const void* p = nullptr;
     if (t->dtype() == fb::DType::F32) {
-      EDGEMT_RETURN_IF_ERROR(check_data(name, t, rows * d * sizeof(float), &p));
+      EDGEMT_RETURN_IF_ERROR(check_data(name, t, (f32_panel ? ops::f32_panel_size(rows, d) : rows * d) * sizeof(float), &p));
       e->type = WeightType::kF32;
       e->f32 = static_cast<const float*>(p);
+      e->panel = f32_panel;
     } else if (t->dtype() == fb::DType::I8) {
-      EDGEMT_RETURN_IF_ERROR(check_data(name, t, rows * d, &p));
+      EDGEMT_RETURN_IF_ERROR(check_data(name, t, i8_panel ? ops::qs8_panel_size(rows, d) : rows * d, &p));
       e->type = WeightType::kI8;
       e->i8 = static_cast<const int8_t*>(p);
+      e->panel = i8_panel;
       EDGEMT_RETURN_IF_ERROR(check_scales(name, t, rows, &e->scales));
+      if (i8_panel) {
+        if (t->row_sums() == nullptr || t->row_sums()->size() != rows)
+          return invalid_model("tensor " + std::string(name) + " has no row sums for its " + std::to_string(rows) + " rows");
+        EDGEMT_RETURN_IF_ERROR(check_aligned(name, t->row_sums()->Data()));
+        e->row_sums = t->row_sums()->data();
+      }
     } else {
       return invalid_model("tensor " + std::string(name) + " has dtype " + dtype_name(t->dtype()) + ", expected f32 or i8");
     }
@@ -383,8 +402,20 @@ Status Model::parse() {
     EDGEMT_RETURN_IF_ERROR(tt.norm(names::kDecoderLayerNorm, d, &w.decoder_norm));
   }
   w.output_tied = cfg.tied_output;
-  if (!cfg.tied_output)
+  if (!cfg.tied_output) {
     EDGEMT_RETURN_IF_ERROR(tt.linear(names::kOutputProjection, tv, d, &w.output));
+  } else {
+    // A tied projection is the embedding table itself, stored in the gemm's panels.
+    if (!w.target_embed.panel)
+      return invalid_model("the embedding table used as the tied output projection must be in a panel layout");
+    w.output.type = w.target_embed.type;
+    w.output.n = tv;
+    w.output.k = d;
+    w.output.w = w.target_embed.f32;
+    w.output.w8 = w.target_embed.i8;
+    w.output.scales = w.target_embed.scales;
+    w.output.row_sums = w.target_embed.row_sums;
+  }
   if (cfg.has_final_logits_bias)
     EDGEMT_RETURN_IF_ERROR(tt.f32(names::kFinalLogitsBias, {static_cast<int64_t>(tv)}, &w.final_logits_bias));
 

@@ -67,13 +67,22 @@ struct LinearWeights {
   const float* bias = nullptr;      // [n] or null
 };
 
-// Row-major [rows, d] table (token embeddings, possibly int8 with a scale per row).
+// Token embeddings [rows, d]: f32 row-major, or int8 with a scale per row, row-major
+// or (when the table is also the tied output projection) in the PanelI8x16x4 layout.
 struct EmbeddingWeights {
   WeightType type = WeightType::kF32;
   size_t rows = 0, d = 0;
   const float* f32 = nullptr;
   const int8_t* i8 = nullptr;
   const float* scales = nullptr;
+  const int32_t* row_sums = nullptr;  // int8 panel layout only
+  bool panel = false;                 // rows live in PanelF32x16 / PanelI8x16x4 panels
+  // f32: first element of row r and the distance between its elements.
+  const float* f32_row(size_t r) const;
+  size_t f32_stride() const { return panel ? 16 : 1; }
+  // int8: first byte of row r and the distance between its groups of 4 bytes.
+  const int8_t* i8_row(size_t r) const;
+  size_t i8_group_stride() const { return panel ? 64 : 4; }
 };
 
 struct NormWeights {
@@ -105,7 +114,8 @@ struct ModelWeights {
   std::vector<EncoderLayerWeights> encoder;
   std::vector<DecoderLayerWeights> decoder;
   NormWeights encoder_norm, decoder_norm;  // pre-norm models only
-  // Output projection: the target embedding when tied (used row-major), else its own.
+  // Output projection: a view of the target embedding table when tied (stored in the
+  // gemm's panel layout), else its own weight.
   bool output_tied = true;
   LinearWeights output;
   const float* final_logits_bias = nullptr;  // [target_vocab] or null

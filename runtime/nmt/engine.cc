@@ -161,9 +161,9 @@ struct Engine::Impl {
         const size_t id = static_cast<size_t>(ids[r]);
         const size_t p = static_cast<size_t>(pos != nullptr ? pos[r] : fixed_pos);
         if (E.type == WeightType::kF32) {
-          k->f32_embed(d, E.f32 + id * d, scale, positions + p * d, out + r * d);
+          k->f32_embed(d, E.f32_row(id), E.f32_stride(), scale, positions + p * d, out + r * d);
         } else {
-          k->qs8_embed(d, E.i8 + id * d, E.scales[id], scale, positions + p * d, out + r * d);
+          k->qs8_embed(d, E.i8_row(id), E.i8_group_stride(), E.scales[id], scale, positions + p * d, out + r * d);
         }
       }
     }, 16);
@@ -335,24 +335,10 @@ struct Engine::Impl {
       fin = dec_tmp;
     }
     // Output projection (+ final_logits_bias).
-    if (w->output_tied) {
-      ScopedProf sp(prof, ProfOp::kDecGemmLogits);
-      const EmbeddingWeights& E = w->target_embed;
-      constexpr size_t kChunk = 64;
-      const size_t chunks = (vt + kChunk - 1) / kChunk;
-      const size_t min_chunks = std::max<size_t>(1, (size_t{1} << 16) / std::max<size_t>(rows * d * kChunk, 1));
-      pool->parallel_for(chunks, [&](size_t b, size_t e, int) {
-        const size_t j0 = b * kChunk, j1 = std::min(e * kChunk, vt);
-        ops::GemmEpilogue ep{w->final_logits_bias != nullptr ? w->final_logits_bias + j0 : nullptr,
-                             ops::Activation::kNone};
-        k->f32_gemm_nt(rows, j1 - j0, d, fin, d, E.f32 + j0 * d, d, logits + j0, vt, ep);
-      }, min_chunks);
-    } else {
-      LinearWeights out = w->output;
-      if (w->final_logits_bias != nullptr) out.bias = w->final_logits_bias;
-      linear(out, rows, fin, d, logits, vt, ops::Activation::kNone, dec_q8, dec_q8s, ldq8_d,
-             ProfOp::kDecGemmLogits, ProfOp::kDecQuantize);
-    }
+    LinearWeights out = w->output;
+    if (w->final_logits_bias != nullptr) out.bias = w->final_logits_bias;
+    linear(out, rows, fin, d, logits, vt, ops::Activation::kNone, dec_q8, dec_q8s, ldq8_d, ProfOp::kDecGemmLogits,
+           ProfOp::kDecQuantize);
   }
 
   // Copies the KV cache of `src` slots into `dst` slots of one sentence (beam reorder).
@@ -626,8 +612,6 @@ Expected<std::unique_ptr<Engine>> Engine::create(std::shared_ptr<const Model> mo
   if (limits.num_threads < 1 || limits.num_threads > 256)
     return invalid_argument("thread count " + std::to_string(limits.num_threads) + " is outside [1, 256]");
   const ModelWeights& w = model->weights();
-  if (w.output_tied && w.target_embed.type != WeightType::kF32)
-    return unsupported("a tied output projection must be f32 (the converter stores an int8 projection separately)");
 
   std::unique_ptr<Engine> e(new Engine());
   e->model_ = model;
@@ -664,7 +648,7 @@ Expected<std::unique_ptr<Engine>> Engine::create(std::shared_ptr<const Model> mo
   m.ld_big_d = std::max(3 * m.d, m.fd);
   m.ldq8_e = ops::qs8_k_padded(std::max(m.d, m.fe));
   m.ldq8_d = ops::qs8_k_padded(std::max(m.d, m.fd));
-  m.quantized = model->is_quantized() || (!w.output_tied && w.output.type == WeightType::kI8);
+  m.quantized = model->is_quantized() || w.output.type == WeightType::kI8;
   m.scale_e = static_cast<float>(std::pow(static_cast<double>(m.hd_e), -0.5));
   m.scale_d = static_cast<float>(std::pow(static_cast<double>(m.hd_d), -0.5));
   const size_t kb = ops::kKeyBlock;

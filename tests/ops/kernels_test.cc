@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -93,23 +95,6 @@ void test_f32_gemm(const Kernels& k) {
           // Columns past n (ldc padding) must stay untouched.
           ASSERT_TRUE(close(got.data(), want.data(), got.size(), 2e-5f * static_cast<float>(kk) + 1e-5f, 1e-4f, what));
         }
-      }
-}
-
-void test_f32_gemm_nt(const Kernels& k) {
-  uint32_t seed = 100;
-  for (size_t m : kRows)
-    for (size_t n : kCols)
-      for (size_t kk : kDepth) {
-        const auto a = random_floats(m * kk, seed++);
-        const auto w = random_floats(n * (kk + 1), seed++);
-        const auto bias = random_floats(n, seed++);
-        std::vector<float> got(m * n), want(m * n);
-        const GemmEpilogue ep{bias.data(), Activation::kNone};
-        k.f32_gemm_nt(m, n, kk, a.data(), kk, w.data(), kk + 1, got.data(), n, ep);
-        ref().f32_gemm_nt(m, n, kk, a.data(), kk, w.data(), kk + 1, want.data(), n, ep);
-        ASSERT_TRUE(close(got.data(), want.data(), got.size(), 2e-5f * static_cast<float>(kk) + 1e-5f, 1e-5f,
-                          "f32_gemm_nt m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(kk)));
       }
 }
 
@@ -232,25 +217,51 @@ void test_f32_add(const Kernels& k) {
 
 void test_f32_embed(const Kernels& k) {
   for (size_t d : {1, 7, 8, 16, 40, 512}) {
-    const auto e = random_floats(d, 5), p = random_floats(d, 6);
-    for (bool with_p : {true, false}) {
-      std::vector<float> got(d), want(d);
-      k.f32_embed(d, e.data(), 22.627417f, with_p ? p.data() : nullptr, got.data());
-      ref().f32_embed(d, e.data(), 22.627417f, with_p ? p.data() : nullptr, want.data());
-      ASSERT_TRUE(close(got.data(), want.data(), d, 0.0f, 0.0f, "f32_embed d=" + std::to_string(d)));
+    for (size_t stride : {1, 16}) {
+      const auto e = random_floats(d * stride, 5), p = random_floats(d, 6);
+      for (bool with_p : {true, false}) {
+        std::vector<float> got(d), want(d);
+        k.f32_embed(d, e.data(), stride, 22.627417f, with_p ? p.data() : nullptr, got.data());
+        ref().f32_embed(d, e.data(), stride, 22.627417f, with_p ? p.data() : nullptr, want.data());
+        ASSERT_TRUE(close(got.data(), want.data(), d, 0.0f, 0.0f, "f32_embed d=" + std::to_string(d)));
+      }
     }
+  }
+  // A panel row reads the same values as the row-major row it was packed from.
+  const size_t n = 37, d = 24;
+  const auto rows = random_floats(n * d, 8);
+  Aligned packed(f32_panel_size(n, d));
+  pack_f32_panels(n, d, rows.data(), packed.data());
+  for (size_t r : {0, 5, 16, 36}) {
+    std::vector<float> a(d), b(d);
+    k.f32_embed(d, rows.data() + r * d, 1, 1.0f, nullptr, a.data());
+    k.f32_embed(d, packed.data() + f32_panel_row_offset(d, r), kPanel, 1.0f, nullptr, b.data());
+    ASSERT_EQ(a, b) << "panel row " << r;
   }
 }
 
 void test_qs8_embed(const Kernels& k) {
   for (size_t d : {1, 7, 8, 16, 40, 512}) {
-    std::vector<int8_t> e(d);
-    for (size_t i = 0; i < d; ++i) e[i] = static_cast<int8_t>(static_cast<int>(i * 37 % 255) - 127);
-    const auto p = random_floats(d, 6);
-    std::vector<float> got(d), want(d);
-    k.qs8_embed(d, e.data(), 0.01f, 16.0f, p.data(), got.data());
-    ref().qs8_embed(d, e.data(), 0.01f, 16.0f, p.data(), want.data());
-    ASSERT_TRUE(close(got.data(), want.data(), d, 0.0f, 0.0f, "qs8_embed d=" + std::to_string(d)));
+    for (size_t gs : {4, 64}) {
+      std::vector<int8_t> e((d / 4 + 1) * gs);
+      for (size_t i = 0; i < e.size(); ++i) e[i] = static_cast<int8_t>(static_cast<int>(i * 37 % 255) - 127);
+      const auto p = random_floats(d, 6);
+      std::vector<float> got(d), want(d);
+      k.qs8_embed(d, e.data(), gs, 0.01f, 16.0f, p.data(), got.data());
+      ref().qs8_embed(d, e.data(), gs, 0.01f, 16.0f, p.data(), want.data());
+      ASSERT_TRUE(close(got.data(), want.data(), d, 0.0f, 0.0f, "qs8_embed d=" + std::to_string(d)));
+    }
+  }
+  // A panel row reads the same values as the row-major row it was packed from.
+  const size_t n = 37, d = 24;
+  std::vector<int8_t> rows(n * d), packed(qs8_panel_size(n, d));
+  for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int8_t>(static_cast<int>(i * 13 % 255) - 127);
+  pack_qs8_panels(n, d, rows.data(), packed.data());
+  for (size_t r : {0, 5, 16, 36}) {
+    std::vector<float> a(d), b(d);
+    k.qs8_embed(d, rows.data() + r * d, 4, 1.0f, 1.0f, nullptr, a.data());
+    k.qs8_embed(d, packed.data() + qs8_panel_row_offset(d, r), 64, 1.0f, 1.0f, nullptr, b.data());
+    ASSERT_EQ(a, b) << "panel row " << r;
   }
 }
 
@@ -310,7 +321,9 @@ void test_f32_topk(const Kernels& k) {
       for (size_t i = 0; i < n; ++i) {
         bool listed = false;
         for (uint32_t j : wi) listed = listed || j == i;
-        if (!listed) ASSERT_LE(x[i], wv[kk - 1]);
+        if (!listed) {
+          ASSERT_LE(x[i], wv[kk - 1]);
+        }
       }
     }
 }
@@ -364,6 +377,36 @@ TEST(Dispatch, NamesRoundTrip) {
   EXPECT_FALSE(isa_from_name("pentium", &x));
   EXPECT_TRUE(isa_supported(Isa::ref));
   EXPECT_TRUE(isa_supported(best_isa()));
+}
+
+// Run-time CPU detection. EDGEMT_EXPECT_ISA names the level the CPU must select (set by
+// scripts/cross-test and the rpi test presets for each emulated CPU: cortex-a72 ->
+// neon64, cortex-a76 -> neon64_dot, cortex-a7 -> neon); unset, the test only reports.
+TEST(Dispatch, SelectsExpectedIsa) {
+  std::string supported;
+  for (Isa i : all_isas())
+    if (isa_supported(i)) supported += std::string(supported.empty() ? "" : " ") + isa_name(i);
+  std::printf("edgemt isa: best %s, active %s, supported: %s\n", isa_name(best_isa()), isa_name(active_isa()),
+              supported.c_str());
+  // Levels are ordered within a family: every level below the best one is supported.
+  for (size_t i = 0; i <= static_cast<size_t>(best_isa()); ++i)
+    EXPECT_TRUE(isa_supported(static_cast<Isa>(i))) << isa_name(static_cast<Isa>(i));
+  EXPECT_NE(kernels_for(best_isa()), nullptr);
+  const char* expect = std::getenv("EDGEMT_EXPECT_ISA");
+  if (expect == nullptr || *expect == '\0') GTEST_SKIP() << "EDGEMT_EXPECT_ISA not set";
+  EXPECT_STREQ(isa_name(best_isa()), expect);
+}
+
+// EDGEMT_ISA forces a lower level (ref on every machine, neon64 on a dot-product CPU);
+// an unknown or unsupported name falls back to the best level.
+TEST(Dispatch, ForcedIsaIsHonoured) {
+  const char* forced = std::getenv("EDGEMT_ISA");
+  Isa want = best_isa();
+  if (forced != nullptr && *forced != '\0') {
+    Isa f;
+    if (isa_from_name(forced, &f) && isa_supported(f)) want = f;
+  }
+  EXPECT_STREQ(isa_name(active_isa()), isa_name(want));
 }
 
 }  // namespace

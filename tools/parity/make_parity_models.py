@@ -22,10 +22,8 @@ import os
 import random
 import re
 import shutil
-import sys
 import warnings
 
-import numpy as np
 import sentencepiece as spm
 import torch
 import transformers
@@ -47,6 +45,7 @@ GREEDY_MARGIN = 1e-3  # min gap between top-1 and top-2 processed logits at ever
 BEAM_GAP = 1e-4  # min gap between accumulated scores at every beam-search decision boundary
 MAX_BAD_SENTENCES = 3  # more violating sentences than this -> re-roll the model seed
 MAX_REROLLS = 8
+MAX_EMPTY = 4  # more greedy outputs that are just eos than this -> re-roll the model seed
 N_DETAIL = 3  # sentences with encoder_output / first_step_logits
 
 # ----------------------------------------------------------------------------------------------
@@ -86,10 +85,14 @@ SENTENCES = [
     "Zoë and José travelled from São Paulo to Zürich by plane.",
     "Ok",
     "If you want to learn a new language quickly, you should read simple books, listen to the radio "
-    "every day, speak with native speakers whenever possible and never be afraid of making mistakes.",
+    "every day, speak with native speakers whenever possible and never be afraid of making mistakes, "
+    "because everybody makes them at the beginning.",
     "One, two, three, four, five, six, seven, eight, nine, ten.",
     "Is this the way to the airport?",
 ]
+
+# never dropped (a violation re-rolls the seed instead): short input, language code, accent, <unk>
+REQUIRED_SENTENCES = {SENTENCES[3], SENTENCES[4], SENTENCES[5], SENTENCES[9]}
 
 LANG_CODES_3 = [">>deu<<", ">>nld<<", ">>fra<<"]
 
@@ -179,6 +182,25 @@ def spm_pieces(sp):
             if not (sp.is_unknown(i) or sp.is_control(i))]
 
 
+def derange(pieces, sp, first_id=2):
+    """Swap neighbours until no piece's vocab id (first_id + index) equals its SentencePiece id."""
+    pieces = list(pieces)
+
+    def fixed(k):
+        return sp.piece_to_id(pieces[k]) == first_id + k
+
+    changed = True
+    while changed:
+        changed = False
+        for k in range(len(pieces)):
+            if fixed(k):
+                j = k + 1 if k + 1 < len(pieces) else k - 1
+                pieces[k], pieces[j] = pieces[j], pieces[k]
+                changed = True
+    assert not any(fixed(k) for k in range(len(pieces)))
+    return pieces
+
+
 def marian_vocab(pieces, codes=(), codes_at="end"):
     """MarianMT convention: </s>=0, <unk>=1, ..., <pad>=last."""
     toks = ["</s>", "<unk>"]
@@ -242,6 +264,7 @@ def build_vocab(mcfg, en, de, seed):
         sp_src, sp_tgt = spm_pieces(ssp), spm_pieces(tsp)
         rng.shuffle(sp_src)
         rng.shuffle(sp_tgt)
+        sp_src, sp_tgt = derange(sp_src, ssp), derange(sp_tgt, tsp)
         vocab = marian_vocab(sp_src)
         tvocab = marian_vocab(sp_tgt)
         assert len(vocab) == v["src_total"] and len(tvocab) == v["tgt_total"]
@@ -661,12 +684,20 @@ def run_model(mcfg, en, de, out_dir):
                 bad.append((s, problems))
             else:
                 results.append(r)
-        if len(bad) <= MAX_BAD_SENTENCES and len(results) >= 20:
+        n_empty = sum(1 for r in results if not r["greedy"])
+        bad_required = [x for x in bad if x[0] in REQUIRED_SENTENCES]
+        if (len(bad) <= MAX_BAD_SENTENCES and not bad_required and len(results) >= 20
+                and n_empty <= MAX_EMPTY):
             for s, p in bad:
                 log(f"  dropped sentence {s!r}: {'; '.join(p)}")
                 dropped.append({"sentence": s, "reason": "; ".join(p)})
             break
-        msg = f"seed {seed}: {len(bad)} sentences violate margins/parity -> re-roll"
+        if bad_required:
+            msg = f"seed {seed}: required sentence {bad_required[0][0]!r} violates margins -> re-roll"
+        elif n_empty > MAX_EMPTY:
+            msg = f"seed {seed}: {n_empty} empty greedy outputs (immediate eos) -> re-roll"
+        else:
+            msg = f"seed {seed}: {len(bad)} sentences violate margins/parity -> re-roll"
         log("  " + msg)
         for s, p in bad:
             log(f"    {s!r}: {'; '.join(p)}")

@@ -29,11 +29,13 @@ def read_lines(path, limit=0):
 
 def score(hyps, refs, srcs=None):
     import sacrebleu
+    bleu, chrf = sacrebleu.BLEU(), sacrebleu.CHRF()
     res = {
         "n": len(hyps),
-        "bleu": round(sacrebleu.corpus_bleu(hyps, [refs]).score, 2),
-        "chrf": round(sacrebleu.corpus_chrf(hyps, [refs]).score, 2),
-        "bleu_signature": str(sacrebleu.BLEU().get_signature()),
+        "bleu": round(bleu.corpus_score(hyps, [refs]).score, 2),
+        "chrf": round(chrf.corpus_score(hyps, [refs]).score, 2),
+        "bleu_signature": str(bleu.get_signature()),
+        "chrf_signature": str(chrf.get_signature()),
     }
     if srcs:
         groups = collections.defaultdict(list)

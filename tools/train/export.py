@@ -73,7 +73,7 @@ def main():
     gen = GenerationConfig(
         bad_words_ids=[[pad]], bos_token_id=None, decoder_start_token_id=pad, eos_token_id=0,
         forced_eos_token_id=0, pad_token_id=pad, max_length=256, num_beams=4,
-        early_stopping=True, length_penalty=1.0, renormalize_logits=True,
+        early_stopping=True, length_penalty=1.0,
     )
     model.generation_config = gen
     if os.path.exists(out):
@@ -87,6 +87,8 @@ def main():
                    "unk_token": "<unk>", "eos_token": "</s>", "pad_token": "<pad>"}, f, indent=1)
     with open(os.path.join(out, "edgemt_export.json"), "w") as f:
         json.dump(info, f, indent=1)
+    for name in os.listdir(out):  # save_pretrained may create 0600 files
+        os.chmod(os.path.join(out, name), 0o644)
     print(f"[export] wrote {out} from {info}", file=sys.stderr)
 
     # verification: reload offline and translate
