@@ -14,7 +14,7 @@
   X(qs8_gemm, Qs8GemmFn, by_own, __VA_ARGS__)                   \
   X(f32_activation, F32ActivationFn, by_base, __VA_ARGS__)      \
   X(f32_softmax, F32SoftmaxFn, by_base, __VA_ARGS__)            \
-  X(f32_log_softmax, F32LogSoftmaxFn, by_base, __VA_ARGS__)     \
+  X(f32_logsumexp, F32LogSumExpFn, by_base, __VA_ARGS__)         \
   X(f32_add_layernorm, F32AddLayerNormFn, by_base, __VA_ARGS__) \
   X(f32_add, F32AddFn, by_base, __VA_ARGS__)                    \
   X(f32_embed, F32EmbedFn, by_base, __VA_ARGS__)                \

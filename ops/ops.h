@@ -96,8 +96,10 @@ using F32ActivationFn = void (*)(size_t n, const float* x, float* y, Activation 
 // y[i] = 0 for n <= i < n_total (masked positions). y may equal x. n >= 1.
 using F32SoftmaxFn = void (*)(size_t n, size_t n_total, const float* x, float* y);
 
-// f32_log_softmax: y[i] = x[i] - max - log(sum_j exp(x[j] - max)). y may equal x.
-using F32LogSoftmaxFn = void (*)(size_t n, const float* x, float* y);
+// f32_logsumexp: max + log(sum_i exp(x[i] - max)) over i < n (n >= 1): the log-softmax
+// of x[i] is x[i] - logsumexp, as in torch's log_softmax. Beam search needs it only
+// for its 2*beam candidates, so the full log-softmax row is never written.
+using F32LogSumExpFn = float (*)(size_t n, const float* x);
 
 // f32_add_layernorm, for each of `rows` rows of length d:
 //   s = x + r (r may be null: s = x);  y = (s - mean(s)) / sqrt(var(s) + eps) * gamma + beta

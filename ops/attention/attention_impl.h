@@ -70,13 +70,12 @@ EDGEMT_ALWAYS_INLINE void attn_pv_block(size_t lk, const float* p, const float* 
   for (size_t t = 0; t < Nv; ++t) acc[t].store_unaligned(o + d0 + t * W);
 }
 
-template <class Arch>
-void f32_attention_generic(size_t lq, size_t lk, size_t hd, const float* q, size_t ldq,
-                           const float* kt, size_t ldkb, const float* v, size_t ldv, float* o,
-                           size_t ldo, float scale, float* scratch) {
+template <class Arch, size_t Qb>
+void attention_blocks(size_t lq, size_t lk, size_t hd, const float* q, size_t ldq,
+                      const float* kt, size_t ldkb, const float* v, size_t ldv, float* o,
+                      size_t ldo, float scale, float* scratch) {
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
-  constexpr size_t Qb = (W >= 8 || kAttnVectorRegisters >= 32) ? 4 : 2;
   const size_t nblocks = (lk + kKeyBlock - 1) / kKeyBlock;
   const size_t lds = nblocks * kKeyBlock;
   for (size_t i0 = 0; i0 < lq; i0 += Qb) {
@@ -99,6 +98,21 @@ void f32_attention_generic(size_t lq, size_t lk, size_t hd, const float* q, size
         orow[d0] = acc;
       }
     }
+  }
+}
+
+template <class Arch>
+void f32_attention_generic(size_t lq, size_t lk, size_t hd, const float* q, size_t ldq,
+                           const float* kt, size_t ldkb, const float* v, size_t ldv, float* o,
+                           size_t ldo, float scale, float* scratch) {
+  constexpr size_t W = xsimd::batch<float, Arch>::size;
+  constexpr size_t Qb = (W >= 8 || kAttnVectorRegisters >= 32) ? 4 : 2;
+  // One query (decoding): no padding rows. A query's scores are computed the same way in
+  // either path (per key, sum over d in order), so results do not depend on lq.
+  if (lq == 1) {
+    attention_blocks<Arch, 1>(lq, lk, hd, q, ldq, kt, ldkb, v, ldv, o, ldo, scale, scratch);
+  } else {
+    attention_blocks<Arch, Qb>(lq, lk, hd, q, ldq, kt, ldkb, v, ldv, o, ldo, scale, scratch);
   }
 }
 

@@ -63,16 +63,9 @@ void f32_softmax_generic(size_t n, size_t n_total, const float* x, float* y) {
 }
 
 template <class Arch>
-void f32_log_softmax_generic(size_t n, const float* x, float* y) {
-  using B = xsimd::batch<float, Arch>;
-  constexpr size_t W = B::size;
+float f32_logsumexp_generic(size_t n, const float* x) {
   const float mx = row_max<Arch>(n, x);
-  const float sum = exp_sum<Arch>(n, x, mx, nullptr);
-  const float lse = mx + ::logf(sum);
-  const B vl(lse);
-  size_t i = 0;
-  for (; i + W <= n; i += W) (B::load_unaligned(x + i) - vl).store_unaligned(y + i);
-  for (; i < n; ++i) y[i] = x[i] - lse;
+  return mx + ::logf(exp_sum<Arch>(n, x, mx, nullptr));
 }
 
 }  // namespace
@@ -83,7 +76,7 @@ void f32_log_softmax_generic(size_t n, const float* x, float* y) {
   void f32_softmax__##isa(size_t n, size_t n_total, const float* x, float* y) {            \
     f32_softmax_generic<Arch>(n, n_total, x, y);                                           \
   }                                                                                        \
-  void f32_log_softmax__##isa(size_t n, const float* x, float* y) {                        \
-    f32_log_softmax_generic<Arch>(n, x, y);                                                \
+  float f32_logsumexp__##isa(size_t n, const float* x) {                                   \
+    return f32_logsumexp_generic<Arch>(n, x);                                              \
   }                                                                                        \
   }

@@ -18,13 +18,12 @@ void f32_softmax__ref(size_t n, size_t n_total, const float* x, float* y) {
   for (size_t i = n; i < n_total; ++i) y[i] = 0.0f;
 }
 
-void f32_log_softmax__ref(size_t n, const float* x, float* y) {
+float f32_logsumexp__ref(size_t n, const float* x) {
   float mx = x[0];
   for (size_t i = 1; i < n; ++i) mx = x[i] > mx ? x[i] : mx;
   float sum = 0.0f;
   for (size_t i = 0; i < n; ++i) sum += ::expf(x[i] - mx);
-  const float lse = mx + ::logf(sum);
-  for (size_t i = 0; i < n; ++i) y[i] = x[i] - lse;
+  return mx + ::logf(sum);
 }
 
 }  // namespace edgemt::ops

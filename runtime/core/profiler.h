@@ -34,8 +34,8 @@ namespace edgemt {
   X(kDecGemmFfn2, "decoder.gemm_ffn2")        \
   X(kDecQuantize, "decoder.quantize")         \
   X(kDecGemmLogits, "decoder.gemm_logits")    \
-  X(kSearchSoftmax, "search.log_softmax")     \
-  X(kSearchTopK, "search.topk")               \
+  X(kSearchSoftmax, "search.logsumexp_topk") \
+  X(kSearchTopK, "search.select")             \
   X(kSearchReorder, "search.kv_reorder")
 
 enum class ProfOp : uint8_t {

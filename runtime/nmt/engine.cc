@@ -82,7 +82,7 @@ struct Engine::Impl {
   uint32_t* cand_idx = nullptr; // [Rmax][2K]
   float* merge_val = nullptr;   // [K*2K]
   int32_t* merge_idx = nullptr; // [K*2K] flat index beam*vt + token
-  int32_t* parents = nullptr;   // [K]
+  int32_t* parents = nullptr;   // [Bm][K]
   int32_t* out_ids = nullptr;   // [Bm][T]
   int32_t* out_len = nullptr;   // [Bm]
   int cur = 0;                  // which run_tok buffer is current
@@ -469,17 +469,45 @@ struct Engine::Impl {
       if (t == 0 && first_logits != nullptr) std::memcpy(first_logits, logits, rows * vt * sizeof(float));
       const bool last = t + 1 == max_new;
       {
+        // Per row: log-probs are logits - logsumexp(logits) (torch's log_softmax, over
+        // every token), then the processors (banned -> -inf; at the last step forced eos
+        // gets 0 and everything else -inf). Only the top 2K are needed, and the order of
+        // logits is the order of log-probs, so the full log-softmax row is never written.
         ScopedProf sp(prof, ProfOp::kSearchSoftmax);
+        const bool forced = last && model->generation().forced_eos_id >= 0;
         pool->parallel_for(rows, [&](size_t b, size_t e, int) {
           for (size_t r = b; r < e; ++r) {
             float* row = logits + r * vt;
-            k->f32_log_softmax(vt, row, row);
-            process_row(row, last);
-            k->f32_topk(vt, row, K2, cand_val + r * K2, cand_idx + r * K2);
+            float* cv = cand_val + r * K2;
+            uint32_t* ci = cand_idx + r * K2;
+            if (forced) {
+              process_row(row, true);
+              k->f32_topk(vt, row, K2, cv, ci);
+            } else {
+              const float lse = k->f32_logsumexp(vt, row);
+              process_row(row, false);
+              k->f32_topk(vt, row, K2, cv, ci);
+              for (size_t j = 0; j < K2; ++j) cv[j] = cv[j] - lse;
+            }
           }
         }, 4);
       }
-      ScopedProf sp(prof, ProfOp::kSearchTopK);
+      rows = select_beams(t, max_new, last, lp, es, rows);
+      // The kept sentences' caches follow their beams' parents.
+      for (size_t r0 = 0; r0 < rows; r0 += K) {
+        const size_t s = static_cast<size_t>(row_sent[r0]);
+        reorder_cache(s * K, parents + s * K, t);
+      }
+      cur = 1 - cur;
+    }
+  }
+
+  // Beam bookkeeping of one step (see beam_search): candidates -> finished hypotheses,
+  // next beams (parents[s * K + i]) and done sentences. Returns the rows kept.
+  size_t select_beams(size_t t, size_t max_new, bool last, float lp, EarlyStopping es, size_t rows) {
+    const size_t K2 = 2 * K;
+    ScopedProf sp(prof, ProfOp::kSearchTopK);
+    {
       int32_t* cur_tok = run_tok + static_cast<size_t>(cur) * Bm * K * T;
       int32_t* nxt_tok = run_tok + static_cast<size_t>(1 - cur) * Bm * K * T;
       size_t kept = 0;
@@ -545,14 +573,14 @@ struct Engine::Impl {
             const size_t beam = static_cast<size_t>(merge_idx[j]) / vt;
             const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merge_idx[j]) % vt);
             if (tok == cfg->eos_id) continue;
-            parents[nb] = static_cast<int32_t>(beam);
+            parents[s * K + nb] = static_cast<int32_t>(beam);
             std::memcpy(nxt_tok + (s * K + nb) * T, cur_tok + (s * K + beam) * T, t * sizeof(int32_t));
             nxt_tok[(s * K + nb) * T + t] = tok;
             run_score[s * K + nb] = merge_val[j];
             ++nb;
           }
           for (; nb < K; ++nb) {  // cannot happen with one eos id; keep the state defined
-            parents[nb] = 0;
+            parents[s * K + nb] = 0;
             std::memcpy(nxt_tok + (s * K + nb) * T, cur_tok + s * K * T, (t + 1) * sizeof(int32_t));
             run_score[s * K + nb] = kNegInf;
           }
@@ -577,7 +605,6 @@ struct Engine::Impl {
           }
           continue;
         }
-        reorder_cache(s * K, parents, t);
         for (size_t i = 0; i < K; ++i) {
           row_slot[kept + i] = static_cast<int32_t>(s * K + i);
           row_sent[kept + i] = static_cast<int32_t>(s);
@@ -585,8 +612,7 @@ struct Engine::Impl {
         }
         kept += K;
       }
-      rows = kept;
-      cur = 1 - cur;
+      return kept;
     }
   }
 };
@@ -705,7 +731,7 @@ Expected<std::unique_ptr<Engine>> Engine::create(std::shared_ptr<const Model> mo
   const int b_cand_idx = p.add("candidate ids", m.Rmax * 2 * m.K * i4, 2, 2);
   const int b_merge_val = p.add("merge scores", 2 * m.K * m.K * f, 2, 2);
   const int b_merge_idx = p.add("merge ids", 2 * m.K * m.K * i4, 2, 2);
-  const int b_parents = p.add("beam parents", m.K * i4, 2, 2);
+  const int b_parents = p.add("beam parents", m.Rmax * i4, 2, 2);
   const int b_out = p.add("output ids", m.Bm * m.T * i4, 2, 3);
   const int b_out_len = p.add("output lengths", m.Bm * i4, 2, 3);
   p.plan();
