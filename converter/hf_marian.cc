@@ -309,7 +309,14 @@ ModelSpec read_hf_marian(const std::string& dir_path, const ConvertOptions& opt)
   // Generation defaults: generation_config.json, else config.json.
   SpecGeneration& g = spec.generation;
   if (const json* v = gen_value(gen, cfg, "num_beams"); v && v->is_number_integer()) g.num_beams = std::max(1, v->get<int>());
-  if (const json* v = gen_value(gen, cfg, "max_length"); v && v->is_number_integer()) g.max_length = std::max(0, v->get<int>());
+  if (const json* v = gen_value(gen, cfg, "max_length"); v && v->is_number_integer()) {
+    g.max_length = std::max(0, v->get<int>());
+  } else {
+    // transformers' GenerationConfig default: 20 tokens including the decoder start.
+    g.max_length = 20;
+    std::fprintf(stderr, "edgemt-convert: note: no max_length in the checkpoint; using transformers' default of 20 "
+                         "(translate --max-length overrides it)\n");
+  }
   if (const json* v = gen_value(gen, cfg, "length_penalty"); v && v->is_number()) g.length_penalty = v->get<float>();
   // early_stopping: true unless the checkpoint says otherwise ("never" is kept as false).
   if (const json* v = gen_value(gen, cfg, "early_stopping"); v && v->is_boolean()) g.early_stopping = v->get<bool>();

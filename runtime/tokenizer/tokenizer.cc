@@ -29,6 +29,12 @@ Expected<std::unique_ptr<Tokenizer>> Tokenizer::create(TokenizerSpec spec) {
     if (!t->source_pieces_[i].empty())
       t->source_ids_.emplace(t->source_pieces_[i], static_cast<int32_t>(i));
   }
+  // MarianTokenizer's special tokens, by their text (with separate vocabularies the
+  // config's pad id is a target id, so ids cannot be used here).
+  for (std::string_view special : {"</s>", "<unk>", "<pad>"}) {
+    const auto it = t->source_ids_.find(special);
+    if (it != t->source_ids_.end()) t->specials_.emplace_back(it->first, it->second);
+  }
   return t;
 }
 
@@ -43,12 +49,34 @@ Status Tokenizer::encode(std::string_view text, std::vector<int32_t>* ids) const
       text.remove_prefix(end + 2);
     }
   }
+  // Special tokens written in the text ("</s>", "<unk>", "<pad>") are tokens of their
+  // own and split the text; each segment is encoded separately (transformers does the
+  // same before calling SentencePiece).
   std::vector<std::string> pieces;
-  const auto st = source_->Encode(absl::string_view(text.data(), text.size()), &pieces);
-  if (!st.ok()) return invalid_argument("tokenization failed: " + st.ToString());
-  for (const std::string& p : pieces) {
-    const auto it = source_ids_.find(p);
-    ids->push_back(it != source_ids_.end() ? it->second : unk_id_);
+  while (!text.empty()) {
+    size_t cut = text.size(), cut_len = 0;
+    int32_t cut_id = -1;
+    for (const auto& [piece, id] : specials_) {
+      const size_t at = text.find(piece);
+      if (at < cut) {
+        cut = at;
+        cut_len = piece.size();
+        cut_id = id;
+      }
+    }
+    const std::string_view segment = text.substr(0, cut);
+    if (!segment.empty()) {
+      pieces.clear();
+      const auto st = source_->Encode(absl::string_view(segment.data(), segment.size()), &pieces);
+      if (!st.ok()) return invalid_argument("tokenization failed: " + st.ToString());
+      for (const std::string& p : pieces) {
+        const auto it = source_ids_.find(p);
+        ids->push_back(it != source_ids_.end() ? it->second : unk_id_);
+      }
+    }
+    if (cut_id < 0) break;
+    ids->push_back(cut_id);
+    text.remove_prefix(cut + cut_len);
   }
   ids->push_back(eos_id_);
   return Status::ok();

@@ -1,7 +1,8 @@
 // Tokenization with the SentencePiece models embedded in the model file, the MarianMT
 // way: SentencePiece splits text into pieces, and the checkpoint's own vocabulary
 // (vocab.json) maps pieces to ids (unknown pieces -> unk). The encoder input ends with
-// eos. A leading language code such as ">>deu<<" is one token, as in MarianTokenizer.
+// eos. A leading language code such as ">>deu<<" is one token, and special tokens
+// written in the text ("</s>", "<unk>", "<pad>") are tokens, as in MarianTokenizer.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +59,7 @@ class Tokenizer {
   std::vector<std::string_view> source_pieces_;
   std::vector<std::string_view> target_pieces_;
   std::unordered_map<std::string_view, int32_t> source_ids_;
+  std::vector<std::pair<std::string_view, int32_t>> specials_;  // eos, unk, pad pieces
   int eos_id_ = 0, unk_id_ = 1, pad_id_ = -1;
 };
 

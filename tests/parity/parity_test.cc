@@ -121,6 +121,21 @@ TEST_P(Parity, TokenizationMatchesMarianTokenizer) {
   }
 }
 
+// Corner cases of tokenization (tools/parity/make_tokenizer_cases.py, MarianTokenizer's ids).
+TEST_P(Parity, TokenizerCornerCasesMatchMarianTokenizer) {
+  const fs::path f = fs::path(EDGEMT_PARITY_SOURCE_DIR) / c_->name / "tokenizer_cases.json";
+  ASSERT_TRUE(fs::exists(f)) << f;
+  std::ifstream in(f);
+  json cases;
+  in >> cases;
+  ASSERT_GT(cases.size(), 10u);
+  for (const json& c : cases) {
+    std::vector<int32_t> ids;
+    ASSERT_TRUE(model_->tokenizer().encode(c.at("text").get<std::string>(), &ids).is_ok());
+    EXPECT_EQ(join(ids), join(c.at("ids").get<std::vector<int32_t>>())) << c_->name << ": " << c.at("text");
+  }
+}
+
 std::vector<ops::Isa> runnable_isas() {
   std::vector<ops::Isa> v;
   for (size_t i = 0; i < static_cast<size_t>(ops::Isa::kCount); ++i)
