@@ -162,36 +162,40 @@ bool process(edgemt::Translator& tr, const Args& a, const std::vector<std::strin
   const auto t0 = std::chrono::steady_clock::now();
   std::string out;
   if (a.ids) {
-    static std::vector<std::vector<int32_t>> srcs, res;
+    // Buffers reused from batch to batch: once their capacity suffices, the per-line
+    // path allocates nothing.
+    static std::vector<std::vector<int32_t>> srcs, todo, res;
     static std::vector<size_t> which;
-    srcs.resize(lines.size());
+    static std::vector<uint8_t> bad;
+    static std::string why;
+    if (srcs.size() < lines.size()) srcs.resize(lines.size());
+    bad.assign(lines.size(), 0);
     which.clear();
-    std::vector<std::vector<int32_t>> batch;
-    std::string why;
-    std::vector<bool> bad(lines.size(), false);
+    size_t n = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
       if (!parse_ids(lines[i], &srcs[i], &why)) {
         std::fprintf(stderr, "translate: input line '%.60s': %s\n", lines[i].c_str(), why.c_str());
-        bad[i] = true;
+        bad[i] = 1;
         ok = false;
+        continue;
       }
+      if (srcs[i].empty()) continue;  // an empty line gives an empty line
+      if (todo.size() <= n) todo.emplace_back();
+      todo[n++].assign(srcs[i].begin(), srcs[i].end());
+      which.push_back(i);
     }
-    // Empty lines give empty lines; bad lines give empty lines.
-    std::vector<std::vector<int32_t>> todo;
-    for (size_t i = 0; i < lines.size(); ++i)
-      if (!bad[i] && !srcs[i].empty()) {
-        which.push_back(i);
-        todo.push_back(srcs[i]);
-      }
+    todo.resize(n);
     edgemt::TranslateOptions o;
     o.beam = a.beam;
     o.max_length = a.max_length;
     edgemt::Status st = tr.translate_ids(todo, &res, o);
     if (!st.is_ok()) {
-      // Retry one by one so that one bad line does not lose the others.
+      // Retry one by one so that one bad line (e.g. an id outside the vocabulary) does
+      // not lose the others; it gets an empty line and a message.
       res.assign(todo.size(), {});
+      std::vector<std::vector<int32_t>> one(1), r1;
       for (size_t j = 0; j < todo.size(); ++j) {
-        std::vector<std::vector<int32_t>> one{todo[j]}, r1;
+        one[0] = todo[j];
         const edgemt::Status s1 = tr.translate_ids(one, &r1, o);
         if (s1.is_ok()) {
           res[j] = r1[0];
@@ -201,16 +205,16 @@ bool process(edgemt::Translator& tr, const Args& a, const std::vector<std::strin
         }
       }
     }
-    std::vector<const std::vector<int32_t>*> per_line(lines.size(), nullptr);
-    for (size_t j = 0; j < which.size(); ++j) per_line[which[j]] = &res[j];
     char num[16];
+    size_t j = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
-      if (per_line[i] != nullptr) {
-        for (size_t t = 0; t < per_line[i]->size(); ++t) {
-          const int n = std::snprintf(num, sizeof num, t == 0 ? "%d" : " %d", (*per_line[i])[t]);
-          out.append(num, static_cast<size_t>(n));
+      if (j < which.size() && which[j] == i) {
+        const std::vector<int32_t>& ids = res[j++];
+        for (size_t t = 0; t < ids.size(); ++t) {
+          const int len = std::snprintf(num, sizeof num, t == 0 ? "%d" : " %d", ids[t]);
+          out.append(num, static_cast<size_t>(len));
         }
-        c->target_tokens += per_line[i]->size();
+        c->target_tokens += ids.size();
       }
       out += '\n';
     }
