@@ -30,11 +30,18 @@ struct GemmTile {
   static constexpr size_t kMr = kMrRaw > 12 ? 12 : (kMrRaw < 1 ? 1 : kMrRaw);
 };
 
-// One register tile: rows x (np panels), full k. `cols` <= np * 16 valid columns.
+// One register tile: rows x (np panels) over k (one block of the full depth).
+// `cols` <= np * 16 valid columns. With k blocking, the first block starts from zero
+// and later ones from the partial sums stored in C (a float stored and reloaded is the
+// same float, so the arithmetic of every element is the fma chain over all of k in
+// order either way); only the last block applies bias and activation. Partial-column
+// tiles always run the whole depth in one block.
+// Not inlined: each tile size is compiled once (keeps compile time and code size in
+// check, notably under sanitizers); a call per tile over a block of k costs nothing.
 template <class Arch, size_t Rows, size_t Np>
-EDGEMT_ALWAYS_INLINE void gemm_tile(size_t k, const float* a, size_t lda, const float* w,
+__attribute__((noinline)) void gemm_tile(size_t k, const float* a, size_t lda, const float* w,
                                     size_t panel_stride, float* c, size_t ldc, size_t cols,
-                                    const GemmEpilogue& ep) {
+                                    const GemmEpilogue& ep, bool first, bool last) {
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
   constexpr size_t Vp = kPanel / W;  // vectors per panel
@@ -43,7 +50,7 @@ EDGEMT_ALWAYS_INLINE void gemm_tile(size_t k, const float* a, size_t lda, const 
   EDGEMT_UNROLL
   for (size_t r = 0; r < Rows; ++r) {
     EDGEMT_UNROLL
-    for (size_t v = 0; v < Nv; ++v) acc[r][v] = B(0.0f);
+    for (size_t v = 0; v < Nv; ++v) acc[r][v] = first ? B(0.0f) : B::load_unaligned(c + r * ldc + v * W);
   }
   const float* wp[Np];
   EDGEMT_UNROLL
@@ -62,6 +69,14 @@ EDGEMT_ALWAYS_INLINE void gemm_tile(size_t k, const float* a, size_t lda, const 
       EDGEMT_UNROLL
       for (size_t v = 0; v < Nv; ++v) acc[r][v] = xsimd::fma(ar, b[v], acc[r][v]);
     }
+  }
+  if (!last) {  // a full-column tile between k blocks: keep the partial sums
+    EDGEMT_UNROLL
+    for (size_t r = 0; r < Rows; ++r) {
+      EDGEMT_UNROLL
+      for (size_t v = 0; v < Nv; ++v) acc[r][v].store_unaligned(c + r * ldc + v * W);
+    }
+    return;
   }
   // Epilogue. Bias is padded through a small buffer for partial tiles so that full
   // and partial tiles run the same vector operations.
@@ -88,19 +103,34 @@ EDGEMT_ALWAYS_INLINE void gemm_tile(size_t k, const float* a, size_t lda, const 
   }
 }
 
-template <class Arch, size_t Np, size_t R>
-EDGEMT_ALWAYS_INLINE void gemm_rows_dispatch(size_t rows, size_t k, const float* a, size_t lda,
-                                             const float* w, size_t ps, float* c, size_t ldc,
-                                             size_t cols, const GemmEpilogue& ep) {
-  if constexpr (R == 0) {
-    (void)rows; (void)k; (void)a; (void)lda; (void)w; (void)ps; (void)c; (void)ldc;
-    (void)cols; (void)ep;
-  } else {
-    if (rows == R) {
-      gemm_tile<Arch, R, Np>(k, a, lda, w, ps, c, ldc, cols, ep);
+// Rows <= Mr of one tile column, as a sum of instantiated tile heights (Mr, 8, 4, 2,
+// 1): a handful of tile sizes instead of Mr of them. Each element's arithmetic is the
+// same in every tile height.
+template <class Arch, size_t Np, size_t Mr>
+EDGEMT_ALWAYS_INLINE void gemm_rows(size_t rows, size_t k, const float* a, size_t lda, const float* w, size_t ps,
+                                    float* c, size_t ldc, size_t cols, const GemmEpilogue& ep, bool first,
+                                    bool last) {
+  size_t r = 0;
+  while (r < rows) {
+    const size_t left = rows - r;
+    size_t h;
+    if (left >= Mr) {
+      gemm_tile<Arch, Mr, Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
+      h = Mr;
+    } else if (Mr > 8 && left >= 8) {
+      gemm_tile<Arch, (Mr > 8 ? 8 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
+      h = Mr > 8 ? 8 : 1;
+    } else if (Mr > 4 && left >= 4) {
+      gemm_tile<Arch, (Mr > 4 ? 4 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
+      h = Mr > 4 ? 4 : 1;
+    } else if (Mr > 2 && left >= 2) {
+      gemm_tile<Arch, (Mr > 2 ? 2 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
+      h = Mr > 2 ? 2 : 1;
     } else {
-      gemm_rows_dispatch<Arch, Np, R - 1>(rows, k, a, lda, w, ps, c, ldc, cols, ep);
+      gemm_tile<Arch, 1, Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
+      h = 1;
     }
+    r += h;
   }
 }
 
@@ -113,25 +143,37 @@ void f32_gemm_generic(size_t m, size_t n, size_t k, const float* a, size_t lda,
   if (m == 0 || n == 0) return;
   const size_t panels = (n + kPanel - 1) / kPanel;
   const size_t ps = k * kPanel;  // floats per panel
-  // Rows per block: keep a block of A within ~128 KiB (L2) while panels stream.
-  size_t mc = (128 * 1024) / (k * sizeof(float) + 1);
+  // Depth blocks: the 16 KiB slice of a tile's panels (kc x 16 x Np floats) stays in L1
+  // while the row tiles of a block of A go by. Only worth it with enough rows.
+  size_t kc = 256 / Np;
+  if (m < 2 * Mr || k <= kc + kc / 2) kc = k;
+  // Rows per block: keep a block of A (rows x kc) within ~128 KiB (L2).
+  size_t mc = (128 * 1024) / (kc * sizeof(float) + 1);
   mc = k_max<size_t>(Mr, mc / Mr * Mr);
   for (size_t i0 = 0; i0 < m; i0 += mc) {
     const size_t i1 = k_min(m, i0 + mc);
-    for (size_t p = 0; p < panels; p += Np) {
-      const size_t np = k_min(Np, panels - p);
-      const size_t j0 = p * kPanel;
-      const size_t cols = k_min(n - j0, np * kPanel);
-      GemmEpilogue tep = ep;
-      if (ep.bias != nullptr) tep.bias = ep.bias + j0;
-      for (size_t i = i0; i < i1; i += Mr) {
-        const size_t rows = k_min(Mr, i1 - i);
-        if (np == Np) {
-          gemm_rows_dispatch<Arch, Np, Mr>(rows, k, a + i * lda, lda, w + p * ps, ps,
-                                           c + i * ldc + j0, ldc, cols, tep);
-        } else {
-          gemm_rows_dispatch<Arch, 1, Mr>(rows, k, a + i * lda, lda, w + p * ps, ps,
-                                          c + i * ldc + j0, ldc, cols, tep);
+    for (size_t k0 = 0; k0 < k; k0 += kc) {
+      const size_t kb = k_min(kc, k - k0);
+      const bool first = k0 == 0, last = k0 + kb == k;
+      for (size_t p = 0; p < panels; p += Np) {
+        const size_t np = k_min(Np, panels - p);
+        const size_t j0 = p * kPanel;
+        const size_t cols = k_min(n - j0, np * kPanel);
+        const bool whole = cols < np * kPanel;  // partial columns: all of k at once
+        if (whole && !first) continue;
+        const size_t kd = whole ? k : kb;
+        GemmEpilogue tep = ep;
+        if (ep.bias != nullptr) tep.bias = ep.bias + j0;
+        const float* wb = w + p * ps + k0 * kPanel;
+        for (size_t i = i0; i < i1; i += Mr) {
+          const size_t rows = k_min(Mr, i1 - i);
+          const float* ab = a + i * lda + k0;
+          float* cb = c + i * ldc + j0;
+          if (np == Np) {
+            gemm_rows<Arch, Np, Mr>(rows, kd, ab, lda, wb, ps, cb, ldc, cols, tep, first, whole || last);
+          } else {
+            gemm_rows<Arch, 1, Mr>(rows, kd, ab, lda, wb, ps, cb, ldc, cols, tep, first, whole || last);
+          }
         }
       }
     }
