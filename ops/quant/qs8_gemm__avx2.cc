@@ -3,12 +3,12 @@
 // into int32 (|products| <= 127 * 127, pair sums far below 2^31: exact). Not
 // VPMADDUBSW, whose int16 pair sums saturate on unbounded inputs.
 //
-// Tile: 3 rows x one 16-column panel, in two passes of 8 columns (12 accumulators +
-// 2 weight vectors + 1 activation vector = 15 of 16 registers). Per 4-deep k group,
+// Tile: up to 4 rows x one 16-column panel, in two passes of 8 columns (8 accumulators +
+// 2 weight vectors + 1 activation vector = 11 of 16 registers, per pass). Per 4-deep k group,
 // a pass widens 32 weight bytes (8 columns x 4 k) to two int16 vectors; each row
-// broadcasts its 4 activations, pre-widened to int16 once per tile into a stack
-// buffer, and accumulates 8 int32 lanes holding, per column, the sums of k pairs
-// (0,1) and (2,3). Pairs are added at the end (VPHADDD + permute).
+// broadcasts its 4 activations (widened to int16 once per block of rows, into a stack
+// buffer shared by every panel) and accumulates 8 int32 lanes holding, per column, the
+// sums of k pairs (0,1) and (2,3). Pairs are added at the end (VPHADDD + permute).
 #include <immintrin.h>
 
 #include "ops/declarations.h"
@@ -19,51 +19,72 @@ namespace edgemt::ops {
 namespace {
 
 using Arch = xsimd::fma3<xsimd::avx2>;
-constexpr size_t kMr = 3;
-constexpr size_t kChunk = 256;  // k groups widened per chunk (stack: 3 x 256 x 8 bytes)
+constexpr size_t kMr = 4;  // one pass holds 4 rows x 2 accumulators + 2 weights + 1 activation
+constexpr size_t kChunk = 256;  // k groups widened per chunk (stack: 4 x 256 x 8 bytes)
 
-// Accumulates columns [8h, 8h + 8) of one panel for Rows rows over k groups [g0, g1).
+// Widens rows [0, rows) of Q, k groups [g0, g1), to int16 quadwords: out[r * ld + g - g0].
+inline void widen(const int8_t* q, size_t ldq, size_t rows, size_t g0, size_t g1, int64_t* out, size_t ld) {
+  for (size_t r = 0; r < rows; ++r) {
+    const int8_t* qr = q + r * ldq;
+    for (size_t g = g0; g < g1; ++g) {
+      int32_t a4;
+      __builtin_memcpy(&a4, qr + g * kPanelK8, 4);
+      out[r * ld + (g - g0)] = _mm_cvtsi128_si64(_mm_cvtepi8_epi16(_mm_cvtsi32_si128(a4)));
+    }
+  }
+}
+
+// One tile over k groups [g0, g1) with pre-widened activations (row stride lda16),
+// adding to acc; then (if store) the column sums to out [Rows][16].
 template <size_t Rows>
-EDGEMT_ALWAYS_INLINE void pass(const int64_t* a16 /* [Rows][kChunk] */, const int8_t* wp, size_t g0, size_t g1,
-                               size_t h, __m256i (&acc)[Rows][2]) {
-  for (size_t g = g0; g < g1; ++g) {
-    const int8_t* wg = wp + g * kPanel * kPanelK8 + h * 32;
-    const __m256i w0 = _mm256_cvtepi8_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(wg)));
-    const __m256i w1 = _mm256_cvtepi8_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(wg + 16)));
-    for (size_t r = 0; r < Rows; ++r) {
-      const __m256i a = _mm256_set1_epi64x(a16[r * kChunk + (g - g0)]);
-      acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(w0, a));
-      acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(w1, a));
+EDGEMT_ALWAYS_INLINE void tile_acc(const int64_t* a16, size_t lda16, const int8_t* wp, size_t g0, size_t g1,
+                                   __m256i (&acc)[2][Rows][2]) {
+  for (size_t h = 0; h < 2; ++h) {
+    for (size_t g = g0; g < g1; ++g) {
+      const int8_t* wg = wp + g * kPanel * kPanelK8 + h * 32;
+      const __m256i w0 = _mm256_cvtepi8_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(wg)));
+      const __m256i w1 = _mm256_cvtepi8_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(wg + 16)));
+      for (size_t r = 0; r < Rows; ++r) {
+        const __m256i a = _mm256_set1_epi64x(a16[r * lda16 + (g - g0)]);
+        acc[h][r][0] = _mm256_add_epi32(acc[h][r][0], _mm256_madd_epi16(w0, a));
+        acc[h][r][1] = _mm256_add_epi32(acc[h][r][1], _mm256_madd_epi16(w1, a));
+      }
     }
   }
 }
 
 template <size_t Rows>
-void tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp, int32_t* out /* [Rows][16] */) {
-  __m256i acc[2][Rows][2];
-  for (size_t h = 0; h < 2; ++h)
-    for (size_t r = 0; r < Rows; ++r) acc[h][r][0] = acc[h][r][1] = _mm256_setzero_si256();
-  alignas(64) int64_t a16[Rows * kChunk];
-  for (size_t g0 = 0; g0 < kg; g0 += kChunk) {
-    const size_t g1 = kg - g0 < kChunk ? kg : g0 + kChunk;
-    // Widen this chunk of activations to int16 quadwords once.
-    for (size_t r = 0; r < Rows; ++r) {
-      const int8_t* qr = q + r * ldq;
-      for (size_t g = g0; g < g1; ++g) {
-        int32_t a4;
-        __builtin_memcpy(&a4, qr + g * kPanelK8, 4);
-        a16[r * kChunk + (g - g0)] = _mm_cvtsi128_si64(_mm_cvtepi8_epi16(_mm_cvtsi32_si128(a4)));
-      }
-    }
-    pass<Rows>(a16, wp, g0, g1, 0, acc[0]);
-    pass<Rows>(a16, wp, g0, g1, 1, acc[1]);
-  }
+EDGEMT_ALWAYS_INLINE void tile_store(__m256i (&acc)[2][Rows][2], int32_t* out) {
   // acc[h][r][v] lanes: [c0 k01, c0 k23, c1 k01, c1 k23 | c2 .., c3 ..] for columns 8h + 4v + 0..3.
   const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
   for (size_t r = 0; r < Rows; ++r)
     for (size_t h = 0; h < 2; ++h)
       _mm256_store_si256(reinterpret_cast<__m256i*>(out + r * kPanel + 8 * h),
                          _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(acc[h][r][0], acc[h][r][1]), order));
+}
+
+template <size_t Rows>
+__attribute__((noinline)) void tile(const int64_t* a16, size_t lda16, size_t kg, const int8_t* wp, int32_t* out) {
+  __m256i acc[2][Rows][2];
+  for (size_t h = 0; h < 2; ++h)
+    for (size_t r = 0; r < Rows; ++r) acc[h][r][0] = acc[h][r][1] = _mm256_setzero_si256();
+  tile_acc<Rows>(a16, lda16, wp, 0, kg, acc);
+  tile_store<Rows>(acc, out);
+}
+
+// Depth too large for the widened block (K > 8192): widen chunk by chunk per tile.
+template <size_t Rows>
+__attribute__((noinline)) void tile_chunked(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp, int32_t* out) {
+  __m256i acc[2][Rows][2];
+  for (size_t h = 0; h < 2; ++h)
+    for (size_t r = 0; r < Rows; ++r) acc[h][r][0] = acc[h][r][1] = _mm256_setzero_si256();
+  alignas(64) int64_t a16[Rows * kChunk];
+  for (size_t g0 = 0; g0 < kg; g0 += kChunk) {
+    const size_t g1 = kg - g0 < kChunk ? kg : g0 + kChunk;
+    widen(q, ldq, Rows, g0, g1, a16, kChunk);
+    tile_acc<Rows>(a16, kChunk, wp, g0, g1, acc);
+  }
+  tile_store<Rows>(acc, out);
 }
 
 }  // namespace
@@ -74,20 +95,49 @@ void qs8_gemm__avx2(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, c
   const size_t kg = qs8_k_padded(k) / kPanelK8;
   const size_t panels = (n + kPanel - 1) / kPanel;
   alignas(64) int32_t acc[kMr * kPanel];
-  for (size_t p = 0; p < panels; ++p) {
-    const int8_t* wp = w + p * kg * kPanel * kPanelK8;
-    const size_t j0 = p * kPanel;
-    const size_t cols = n - j0 < kPanel ? n - j0 : kPanel;
-    const float* bias = ep.bias != nullptr ? ep.bias + j0 : nullptr;
-    for (size_t i = 0; i < m; i += kMr) {
-      const size_t rows = m - i < kMr ? m - i : kMr;
-      switch (rows) {
-        case 3: tile<3>(kg, q + i * ldq, ldq, wp, acc); break;
-        case 2: tile<2>(kg, q + i * ldq, ldq, wp, acc); break;
-        default: tile<1>(kg, q + i * ldq, ldq, wp, acc); break;
+  // Rows are widened to int16 once per block (at most 64 KiB on the stack), then every
+  // panel reuses them.
+  constexpr size_t kWidened = 8192;  // int64 entries
+  size_t mc = kWidened / (kg > 0 ? kg : 1) / kMr * kMr;
+  if (mc > 96) mc = 96;
+  alignas(64) int64_t a16[kWidened];
+  for (size_t i0 = 0; i0 < m; i0 += (mc > 0 ? mc : kMr)) {
+    const size_t i1 = mc > 0 ? (m - i0 < mc ? m : i0 + mc) : (m - i0 < kMr ? m : i0 + kMr);
+    if (mc > 0) widen(q + i0 * ldq, ldq, i1 - i0, 0, kg, a16, kg);
+    for (size_t p = 0; p < panels; ++p) {
+      const int8_t* wp = w + p * kg * kPanel * kPanelK8;
+      const size_t j0 = p * kPanel;
+      const size_t cols = n - j0 < kPanel ? n - j0 : kPanel;
+      const float* bias = ep.bias != nullptr ? ep.bias + j0 : nullptr;
+      for (size_t i = i0; i < i1; i += kMr) {
+        const size_t rows = i1 - i < kMr ? i1 - i : kMr;
+        // Tile heights 4, 2, 1 (a 3-row tail is 2 + 1): few instantiations.
+        for (size_t r0 = 0; r0 < rows;) {
+          const size_t left = rows - r0;
+          const size_t h = left >= 4 ? 4 : left >= 2 ? 2 : 1;
+          int32_t* out = acc + r0 * kPanel;
+          if (mc > 0) {
+            const int64_t* ar = a16 + (i + r0 - i0) * kg;
+            switch (h) {
+
+              case 4: tile<4>(ar, kg, kg, wp, out); break;
+              case 2: tile<2>(ar, kg, kg, wp, out); break;
+              default: tile<1>(ar, kg, kg, wp, out); break;
+            }
+          } else {
+            const int8_t* qr = q + (i + r0) * ldq;
+            switch (h) {
+
+              case 4: tile_chunked<4>(kg, qr, ldq, wp, out); break;
+              case 2: tile_chunked<2>(kg, qr, ldq, wp, out); break;
+              default: tile_chunked<1>(kg, qr, ldq, wp, out); break;
+            }
+          }
+          r0 += h;
+        }
+        for (size_t r = 0; r < rows; ++r)
+          qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act, c + (i + r) * ldc + j0, cols);
       }
-      for (size_t r = 0; r < rows; ++r)
-        qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act, c + (i + r) * ldc + j0, cols);
     }
   }
 }
