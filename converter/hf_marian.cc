@@ -394,8 +394,8 @@ ModelSpec read_hf_marian(const std::string& dir_path, const ConvertOptions& opt)
   add_embedding(names::kEncoderEmbedTokens, src_emb, table_is_output && c.shared_embeddings);
   if (!c.shared_embeddings) add_embedding(names::kDecoderEmbedTokens, tgt_emb, table_is_output);
   const std::vector<float> pos = marian_positions(c.max_positions, c.d_model);
+  // One sinusoidal table serves both sides (the decoder falls back to the encoder's).
   spec.tensors.push_back(f32_tensor(std::string(names::kEncoderEmbedPositions), {c.max_positions, di}, pos));
-  spec.tensors.push_back(f32_tensor(std::string(names::kDecoderEmbedPositions), {c.max_positions, di}, pos));
 
   using names::Stack;
   const size_t ef = static_cast<size_t>(c.encoder_ffn_dim), df = static_cast<size_t>(c.decoder_ffn_dim);

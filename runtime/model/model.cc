@@ -59,6 +59,11 @@ class TensorTable {
       const std::string_view name(t->name()->c_str(), t->name()->size());
       if (!by_name_.emplace(name, t).second)
         return invalid_model("tensor " + std::string(name) + " appears twice");
+      // The Verifier checks a vector's length field (4-byte aligned), not that 8-byte
+      // elements are 8-byte aligned: reading a misaligned shape is undefined behaviour
+      // (and faults on 32-bit ARM), so such a file is rejected.
+      if (t->shape() != nullptr && reinterpret_cast<uintptr_t>(t->shape()->Data()) % alignof(int64_t) != 0)
+        return invalid_model("tensor " + std::string(name) + " has a misaligned shape vector");
     }
     return Status::ok();
   }
@@ -370,7 +375,11 @@ Status Model::parse() {
     EDGEMT_RETURN_IF_ERROR(tt.embedding(names::kDecoderEmbedTokens, tv, d, &w.target_embed));
   }
   EDGEMT_RETURN_IF_ERROR(tt.f32(names::kEncoderEmbedPositions, {mp, dp}, &w.source_positions));
-  EDGEMT_RETURN_IF_ERROR(tt.f32(names::kDecoderEmbedPositions, {mp, dp}, &w.target_positions));
+  if (tt.has(names::kDecoderEmbedPositions)) {
+    EDGEMT_RETURN_IF_ERROR(tt.f32(names::kDecoderEmbedPositions, {mp, dp}, &w.target_positions));
+  } else {
+    w.target_positions = w.source_positions;
+  }
   using names::Stack;
   const size_t ef = static_cast<size_t>(cfg.encoder_ffn_dim), df = static_cast<size_t>(cfg.decoder_ffn_dim);
   w.encoder.resize(static_cast<size_t>(cfg.encoder_layers));

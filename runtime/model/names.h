@@ -10,7 +10,8 @@ namespace edgemt::names {
 // Token embeddings [vocab, d_model]. With shared embeddings only the encoder's exists.
 inline constexpr std::string_view kEncoderEmbedTokens = "encoder/embed_tokens";
 inline constexpr std::string_view kDecoderEmbedTokens = "decoder/embed_tokens";
-// Position tables [max_positions, d_model].
+// Position tables [max_positions, d_model]; without a decoder table, the decoder uses
+// the encoder's (sinusoidal tables are the same on both sides).
 inline constexpr std::string_view kEncoderEmbedPositions = "encoder/embed_positions";
 inline constexpr std::string_view kDecoderEmbedPositions = "decoder/embed_positions";
 // Final layer norms of pre-norm models.

@@ -55,7 +55,7 @@ class Tokenizer {
   }
 
   std::unique_ptr<sentencepiece::SentencePieceProcessor> source_;
-  std::unique_ptr<sentencepiece::SentencePieceProcessor> target_;
+  std::unique_ptr<sentencepiece::SentencePieceProcessor> target_;  // null: decode with source_
   std::vector<std::string_view> source_pieces_;
   std::vector<std::string_view> target_pieces_;
   std::unordered_map<std::string_view, int32_t> source_ids_;
