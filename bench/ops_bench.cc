@@ -102,6 +102,18 @@ void set_bytes(benchmark::State& st, double bytes) {
   st.counters["GB/s"] = benchmark::Counter(bytes, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 
+// Bandwidth baseline for the memory-bound ops: copying the same bytes they read and
+// write (memcpy), in the same run.
+void BM_copy(benchmark::State& st, size_t n) {
+  Buf x(n), y(n);
+  for (auto _ : st) {
+    std::memcpy(y.p, x.p, n * sizeof(float));
+    benchmark::DoNotOptimize(y.p);
+    benchmark::ClobberMemory();
+  }
+  set_bytes(st, 8.0 * n);
+}
+
 void BM_softmax(benchmark::State& st, size_t n) {
   Buf x(n), y(n);
   for (auto _ : st) {
@@ -184,6 +196,8 @@ void register_all() {
         benchmark::RegisterBenchmark(("gemm/qs8/" + s).c_str(), BM_qs8_gemm, ms, l, m)->Unit(benchmark::kMicrosecond);
       }
     }
+    benchmark::RegisterBenchmark(("copy/" + std::string(ms.name) + "/vocab").c_str(), BM_copy, ms.vocab);
+    benchmark::RegisterBenchmark(("copy/" + std::string(ms.name) + "/rows:256xd").c_str(), BM_copy, 256 * ms.d_model);
     benchmark::RegisterBenchmark(("softmax/" + std::string(ms.name) + "/vocab").c_str(), BM_softmax, ms.vocab);
     benchmark::RegisterBenchmark(("logsumexp/" + std::string(ms.name) + "/vocab").c_str(), BM_logsumexp, ms.vocab);
     for (size_t rows : {1, 16, 256})

@@ -15,9 +15,16 @@ EDGEMT_ALWAYS_INLINE float row_max(size_t n, const float* x) {
   size_t i = 0;
   float mx = x[0];
   if (n >= W) {
-    B m = B::load_unaligned(x);
-    for (i = W; i + W <= n; i += W) m = xsimd::max(m, B::load_unaligned(x + i));
-    mx = hmax<Arch>(m);
+    // Four independent maxima: one chain would be latency-bound.
+    B m0 = B::load_unaligned(x), m1 = m0, m2 = m0, m3 = m0;
+    for (i = W; i + 4 * W <= n; i += 4 * W) {
+      m0 = xsimd::max(m0, B::load_unaligned(x + i));
+      m1 = xsimd::max(m1, B::load_unaligned(x + i + W));
+      m2 = xsimd::max(m2, B::load_unaligned(x + i + 2 * W));
+      m3 = xsimd::max(m3, B::load_unaligned(x + i + 3 * W));
+    }
+    for (; i + W <= n; i += W) m0 = xsimd::max(m0, B::load_unaligned(x + i));
+    mx = hmax<Arch>(xsimd::max(xsimd::max(m0, m1), xsimd::max(m2, m3)));
   }
   for (; i < n; ++i) mx = x[i] > mx ? x[i] : mx;
   return mx;
@@ -29,8 +36,19 @@ EDGEMT_ALWAYS_INLINE float exp_sum(size_t n, const float* x, float mx, float* y)
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
   const B vm(mx);
-  B s(0.0f);
+  B s(0.0f), s1(0.0f);
   size_t i = 0;
+  for (; i + 2 * W <= n; i += 2 * W) {  // two sums: one chain would be latency-bound
+    const B e0 = xsimd::exp(B::load_unaligned(x + i) - vm);
+    const B e1 = xsimd::exp(B::load_unaligned(x + i + W) - vm);
+    if (y != nullptr) {
+      e0.store_unaligned(y + i);
+      e1.store_unaligned(y + i + W);
+    }
+    s = s + e0;
+    s1 = s1 + e1;
+  }
+  s = s + s1;
   for (; i + W <= n; i += W) {
     const B e = xsimd::exp(B::load_unaligned(x + i) - vm);
     if (y != nullptr) e.store_unaligned(y + i);
