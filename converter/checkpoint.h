@@ -37,6 +37,9 @@ class Checkpoint {
 std::unique_ptr<Checkpoint> open_safetensors(const std::string& dir);
 // pytorch_model.bin (torch.save zip archive), read without Python.
 std::unique_ptr<Checkpoint> open_pytorch_bin(const std::string& path);
+// The same from the bytes of such a file (fuzzing, tests); `name` stands for the file in
+// messages.
+std::unique_ptr<Checkpoint> open_pytorch_bin_bytes(const std::string& name, std::string bytes);
 
 std::string shape_to_string(const std::vector<int64_t>& s);
 

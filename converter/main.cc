@@ -12,8 +12,9 @@ namespace {
 constexpr const char* kUsage = R"(usage: edgemt-convert [--quantize int8] [--keep-embeddings-f32] INPUT_DIR OUTPUT_FILE
 
 Converts a Hugging Face MarianMT directory (as Opus-MT models ship: config.json,
-model.safetensors, source.spm, target.spm, vocab.json [, target_vocab.json]) into one
-edgemt model file (.emt) holding config, tokenizer and weights.
+model.safetensors or pytorch_model.bin, source.spm, target.spm, vocab.json
+[, target_vocab.json]) into one edgemt model file (.emt) holding config, tokenizer
+and weights. pytorch_model.bin (torch.save's format) is read without Python.
 
   --quantize int8         store linear weights (and embeddings) as int8 with one
                           symmetric scale per output channel
