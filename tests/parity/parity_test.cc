@@ -143,6 +143,14 @@ std::vector<ops::Isa> runnable_isas() {
   return v;
 }
 
+// int8 tolerances, relative to the largest magnitude of transformers' float32 output.
+// Measured on the parity models (random weights, d_model 16..64; ctest --output-junit
+// records them): encoder 0.022-0.24 (m3, gelu d64), logits 0.019-0.089; a wrong scale or
+// layout gives errors of order 1. Between ISAs the int8 outputs agreed to < 1e-6 on x86.
+constexpr float kInt8EncoderRelTol = 0.4f;
+constexpr float kInt8LogitsRelTol = 0.2f;
+constexpr float kInt8IsaRelTol = 1e-3f;
+
 TEST_P(Parity, EncoderOutputAndFirstLogitsWithin1e4OnEveryIsa) {
   const json& enc = c_->ref.at("encoder_output");
   const json& logits = c_->ref.at("first_step_logits");
@@ -224,6 +232,71 @@ TEST_P(Parity, BatchesAndThreadsDoNotChangeOutputs) {
     } else {
       ASSERT_EQ(0, std::memcmp(first.data(), l.data(), l.size() * 4)) << "logits differ with " << threads << " threads";
     }
+  }
+}
+
+// int8 (edgemt-convert --quantize int8; ctest converts it too). On every ISA:
+//  - the int8 encoder output and first-step logits stay within quantization error of
+//    transformers' float32 (relative to the largest reference magnitude);
+//  - every ISA gives the scalar reference's int8 result up to float rounding (integer
+//    products are exact; only the float parts around them differ), so the SIMD int8
+//    kernels are checked inside a real model, not only one GEMM at a time.
+TEST_P(Parity, Int8WithinQuantizationErrorOnEveryIsa) {
+  const fs::path f = c_->model_file.parent_path() / (c_->name + ".int8.emt");
+  ASSERT_TRUE(fs::exists(f)) << f << " was not converted (run ctest, which converts first)";
+  auto m = Model::load(f.string());
+  ASSERT_TRUE(m.has_value()) << m.status().to_string();
+  model_ = m.value();
+  const json& enc = c_->ref.at("encoder_output");
+  const json& logits = c_->ref.at("first_step_logits");
+  const size_t n = enc.size();
+  const size_t d = static_cast<size_t>(model_->config().d_model);
+  std::vector<float> want_enc, want_logits;
+  for (size_t s = 0; s < n; ++s)
+    for (const json& tok : enc[s])
+      for (const json& x : tok) want_enc.push_back(x.get<float>());
+  for (const json& row : logits)
+    for (const json& x : row) want_logits.push_back(x.get<float>());
+  auto max_abs = [](const std::vector<float>& v) {
+    float mx = 0.0f;
+    for (float x : v) mx = std::max(mx, std::fabs(x));
+    return mx;
+  };
+  const float enc_scale = max_abs(want_enc), logit_scale = max_abs(want_logits);
+  std::vector<float> ref_enc, ref_logits;  // the scalar reference ISA's int8 outputs
+  for (ops::Isa isa : runnable_isas()) {
+    SCOPED_TRACE(std::string("isa ") + ops::isa_name(isa));
+    auto e = engine(ops::kernels_for(isa), 1, static_cast<int>(n), 1, true);
+    ASSERT_NE(e, nullptr);
+    run(*e, 0, n, 1);
+    std::vector<float> got_enc(e->last_encoder_output(), e->last_encoder_output() + want_enc.size());
+    std::vector<float> got_logits;
+    for (size_t s = 0; s < logits.size(); ++s) {
+      const float* l = e->first_logits(static_cast<int>(s));
+      ASSERT_NE(l, nullptr);
+      got_logits.insert(got_logits.end(), l, l + logits[s].size());
+    }
+    ASSERT_EQ(got_enc.size(), n == 0 ? 0 : want_enc.size());
+    float enc_err = 0.0f, logit_err = 0.0f;
+    for (size_t i = 0; i < want_enc.size(); ++i) enc_err = std::max(enc_err, std::fabs(got_enc[i] - want_enc[i]));
+    for (size_t i = 0; i < want_logits.size(); ++i)
+      logit_err = std::max(logit_err, std::fabs(got_logits[i] - want_logits[i]));
+    RecordProperty("int8_encoder_rel_err_" + std::string(ops::isa_name(isa)), std::to_string(enc_err / enc_scale));
+    RecordProperty("int8_logits_rel_err_" + std::string(ops::isa_name(isa)), std::to_string(logit_err / logit_scale));
+    EXPECT_LE(enc_err, kInt8EncoderRelTol * enc_scale) << c_->name << " int8 encoder output vs transformers float32";
+    EXPECT_LE(logit_err, kInt8LogitsRelTol * logit_scale) << c_->name << " int8 first logits vs transformers float32";
+    if (ref_enc.empty()) {
+      ASSERT_EQ(isa, ops::Isa::ref) << "runnable_isas() starts with the scalar reference";
+      ref_enc = got_enc;
+      ref_logits = got_logits;
+      continue;
+    }
+    float isa_err = 0.0f;
+    for (size_t i = 0; i < ref_enc.size(); ++i) isa_err = std::max(isa_err, std::fabs(got_enc[i] - ref_enc[i]));
+    for (size_t i = 0; i < ref_logits.size(); ++i)
+      isa_err = std::max(isa_err, std::fabs(got_logits[i] - ref_logits[i]) / logit_scale * enc_scale);
+    RecordProperty("int8_vs_ref_isa_" + std::string(ops::isa_name(isa)), std::to_string(isa_err / enc_scale));
+    EXPECT_LE(isa_err, kInt8IsaRelTol * enc_scale) << c_->name << " int8 on this ISA vs int8 on the scalar reference";
   }
 }
 
