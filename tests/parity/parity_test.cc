@@ -250,7 +250,6 @@ TEST_P(Parity, Int8WithinQuantizationErrorOnEveryIsa) {
   const json& enc = c_->ref.at("encoder_output");
   const json& logits = c_->ref.at("first_step_logits");
   const size_t n = enc.size();
-  const size_t d = static_cast<size_t>(model_->config().d_model);
   std::vector<float> want_enc, want_logits;
   for (size_t s = 0; s < n; ++s)
     for (const json& tok : enc[s])

@@ -80,6 +80,31 @@ TEST_P(PoolTest, RespectsMinimumWorkPerThread) {
   EXPECT_EQ(calls.load(), 1);
 }
 
+TEST_P(PoolTest, RangesAreAtLeastTheMinimumAndThreadsRunOneAtATime) {
+  ThreadPool pool(GetParam());
+  // Per-thread scratch is indexed by `thread`: two ranges may never run at once on it.
+  std::vector<std::atomic<int>> busy(static_cast<size_t>(pool.size()));
+  for (auto& b : busy) b = 0;
+  std::atomic<int> overlaps{0}, short_ranges{0};
+  std::atomic<size_t> covered{0};
+  for (int rep = 0; rep < 200; ++rep) {
+    for (size_t n : {size_t{5}, size_t{33}, size_t{640}}) {
+      covered = 0;
+      pool.parallel_for(n, [&](size_t b, size_t e, int t) {
+        if (busy[static_cast<size_t>(t)].fetch_add(1) != 0) overlaps.fetch_add(1);
+        if (e - b < 8 && n >= 8) short_ranges.fetch_add(1);
+        volatile double x = 0;
+        for (size_t i = b; i < e; ++i) x = x + static_cast<double>(i);
+        covered.fetch_add(e - b);
+        busy[static_cast<size_t>(t)].fetch_sub(1);
+      }, 8);
+      ASSERT_EQ(covered.load(), n);
+    }
+  }
+  EXPECT_EQ(overlaps.load(), 0);
+  EXPECT_EQ(short_ranges.load(), 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, PoolTest, ::testing::Values(1, 2, 4));
 
 TEST(Status, CarriesCodeAndMessage) {
