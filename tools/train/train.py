@@ -295,6 +295,13 @@ def main():
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["optimizer"])
         sched.load_state_dict(ck["scheduler"])
+        # --lr given on resume replaces the checkpoint's base rate (the schedule's shape,
+        # warmup then inverse square root of the step, is kept).
+        if any(abs(b - args.lr) > 1e-12 for b in sched.base_lrs):
+            log(f"base learning rate {sched.base_lrs[0]:.2e} -> {args.lr:.2e} (from --lr)")
+            sched.base_lrs = [args.lr for _ in opt.param_groups]
+            for g in opt.param_groups:
+                g["initial_lr"] = args.lr
         set_rng_state(ck["rng"])
         st = ck["state"]
         log(f"resumed from {last}: step {st['step']} epoch {st['epoch']} batch {st['batch_idx']} "
