@@ -193,6 +193,24 @@ def dev_loss(model, src, tgt, pad, max_tokens):
 
 
 @torch.no_grad()
+def source_gap(model, src, tgt, pad, n=256):
+    """Dev loss with each target paired with another sentence's source, minus the true
+    loss, on the first n dev pairs. Near 0 means the decoder ignores the encoder (a
+    collapsed encoder: post-norm stacks can lose all input dependence when the learning
+    rate rises too fast); a healthy model shows a gap of several nats."""
+    model.eval()
+    ids = list(range(min(n, len(src))))
+    rolled = src[1:len(ids)] + src[:1]
+    def loss(srcs):
+        x, m, dec, lab = collate(srcs, tgt, ids, pad)
+        logits = model(input_ids=x, attention_mask=m, decoder_input_ids=dec).logits
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), lab.view(-1), ignore_index=-100).item()
+    gap = loss(rolled) - loss(src[:len(ids)])
+    model.train()
+    return gap
+
+
+@torch.no_grad()
 def greedy_translate(model, sp, sents, pad, batch_size=64, num_beams=1):
     model.eval()
     order = sorted(range(len(sents)), key=lambda i: len(sents[i]))
@@ -326,11 +344,12 @@ def main():
     def evaluate(final=False):
         t = time.time()
         dl = dev_loss(model, dsrc, dtgt, pad, args.max_tokens)
+        gap = source_gap(model, dsrc, dtgt, pad)
         bleu, hyps = dev_bleu(model, sp, dev_en, dev_de, pad)
         st["history"].append({"step": st["step"], "elapsed_min": round(st["elapsed"] / 60, 2),
-                              "dev_loss": round(dl, 4), "dev_bleu": round(bleu, 2)})
+                              "dev_loss": round(dl, 4), "dev_bleu": round(bleu, 2), "source_gap": round(gap, 3)})
         msg = (f"EVAL step {st['step']} epoch {st['epoch']} dev_loss {dl:.4f} dev_ppl {math.exp(dl):.2f} "
-               f"dev_bleu[{len(dev_en)} greedy] {bleu:.2f} ({time.time() - t:.0f}s)")
+               f"dev_bleu[{len(dev_en)} greedy] {bleu:.2f} source_gap {gap:.3f} ({time.time() - t:.0f}s)")
         if bleu > st["best_bleu"] and not args.bench_steps:
             st["best_bleu"], st["best_step"] = bleu, st["step"]
             best_dir = os.path.join(out, "best-hf")
