@@ -8,6 +8,7 @@
 #   bash tools/train/ship.sh                  # DATA/train/ckpt/last.pt
 #   CKPT=best bash tools/train/ship.sh        # DATA/train/best-hf (best dev BLEU)
 #   BUILD=build/release BEAMS=1,4 LIMIT=0 bash tools/train/ship.sh
+#   EVAL=0 ... (export + convert only); SKIP_EXPORT=1 ... (evaluate only)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -16,17 +17,21 @@ BUILD="${BUILD:-$REPO/build/release}"
 BEAMS="${BEAMS:-1,4}"
 LIMIT="${LIMIT:-0}"
 CKPT="${CKPT:-last}"
+TRAIN="${TRAIN:-$DATA/train}"  # training output dir (train.py --out)
 PY="${PYTHON:-python3}"
 out="$DATA/ship"
 mkdir -p "$out"
 
-if [ "$CKPT" = best ]; then
-  "$PY" "$HERE/export.py" --data "$DATA"
-else
-  "$PY" "$HERE/export.py" --data "$DATA" --ckpt "$DATA/train/ckpt/last.pt"
+if [ "${SKIP_EXPORT:-0}" != 1 ]; then
+  if [ "$CKPT" = best ]; then
+    "$PY" "$HERE/export.py" --data "$DATA" --model-dir "$TRAIN/best-hf"
+  else
+    "$PY" "$HERE/export.py" --data "$DATA" --ckpt "$TRAIN/ckpt/last.pt"
+  fi
+  "$BUILD/converter/edgemt-convert" "$DATA/model-hf" "$out/edgemt-en-de.f32.emt"
+  "$BUILD/converter/edgemt-convert" --quantize int8 "$DATA/model-hf" "$out/edgemt-en-de.int8.emt"
 fi
-"$BUILD/converter/edgemt-convert" "$DATA/model-hf" "$out/edgemt-en-de.f32.emt"
-"$BUILD/converter/edgemt-convert" --quantize int8 "$DATA/model-hf" "$out/edgemt-en-de.int8.emt"
+if [ "${EVAL:-1}" = 0 ]; then exit 0; fi
 
 src="$DATA/corpus/test.en"
 if [ "$LIMIT" != 0 ]; then head -n "$LIMIT" "$src" > "$out/test.en"; src="$out/test.en"; fi
