@@ -7,8 +7,10 @@
 // in the model file. All int32 arithmetic: exact (no saturation: VPDPBUSD, not
 // VPDPBUSDS).
 //
-// This machine has no AVX-512: this kernel is compiled and selected at run time on
-// CPUs with avx512vnni, and mirrors the structure of the tested AVX2 kernel.
+// Panels are read with unaligned loads: model files place them on 64-byte boundaries
+// (where the load costs the same), but a caller's buffer need not be (the kernel test's
+// vectors were not, and the aligned load faulted on the first VNNI machine it ran on,
+// an AMD EPYC Zen 4).
 #include <immintrin.h>
 
 #include "ops/declarations.h"
@@ -25,7 +27,7 @@ EDGEMT_ALWAYS_INLINE void vnni_tile(size_t kg, const int8_t* q, size_t ldq, cons
   for (size_t r = 0; r < Rows; ++r) acc[r] = _mm512_setzero_si512();
   const __m512i flip = _mm512_set1_epi32(static_cast<int32_t>(0x80808080u));
   for (size_t g = 0; g < kg; ++g) {
-    const __m512i wv = _mm512_load_si512(reinterpret_cast<const void*>(wp + g * kPanel * kPanelK8));
+    const __m512i wv = _mm512_loadu_si512(reinterpret_cast<const void*>(wp + g * kPanel * kPanelK8));
     for (size_t r = 0; r < Rows; ++r) {
       int32_t a4;
       __builtin_memcpy(&a4, q + r * ldq + g * kPanelK8, 4);
