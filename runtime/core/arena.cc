@@ -96,4 +96,12 @@ Status Arena::allocate(size_t bytes) {
   return Status::ok();
 }
 
+Status ArenaLayout::allocate(Arena& arena) {
+  planner_.plan();
+  if (!planner_.verify()) return internal_error("arena plan overlaps live buffers");
+  EDGEMT_RETURN_IF_ERROR(arena.allocate(planner_.total_bytes()));
+  for (const Bind& b : binds_) b.set(arena.data() + planner_.offset(b.id));
+  return Status::ok();
+}
+
 }  // namespace edgemt

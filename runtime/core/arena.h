@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,33 @@ class Arena {
  private:
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
+};
+
+// The planner plus the typed pointers its buffers are bound to: each part of a program
+// states its buffers (where to put the pointer, name, element count, lifetime), and
+// one call plans, reserves and binds them all.
+//
+//   ArenaLayout layout;
+//   layout.add(&hidden, "encoder hidden", rows * d, kEncode, kCrossMemory);  // float* hidden
+//   EDGEMT_RETURN_IF_ERROR(layout.allocate(arena));  // hidden now points into arena
+class ArenaLayout {
+ public:
+  template <class T>
+  void add(T** where, std::string name, size_t count, int first, int last) {
+    const int id = planner_.add(std::move(name), count * sizeof(T), first, last);
+    binds_.push_back({id, [where](uint8_t* p) { *where = reinterpret_cast<T*>(p); }});
+  }
+  // Plans (checking the plan), reserves `arena` and sets every pointer added.
+  Status allocate(Arena& arena);
+  const ArenaPlanner& planner() const { return planner_; }
+
+ private:
+  struct Bind {
+    int id;
+    std::function<void(uint8_t*)> set;
+  };
+  ArenaPlanner planner_;
+  std::vector<Bind> binds_;
 };
 
 }  // namespace edgemt

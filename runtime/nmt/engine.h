@@ -1,6 +1,7 @@
-// The translation engine: encoder, decoder with KV cache, greedy and beam search, over
-// one arena planned at creation. From token ids in to token ids out it allocates
-// nothing. Internal to the runtime; the public API is runtime/api/translator.h.
+// The translation engine: its parts (context.h lists them: source batch, encoder,
+// decoder with its state, output layer, search strategies) over one arena planned at
+// creation from the buffers each part states. From token ids in to token ids out it
+// allocates nothing. Internal to the runtime; the public API is runtime/api/translator.h.
 #pragma once
 
 #include <cstddef>
@@ -15,30 +16,9 @@
 #include "runtime/core/status.h"
 #include "runtime/core/thread_pool.h"
 #include "runtime/model/model.h"
+#include "runtime/nmt/params.h"
 
 namespace edgemt {
-
-// What the arena is planned for. Exceeding a limit at run time is an error (the
-// public API splits or truncates input first).
-struct EngineLimits {
-  int max_batch = 8;            // sentences per run
-  int max_beam = 4;             // beam size
-  int max_source_length = 256;  // source tokens incl. eos
-  int max_target_length = 256;  // generated tokens incl. eos
-  int num_threads = 1;
-  // Keep the raw logits of the first decoder step and the encoder output readable
-  // after a run (tests); costs [batch*beam][vocab] and [batch*source][d] floats.
-  bool keep_first_logits = false;
-};
-
-enum class EarlyStopping : uint8_t { kTrue, kFalse, kNever };
-
-struct SearchParams {
-  int beam = 1;
-  int max_new_tokens = 256;  // <= limits.max_target_length
-  float length_penalty = 1.0f;
-  EarlyStopping early_stopping = EarlyStopping::kTrue;
-};
 
 class Engine {
  public:

@@ -1,0 +1,52 @@
+#include "runtime/nmt/decoder.h"
+
+#include "runtime/nmt/embedding.h"
+#include "runtime/nmt/feed_forward.h"
+#include "runtime/nmt/self_attention.h"
+
+namespace edgemt {
+
+void Decoder::declare(ArenaLayout& layout) {
+  const Dims& d = c_.dims;
+  const size_t rows = d.max_rows;
+  cross_.declare(layout);
+  cache_.declare(layout);
+  layout.add(&hidden_, "decoder hidden", rows * d.model, kPhaseDecode, kPhaseDecode);
+  layout.add(&wide_, "decoder qkv/ffn", rows * d.decoder_wide, kPhaseDecode, kPhaseDecode);
+  layout.add(&context_, "decoder context", rows * d.model, kPhaseDecode, kPhaseDecode);
+  layout.add(&sublayer_, "decoder sublayer out", rows * d.model, kPhaseDecode, kPhaseDecode);
+  if (d.quantized) {
+    quant_.row_bytes = d.decoder_q8_row;
+    layout.add(&quant_.values, "decoder int8 activations", rows * d.decoder_q8_row, kPhaseDecode, kPhaseDecode);
+    layout.add(&quant_.scales, "decoder int8 scales", rows, kPhaseDecode, kPhaseDecode);
+  }
+  output_.declare(layout);
+}
+
+float* Decoder::score(size_t rows, size_t t) {
+  const ModelWeights& w = *c_.weights;
+  embed_rows(c_, w.target_embed, w.target_positions, rows, step_.token, nullptr, static_cast<int32_t>(t), hidden_,
+             ProfOp::kDecEmbed);
+  const Residual res(c_, ProfOp::kDecLayerNorm);
+  for (size_t l = 0; l < w.decoder.size(); ++l) {
+    const DecoderLayerWeights& layer = w.decoder[l];
+    const float* in = res.input(rows, hidden_, sublayer_, layer.self_norm);
+    decoder_self_attention(c_, layer, l, cache_, step_, rows, t, in, wide_, context_, sublayer_, quant_);
+    res.add(rows, sublayer_, hidden_, layer.self_norm);
+    in = res.input(rows, hidden_, sublayer_, layer.cross_norm);
+    cross_.attend(layer, l, src_, step_, rows, in, wide_, context_, sublayer_, quant_);
+    res.add(rows, sublayer_, hidden_, layer.cross_norm);
+    in = res.input(rows, hidden_, sublayer_, layer.final_norm);
+    feed_forward(c_, layer.fc1, layer.fc2, rows, in, wide_, c_.dims.decoder_wide, context_, quant_,
+                 kDecoderFeedForwardProf);
+    res.add(rows, context_, hidden_, layer.final_norm);
+  }
+  const float* out = hidden_;
+  if (res.pre_norm()) {
+    c_.layernorm(rows, hidden_, sublayer_, w.decoder_norm, ProfOp::kDecLayerNorm);
+    out = sublayer_;
+  }
+  return output_.project(rows, t, out, quant_);
+}
+
+}  // namespace edgemt

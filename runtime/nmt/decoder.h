@@ -1,0 +1,53 @@
+// The decoder: target embeddings, then the decoder layers (self-attention over the
+// KvCache, cross-attention over the CrossMemory, feed-forward; the model's norm
+// placement), then the output layer. It scores the next token of the rows that search
+// writes into its StepRows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/arena.h"
+#include "runtime/nmt/context.h"
+#include "runtime/nmt/cross_attention.h"
+#include "runtime/nmt/decoder_state.h"
+#include "runtime/nmt/output_layer.h"
+#include "runtime/nmt/scorer.h"
+#include "runtime/nmt/source_batch.h"
+
+namespace edgemt {
+
+class Decoder final : public TokenScorer {
+ public:
+  // `step` is read at each score() call; `src` is the run's source batch.
+  Decoder(const NmtContext& c, const SourceBatch& src, const StepRows& step)
+      : c_(c), src_(src), step_(step), cross_(c), cache_(c), output_(c) {}
+  void declare(ArenaLayout& layout);
+
+  // Once per run, after the encoder: every layer's cross-attention keys and values.
+  void prepare(const float* encoder_out, const QuantBuffers& encoder_quant) {
+    cross_.build(src_, encoder_out, encoder_quant);
+  }
+
+  float* score(size_t rows, size_t t) override;
+  void reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t t) override {
+    cache_.reorder(first_slot, parents, beams, t);
+  }
+
+  const float* first_logits() const { return output_.first_logits(); }
+
+ private:
+  const NmtContext& c_;
+  const SourceBatch& src_;
+  const StepRows& step_;
+  CrossMemory cross_;
+  KvCache cache_;
+  OutputLayer output_;
+  float* hidden_ = nullptr;   // [rows][d]: the residual stream
+  float* wide_ = nullptr;     // [rows][decoder_wide]: q|k|v, cross queries or the FFN hidden layer
+  float* context_ = nullptr;  // [rows][d]: attention context, then the FFN output
+  float* sublayer_ = nullptr; // [rows][d]: a sub-layer's output (or normalised input)
+  QuantBuffers quant_;
+};
+
+}  // namespace edgemt

@@ -1,0 +1,55 @@
+// What a decoder keeps between steps, per layer and hypothesis slot, behind one
+// interface that search uses: after each beam step, a sentence's hypotheses take the
+// state of the hypotheses they continue.
+//
+// KvCache (self-attention: keys and values of every earlier position, growing with
+// the output) is the one kind today; a recurrent layer (SSRU) would keep one vector
+// per layer and slot and implement the same interface.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/arena.h"
+#include "runtime/nmt/context.h"
+
+namespace edgemt {
+
+class DecoderState {
+ public:
+  virtual ~DecoderState() = default;
+  // Hypothesis i (slot first_slot + i, i < beams) continues hypothesis parents[i] of the
+  // same sentence: its state for steps 0..t becomes a copy of that one's.
+  virtual void reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t t) = 0;
+};
+
+// Self-attention keys and values of every decoder layer and slot. Keys are stored in
+// the attention kernel's blocked layout ([heads][key blocks][head_dim][kKeyBlock]),
+// values row-major ([max_target][d]).
+class KvCache final : public DecoderState {
+ public:
+  KvCache(const NmtContext& c) : c_(c) {}
+  void declare(ArenaLayout& layout);
+
+  float* keys(size_t layer, size_t slot, size_t head) const {
+    return keys_ + ((layer * c_.dims.max_rows + slot) * c_.dims.decoder_heads + head) * head_key_floats();
+  }
+  float* values(size_t layer, size_t slot) const {
+    return values_ + (layer * c_.dims.max_rows + slot) * c_.dims.max_target * c_.dims.model;
+  }
+  // Appends position t's key and value (one row of one head) for `slot`.
+  void append(size_t layer, size_t slot, size_t head, size_t t, const float* key, const float* value) const;
+
+  void reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t t) override;
+
+ private:
+  size_t head_key_floats() const { return c_.dims.target_key_blocks * c_.dims.decoder_head_dim * ops::kKeyBlock; }
+  size_t slot_key_floats() const { return c_.dims.decoder_heads * head_key_floats(); }
+
+  const NmtContext& c_;
+  float* keys_ = nullptr;            // [layers][max_rows][heads][key blocks][head_dim][kKeyBlock]
+  float* values_ = nullptr;          // [layers][max_rows][max_target][d]
+  float* reorder_scratch_ = nullptr; // [max_beam][slot keys + slot values]
+};
+
+}  // namespace edgemt

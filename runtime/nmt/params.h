@@ -1,0 +1,30 @@
+// What an engine is planned for (its limits) and what one run searches with.
+#pragma once
+
+#include <cstdint>
+
+namespace edgemt {
+
+// What the arena is planned for. Exceeding a limit at run time is an error (the
+// public API splits or truncates input first).
+struct EngineLimits {
+  int max_batch = 8;            // sentences per run
+  int max_beam = 4;             // beam size
+  int max_source_length = 256;  // source tokens incl. eos
+  int max_target_length = 256;  // generated tokens incl. eos
+  int num_threads = 1;
+  // Keep the raw logits of the first decoder step and the encoder output readable
+  // after a run (tests); costs [batch*beam][vocab] and [batch*source][d] floats.
+  bool keep_first_logits = false;
+};
+
+enum class EarlyStopping : uint8_t { kTrue, kFalse, kNever };
+
+struct SearchParams {
+  int beam = 1;
+  int max_new_tokens = 256;  // <= limits.max_target_length
+  float length_penalty = 1.0f;
+  EarlyStopping early_stopping = EarlyStopping::kTrue;
+};
+
+}  // namespace edgemt

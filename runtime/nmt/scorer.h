@@ -1,0 +1,22 @@
+// The one step search needs from a decoder: score the next token of some rows, and
+// make hypotheses continue others (beam search). Search depends on this interface
+// only, the decoder does not know search.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace edgemt {
+
+class TokenScorer {
+ public:
+  virtual ~TokenScorer() = default;
+  // Raw logits [rows][target vocab] of the next token of rows 0..rows-1 at step t (the
+  // rows as the StepRows the scorer was built with describe them). Valid until the next
+  // call; search may modify them in place.
+  virtual float* score(size_t rows, size_t t) = 0;
+  // Slots first_slot + i (i < beams) continue slots first_slot + parents[i] (steps 0..t).
+  virtual void reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t t) = 0;
+};
+
+}  // namespace edgemt

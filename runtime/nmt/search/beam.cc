@@ -1,0 +1,208 @@
+#include "runtime/nmt/search/beam.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace edgemt {
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+// transformers' beam search marks impossible continuations with this score.
+constexpr float kBeamMasked = -1.0e9f;
+
+}  // namespace
+
+void BeamSearch::declare(ArenaLayout& layout) {
+  const Dims& d = c_.dims;
+  const size_t rows = d.max_rows, k2 = 2 * d.max_beam;
+  layout.add(&running_scores_, "running scores", rows, kPhaseDecode, kPhaseDecode);
+  layout.add(&finished_tokens_, "finished hypotheses", rows * d.max_target, kPhaseDecode, kPhaseDecode);
+  layout.add(&finished_lengths_, "finished lengths", rows, kPhaseDecode, kPhaseDecode);
+  layout.add(&finished_scores_, "finished scores", rows, kPhaseDecode, kPhaseDecode);
+  layout.add(&finished_counts_, "finished counts", d.max_batch, kPhaseDecode, kPhaseDecode);
+  layout.add(&candidate_scores_, "candidate scores", rows * k2, kPhaseDecode, kPhaseDecode);
+  layout.add(&candidate_ids_, "candidate ids", rows * k2, kPhaseDecode, kPhaseDecode);
+  layout.add(&merged_scores_, "merge scores", k2 * d.max_beam, kPhaseDecode, kPhaseDecode);
+  layout.add(&merged_ids_, "merge ids", k2 * d.max_beam, kPhaseDecode, kPhaseDecode);
+  layout.add(&parents_, "beam parents", rows, kPhaseDecode, kPhaseDecode);
+}
+
+void BeamSearch::run(size_t sentences, size_t max_new, size_t beam, float length_penalty,
+                     EarlyStopping early_stopping, TokenScorer& scorer) {
+  const size_t K = beam;
+  beam_ = beam;
+  length_penalty_ = length_penalty;
+  early_stopping_ = early_stopping;
+  const StepRows& step = state_.rows;
+  for (size_t s = 0; s < sentences; ++s) {
+    finished_counts_[s] = 0;
+    state_.output_lengths[s] = 0;
+    for (size_t i = 0; i < K; ++i) {
+      const size_t r = s * K + i;
+      step.slot[r] = static_cast<int32_t>(r);
+      step.sentence[r] = static_cast<int32_t>(s);
+      step.token[r] = c_.config->decoder_start_id;
+      running_scores_[r] = i == 0 ? 0.0f : kBeamMasked;
+    }
+  }
+  current_ = 0;
+  size_t rows = sentences * K;
+  for (size_t t = 0; t < max_new && rows > 0; ++t) {
+    logits_ = scorer.score(rows, t);
+    const bool last = t + 1 == max_new;
+    candidates(rows, last);
+    rows = select(t, max_new, last, rows);
+    // The kept sentences' decoder state follows their beams' parents.
+    for (size_t r0 = 0; r0 < rows; r0 += K) {
+      const size_t s = static_cast<size_t>(step.sentence[r0]);
+      scorer.reorder(s * K, parents_ + s * K, K, t);
+    }
+    current_ = 1 - current_;
+  }
+}
+
+void BeamSearch::candidates(size_t rows, bool last) {
+  // Per row: log-probs are logits - logsumexp(logits) (torch's log_softmax, over every
+  // token), then the processors (banned -> -inf; at the last step forced eos gets 0 and
+  // everything else -inf). Only the top 2K are needed, and the order of logits is the
+  // order of log-probs, so the full log-softmax row is never written.
+  const size_t K2 = 2 * beam_, vocab = c_.dims.target_vocab;
+  ScopedProf sp(c_.profiler, ProfOp::kSearchSoftmax);
+  const bool forced = last && c_.model->generation().forced_eos_id >= 0;
+  c_.pool->parallel_for(rows, [&](size_t b, size_t e, int) {
+    for (size_t r = b; r < e; ++r) {
+      float* row = logits_ + r * vocab;
+      float* cv = candidate_scores_ + r * K2;
+      uint32_t* ci = candidate_ids_ + r * K2;
+      if (forced) {
+        state_.process_logits(row, true);
+        c_.kernels->f32_topk(vocab, row, K2, cv, ci);
+      } else {
+        const float lse = c_.kernels->f32_logsumexp(vocab, row);
+        state_.process_logits(row, false);
+        c_.kernels->f32_topk(vocab, row, K2, cv, ci);
+        for (size_t j = 0; j < K2; ++j) cv[j] = cv[j] - lse;
+      }
+    }
+  }, 4);
+}
+
+size_t BeamSearch::select(size_t t, size_t max_new, bool last, size_t rows) {
+  const size_t K = beam_, K2 = 2 * K, T = c_.dims.max_target, vt = c_.dims.target_vocab;
+  const size_t Bm = c_.dims.max_batch;
+  const int32_t eos = c_.config->eos_id;
+  const float lp = length_penalty_;
+  const EarlyStopping es = early_stopping_;
+  const StepRows& step = state_.rows;
+  ScopedProf sp(c_.profiler, ProfOp::kSearchTopK);
+  int32_t* cur_tok = state_.hypotheses + static_cast<size_t>(current_) * Bm * K * T;
+  int32_t* nxt_tok = state_.hypotheses + static_cast<size_t>(1 - current_) * Bm * K * T;
+  int32_t* fin_tok = finished_tokens_;
+  int32_t* fin_len = finished_lengths_;
+  float* fin_score = finished_scores_;
+  size_t kept = 0;
+  for (size_t r0 = 0; r0 < rows; r0 += K) {
+    const size_t s = static_cast<size_t>(step.sentence[r0]);
+    // Merge the K per-beam lists into the sentence's top 2K (ties: lower flat index).
+    size_t nm = 0;
+    for (size_t i = 0; i < K; ++i) {
+      const float base = running_scores_[s * K + i];
+      for (size_t j = 0; j < K2; ++j) {
+        const float v = candidate_scores_[(r0 + i) * K2 + j] + base;
+        merged_scores_[nm] = std::isnan(v) ? kNegInf : v;
+        merged_ids_[nm] = static_cast<int32_t>(i * vt + candidate_ids_[(r0 + i) * K2 + j]);
+        ++nm;
+      }
+    }
+    // Selection of the best K2 of nm (small): insertion sort by (value desc, index asc).
+    for (size_t a = 1; a < nm; ++a) {
+      const float v = merged_scores_[a];
+      const int32_t ix = merged_ids_[a];
+      size_t b = a;
+      while (b > 0 && (merged_scores_[b - 1] < v || (merged_scores_[b - 1] == v && merged_ids_[b - 1] > ix))) {
+        merged_scores_[b] = merged_scores_[b - 1];
+        merged_ids_[b] = merged_ids_[b - 1];
+        --b;
+      }
+      merged_scores_[b] = v;
+      merged_ids_[b] = ix;
+    }
+    const float denom = static_cast<float>(std::pow(static_cast<double>(t + 1), static_cast<double>(lp)));
+    // Finished hypotheses from the top K ranks.
+    for (size_t j = 0; j < K; ++j) {
+      const size_t beam = static_cast<size_t>(merged_ids_[j]) / vt;
+      const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merged_ids_[j]) % vt);
+      if (!(tok == eos || last)) continue;
+      const float score = merged_scores_[j] / denom;
+      // Insert into the sentence's finished list (sorted, best first, at most K).
+      int32_t& cnt = finished_counts_[s];
+      size_t pos = static_cast<size_t>(cnt);
+      if (cnt == static_cast<int32_t>(K)) {
+        if (!(score > fin_score[s * K + K - 1])) continue;
+        pos = K - 1;
+      } else {
+        ++cnt;
+      }
+      while (pos > 0 && score > fin_score[s * K + pos - 1]) {
+        fin_score[s * K + pos] = fin_score[s * K + pos - 1];
+        fin_len[s * K + pos] = fin_len[s * K + pos - 1];
+        std::memcpy(fin_tok + (s * K + pos) * T, fin_tok + (s * K + pos - 1) * T,
+                    static_cast<size_t>(fin_len[s * K + pos - 1]) * sizeof(int32_t));
+        --pos;
+      }
+      fin_score[s * K + pos] = score;
+      fin_len[s * K + pos] = static_cast<int32_t>(t + 1);
+      std::memcpy(fin_tok + (s * K + pos) * T, cur_tok + (s * K + beam) * T, t * sizeof(int32_t));
+      fin_tok[(s * K + pos) * T + t] = tok;
+    }
+    // Next running beams: the best K candidates that are not eos.
+    bool is_done = last;
+    if (!last) {
+      size_t nb = 0;
+      for (size_t j = 0; j < K2 && nb < K; ++j) {
+        const size_t beam = static_cast<size_t>(merged_ids_[j]) / vt;
+        const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merged_ids_[j]) % vt);
+        if (tok == eos) continue;
+        parents_[s * K + nb] = static_cast<int32_t>(beam);
+        std::memcpy(nxt_tok + (s * K + nb) * T, cur_tok + (s * K + beam) * T, t * sizeof(int32_t));
+        nxt_tok[(s * K + nb) * T + t] = tok;
+        running_scores_[s * K + nb] = merged_scores_[j];
+        ++nb;
+      }
+      for (; nb < K; ++nb) {  // cannot happen with one eos id; keep the state defined
+        parents_[s * K + nb] = 0;
+        std::memcpy(nxt_tok + (s * K + nb) * T, cur_tok + s * K * T, (t + 1) * sizeof(int32_t));
+        running_scores_[s * K + nb] = kNegInf;
+      }
+      // Is the sentence done?
+      if (finished_counts_[s] == static_cast<int32_t>(K)) {
+        if (es == EarlyStopping::kTrue) {
+          is_done = true;
+        } else {
+          const double len = (es == EarlyStopping::kNever && lp > 0.0f) ? static_cast<double>(max_new)
+                                                                        : static_cast<double>(t + 1);
+          const float best = running_scores_[s * K] / static_cast<float>(std::pow(len, static_cast<double>(lp)));
+          if (!(best > fin_score[s * K + K - 1])) is_done = true;
+        }
+      }
+    }
+    if (is_done) {
+      if (finished_counts_[s] > 0) {
+        state_.write_output(s, fin_tok + s * K * T, static_cast<size_t>(fin_len[s * K]));
+      } else {
+        state_.write_output(s, cur_tok + s * K * T, t);
+      }
+      continue;
+    }
+    for (size_t i = 0; i < K; ++i) {
+      step.slot[kept + i] = static_cast<int32_t>(s * K + i);
+      step.sentence[kept + i] = static_cast<int32_t>(s);
+      step.token[kept + i] = nxt_tok[(s * K + i) * T + t];
+    }
+    kept += K;
+  }
+  return kept;
+}
+
+}  // namespace edgemt

@@ -1,0 +1,42 @@
+#include "runtime/nmt/search/greedy.h"
+
+namespace edgemt {
+
+void GreedySearch::run(size_t sentences, size_t max_new, TokenScorer& scorer) {
+  const size_t vocab = c_.dims.target_vocab, max_target = c_.dims.max_target;
+  const StepRows& rows_of = state_.rows;
+  size_t rows = sentences;
+  for (size_t s = 0; s < sentences; ++s) {
+    rows_of.slot[s] = static_cast<int32_t>(s);
+    rows_of.sentence[s] = static_cast<int32_t>(s);
+    rows_of.token[s] = c_.config->decoder_start_id;
+    state_.output_lengths[s] = 0;
+  }
+  for (size_t t = 0; t < max_new && rows > 0; ++t) {
+    float* logits = scorer.score(rows, t);
+    const bool last = t + 1 == max_new;
+    size_t kept = 0;
+    ScopedProf sp(c_.profiler, ProfOp::kSearchTopK);
+    for (size_t r = 0; r < rows; ++r) {
+      float* row = logits + r * vocab;
+      state_.process_logits(row, last);
+      float best_val;
+      uint32_t best;
+      c_.kernels->f32_topk(vocab, row, 1, &best_val, &best);
+      const size_t s = static_cast<size_t>(rows_of.sentence[r]);
+      int32_t* history = state_.hypotheses + s * max_target;
+      history[t] = static_cast<int32_t>(best);
+      if (static_cast<int32_t>(best) == c_.config->eos_id || last) {
+        state_.write_output(s, history, t + 1);
+      } else {
+        rows_of.slot[kept] = rows_of.slot[r];
+        rows_of.sentence[kept] = rows_of.sentence[r];
+        rows_of.token[kept] = static_cast<int32_t>(best);
+        ++kept;
+      }
+    }
+    rows = kept;
+  }
+}
+
+}  // namespace edgemt

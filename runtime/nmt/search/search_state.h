@@ -1,0 +1,41 @@
+// What every search strategy shares: the decoder's input rows, the token history of
+// each hypothesis, the logits processors and each sentence's output ids.
+//
+// A strategy (greedy.h, beam.h; sampling or n-best would be another file) drives a
+// TokenScorer: it writes the rows, asks for their logits, picks tokens, and writes each
+// sentence's result with write_output().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "runtime/core/arena.h"
+#include "runtime/nmt/context.h"
+
+namespace edgemt {
+
+class SearchState {
+ public:
+  explicit SearchState(const NmtContext& c) : c_(c) {}
+  void declare(ArenaLayout& layout);
+
+  // Logits processors, in transformers' order: banned tokens get -inf, then at the last
+  // step forced eos (every token -inf, eos 0).
+  void process_logits(float* row, bool last_step) const;
+  // Sentence s's output: toks[0..len), less a final eos.
+  void write_output(size_t s, const int32_t* toks, size_t len);
+  std::span<const int32_t> result(size_t s) const {
+    return {output_ids + s * c_.dims.max_target, static_cast<size_t>(output_lengths[s])};
+  }
+
+  StepRows rows;                      // the decoder's input rows
+  int32_t* hypotheses = nullptr;      // [2][max_rows][max_target] token histories (double buffer)
+  int32_t* output_ids = nullptr;      // [max_batch][max_target]
+  int32_t* output_lengths = nullptr;  // [max_batch]
+
+ private:
+  const NmtContext& c_;
+};
+
+}  // namespace edgemt
