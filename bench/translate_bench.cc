@@ -43,7 +43,6 @@
 #include <string>
 #include <vector>
 
-#include "ops/ops.h"
 #include "runtime/api/translator.h"
 
 namespace {
@@ -311,8 +310,8 @@ std::unique_ptr<edgemt::Translator> make_translator(const std::shared_ptr<const 
 
 edgemt::TranslateOptions translate_options(const Args& a) {
   edgemt::TranslateOptions o;
-  o.beam = a.beam;
-  o.max_length = a.max_length;
+  if (a.beam > 0) o.beam = a.beam;
+  if (a.max_length > 0) o.max_length = a.max_length;
   return o;
 }
 
@@ -389,7 +388,7 @@ int run_report(const Args& a) {
   }
   if (a.profile) {
     std::fprintf(stderr, "per-op profile of the last throughput pass (isa %s, %d thread%s, batch %d, beam %d):\n%s",
-                 edgemt::ops::isa_name(edgemt::ops::active_isa()), a.threads, a.threads == 1 ? "" : "s", a.batch,
+                 edgemt::active_isa(), a.threads, a.threads == 1 ? "" : "s", a.batch,
                  params.value().beam, tr->profiler().report().c_str());
     tr->profiler().set_enabled(false);
   }
@@ -435,7 +434,7 @@ int run_report(const Args& a) {
   std::printf("  \"model\": \"%s\",\n", json_escape(a.model).c_str());
   std::printf("  \"file_bytes\": %zu,\n", model->file_bytes());
   std::printf("  \"weights\": \"%s\",\n", model->is_quantized() ? "int8" : "float32");
-  std::printf("  \"isa\": \"%s\",\n", edgemt::ops::isa_name(edgemt::ops::active_isa()));
+  std::printf("  \"isa\": \"%s\",\n", edgemt::active_isa());
   std::printf("  \"threads\": %d,\n  \"beam\": %d,\n  \"batch\": %d,\n  \"max_length\": %d,\n", a.threads,
               params.value().beam, a.batch, params.value().max_new_tokens);
   std::printf("  \"load_ms\": %.3f,\n  \"load_cold\": %s,\n  \"load_ms_warm_median\": %.3f,\n", load_ms,
@@ -547,7 +546,7 @@ int run_gbench(const Args& a, std::vector<char*> rest) {
   benchmark::Initialize(&argc, rest.data());
   benchmark::AddCustomContext("model", a.model);
   benchmark::AddCustomContext("model_bytes", std::to_string(st.model->file_bytes()));
-  benchmark::AddCustomContext("isa", edgemt::ops::isa_name(edgemt::ops::active_isa()));
+  benchmark::AddCustomContext("isa", edgemt::active_isa());
   benchmark::AddCustomContext("threads/beam/max_length", std::to_string(a.threads) + "/" + std::to_string(a.beam) + "/" +
                                                               std::to_string(a.max_length));
   benchmark::AddCustomContext("sentences", std::to_string(st.sources.size()));

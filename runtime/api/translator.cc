@@ -3,13 +3,23 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
 
+#include "ops/ops.h"
+#include "runtime/nmt/engine.h"
+
 namespace edgemt {
 
 Translator::~Translator() = default;
+
+const EngineLimits& Translator::limits() const { return engine_->limits(); }
+Profiler& Translator::profiler() { return engine_->profiler(); }
+size_t Translator::arena_bytes() const { return engine_->arena_bytes(); }
+
+const char* active_isa() { return ops::isa_name(ops::active_isa()); }
 
 Expected<std::unique_ptr<Translator>> Translator::create(const std::string& model_path,
                                                          const TranslatorOptions& options) {
@@ -35,7 +45,6 @@ Expected<std::unique_ptr<Translator>> Translator::create(std::shared_ptr<const M
     lim.max_target_length = std::min(lim.max_target_length, cfg.max_positions);
   }
   lim.num_threads = options.num_threads;
-  lim.keep_first_logits = options.keep_first_logits;
   auto engine = Engine::create(model, lim);
   if (!engine) return engine.status();
   std::unique_ptr<Translator> t(new Translator());
@@ -50,20 +59,24 @@ Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
   const EngineLimits& lim = engine_->limits();
   const GenerationDefaults& gen = model_->generation();
   SearchParams p;
-  p.beam = o.beam > 0 ? o.beam : std::min(std::max(1, gen.num_beams), lim.max_beam);
-  if (p.beam > lim.max_beam)
-    return invalid_argument("beam " + std::to_string(p.beam) + " exceeds this translator's max beam " +
-                            std::to_string(lim.max_beam));
-  p.max_new_tokens = o.max_length > 0 ? o.max_length : lim.max_target_length;
-  if (p.max_new_tokens > lim.max_target_length)
-    return invalid_argument("max length " + std::to_string(p.max_new_tokens) +
-                            " exceeds this translator's max target length " + std::to_string(lim.max_target_length));
-  p.length_penalty = o.length_penalty < -1e8f ? gen.length_penalty : o.length_penalty;
-  switch (o.early_stopping) {
-    case 0: p.early_stopping = EarlyStopping::kFalse; break;
-    case 1: p.early_stopping = EarlyStopping::kTrue; break;
-    case 2: p.early_stopping = EarlyStopping::kNever; break;
-    default: p.early_stopping = gen.early_stopping ? EarlyStopping::kTrue : EarlyStopping::kFalse; break;
+  p.beam = o.beam.value_or(std::min(std::max(1, gen.num_beams), lim.max_beam));
+  if (p.beam < 1 || p.beam > lim.max_beam)
+    return invalid_argument("beam " + std::to_string(p.beam) + " is outside [1, " + std::to_string(lim.max_beam) +
+                            "] (this translator's max beam)");
+  p.max_new_tokens = o.max_length.value_or(lim.max_target_length);
+  if (p.max_new_tokens < 1 || p.max_new_tokens > lim.max_target_length)
+    return invalid_argument("max length " + std::to_string(p.max_new_tokens) + " is outside [1, " +
+                            std::to_string(lim.max_target_length) + "] (this translator's max target length)");
+  p.length_penalty = o.length_penalty.value_or(gen.length_penalty);
+  if (!std::isfinite(p.length_penalty))
+    return invalid_argument("length penalty " + std::to_string(p.length_penalty) + " is not a finite number");
+  p.early_stopping = o.early_stopping.value_or(gen.early_stopping ? EarlyStopping::kTrue : EarlyStopping::kFalse);
+  switch (p.early_stopping) {
+    case EarlyStopping::kTrue:
+    case EarlyStopping::kFalse:
+    case EarlyStopping::kNever: break;
+    default: return invalid_argument("early stopping " + std::to_string(static_cast<int>(p.early_stopping)) +
+                                     " is not one of kTrue, kFalse, kNever");
   }
   return p;
 }
@@ -76,16 +89,17 @@ Status Translator::translate_batch_ids(std::span<const std::span<const int32_t>>
   return engine_->run(sources, p.value(), results);
 }
 
-Status Translator::run_chunked(const std::vector<std::vector<int32_t>>& sources,
-                               std::vector<std::vector<int32_t>>* results, const SearchParams& params) {
+Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources,
+                               std::span<std::vector<int32_t>> results, const SearchParams& params) {
+  if (results.size() < sources.size()) return invalid_argument("results has room for fewer sequences than sources");
   const size_t limit = static_cast<size_t>(engine_->limits().max_source_length);
   const size_t piece = limit > 1 ? limit - 1 : 1;
   const int32_t eos = model_->config().eos_id;
-  // Split into chunks of at most `piece` tokens + eos.
+  // Split into chunks of at most `piece` tokens + eos (buffers keep their capacity).
   size_t nchunks = 0;
   chunk_owner_.clear();
   for (size_t i = 0; i < sources.size(); ++i) {
-    const std::vector<int32_t>& src = sources[i];
+    const std::span<const int32_t> src = sources[i];
     size_t n = src.size();
     if (n > 0 && src[n - 1] == eos) --n;
     size_t start = 0;
@@ -99,13 +113,16 @@ Status Translator::run_chunked(const std::vector<std::vector<int32_t>>& sources,
       start += len;
     } while (start < n);
   }
-  // Longest first, so a batch holds similar lengths (outputs do not depend on batching).
+  // Longest first, so a batch holds similar lengths (outputs do not depend on batching);
+  // ties in input order (std::sort with the index as tie-break: stable_sort would
+  // allocate a buffer per call).
   order_.resize(nchunks);
   std::iota(order_.begin(), order_.end(), size_t{0});
-  std::stable_sort(order_.begin(), order_.end(),
-                   [&](size_t a, size_t b) { return chunks_[a].size() > chunks_[b].size(); });
-  results->resize(sources.size());
-  for (auto& r : *results) r.clear();
+  std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+    const size_t la = chunks_[a].size(), lb = chunks_[b].size();
+    return la != lb ? la > lb : a < b;
+  });
+  for (size_t i = 0; i < sources.size(); ++i) results[i].clear();
   // Outputs per chunk, then concatenated in chunk order.
   std::vector<std::vector<int32_t>>& outs = chunk_out_;
   if (outs.size() < nchunks) outs.resize(nchunks);
@@ -117,17 +134,31 @@ Status Translator::run_chunked(const std::vector<std::vector<int32_t>>& sources,
     for (size_t i = 0; i < n; ++i) outs[order_[b + i]].assign(batch_out_[i].begin(), batch_out_[i].end());
   }
   for (size_t c = 0; c < nchunks; ++c) {
-    std::vector<int32_t>& r = (*results)[chunk_owner_[c]];
+    std::vector<int32_t>& r = results[chunk_owner_[c]];
     r.insert(r.end(), outs[c].begin(), outs[c].end());
   }
   return Status::ok();
+}
+
+std::span<const std::span<const int32_t>> Translator::views_of(const std::vector<std::vector<int32_t>>& sources) {
+  views_.resize(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) views_[i] = sources[i];
+  return views_;
+}
+
+Status Translator::translate_ids(std::span<const std::span<const int32_t>> sources,
+                                 std::span<std::vector<int32_t>> results, const TranslateOptions& options) {
+  auto p = resolve(options);
+  if (!p) return p.status();
+  return run_chunked(sources, results, p.value());
 }
 
 Status Translator::translate_ids(const std::vector<std::vector<int32_t>>& sources,
                                  std::vector<std::vector<int32_t>>* results, const TranslateOptions& options) {
   auto p = resolve(options);
   if (!p) return p.status();
-  return run_chunked(sources, results, p.value());
+  results->resize(sources.size());
+  return run_chunked(views_of(sources), *results, p.value());
 }
 
 Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,
@@ -147,8 +178,8 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
       which.push_back(i);
     }
   }
-  std::vector<std::vector<int32_t>> out;
-  EDGEMT_RETURN_IF_ERROR(run_chunked(ids, &out, p.value()));
+  std::vector<std::vector<int32_t>> out(ids.size());
+  EDGEMT_RETURN_IF_ERROR(run_chunked(views_of(ids), out, p.value()));
   std::vector<std::string> result(texts.size());
   ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
   for (size_t j = 0; j < which.size(); ++j) result[which[j]] = tok.decode(out[j]);

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,9 +19,11 @@
 #include "runtime/core/profiler.h"
 #include "runtime/core/status.h"
 #include "runtime/model/model.h"
-#include "runtime/nmt/engine.h"
+#include "runtime/nmt/params.h"
 
 namespace edgemt {
+
+class Engine;
 
 // Limits the arena is planned for, fixed at creation. 0 means "from the model".
 struct TranslatorOptions {
@@ -31,16 +34,15 @@ struct TranslatorOptions {
                               // max_length - 1 (as transformers), else 256; capped at
                               // the model's max positions
   int num_threads = 1;
-  // Keep the first decoder step's raw logits (tests; costs batch*beam*vocab floats).
-  bool keep_first_logits = false;
 };
 
-// Per call. 0 / negative means "the translator's default".
+// Per call; what is not set comes from the model (its generation config) or the
+// translator's limits.
 struct TranslateOptions {
-  int beam = 0;                 // 0: the model's num_beams, capped at max_beam
-  int max_length = 0;           // max generated tokens incl. eos; 0: max_target_length
-  float length_penalty = -1e9f; // < -1e8: the model's length penalty
-  int early_stopping = -1;      // -1: the model's; 0: false; 1: true; 2: "never"
+  std::optional<int> beam;                       // unset: the model's num_beams, capped at max_beam
+  std::optional<int> max_length;                 // max generated tokens incl. eos; unset: max_target_length
+  std::optional<float> length_penalty;           // unset: the model's
+  std::optional<EarlyStopping> early_stopping;   // unset: the model's (true or false)
 };
 
 class Translator {
@@ -69,25 +71,32 @@ class Translator {
 
   // Any number of id sequences (each should end with eos; one is appended if not).
   // Long sequences are split into chunks as in translate() and their outputs
-  // concatenated. `results` is resized to sources.size(); its vectors' capacity is
-  // reused across calls, so a steady stream of calls stops allocating.
+  // concatenated. results[i] (results.size() >= sources.size()) receives sequence i's
+  // output; its capacity is reused, so a steady stream of calls allocates nothing.
+  Status translate_ids(std::span<const std::span<const int32_t>> sources, std::span<std::vector<int32_t>> results,
+                       const TranslateOptions& options = {});
+  // Same, for vectors; `results` is resized to sources.size().
   Status translate_ids(const std::vector<std::vector<int32_t>>& sources,
                        std::vector<std::vector<int32_t>>* results,
                        const TranslateOptions& options = {});
 
   const Model& model() const { return *model_; }
   std::shared_ptr<const Model> shared_model() const { return model_; }
-  const EngineLimits& limits() const { return engine_->limits(); }
-  Profiler& profiler() { return engine_->profiler(); }
-  size_t arena_bytes() const { return engine_->arena_bytes(); }
-  Engine& engine() { return *engine_; }
+  // The limits this translator was planned for (options resolved against the model).
+  const EngineLimits& limits() const;
+  // Per-op timings (translate --profile); disabled by default.
+  Profiler& profiler();
+  // Bytes of this translator's arena (all its working memory).
+  size_t arena_bytes() const;
   // The search parameters a call with `options` would use.
   Expected<SearchParams> resolve(const TranslateOptions& options) const;
 
  private:
   Translator() = default;
-  Status run_chunked(const std::vector<std::vector<int32_t>>& sources,
-                     std::vector<std::vector<int32_t>>* results, const SearchParams& params);
+  Status run_chunked(std::span<const std::span<const int32_t>> sources, std::span<std::vector<int32_t>> results,
+                     const SearchParams& params);
+  // Views of vector inputs for run_chunked.
+  std::span<const std::span<const int32_t>> views_of(const std::vector<std::vector<int32_t>>& sources);
 
   std::shared_ptr<const Model> model_;
   std::unique_ptr<Engine> engine_;
@@ -98,7 +107,12 @@ class Translator {
   std::vector<std::vector<int32_t>> chunk_out_;
   std::vector<size_t> chunk_owner_;
   std::vector<size_t> order_;
+  std::vector<std::span<const int32_t>> views_;
 };
+
+// The instruction set the kernels run with in this process (best the CPU supports, or
+// the one EDGEMT_ISA forces): "avx2", "avx512vnni", "neon64_dot", "ref", ...
+const char* active_isa();
 
 // Path of the bundled default model: $EDGEMT_MODEL if set, else the installed copy
 // (<prefix>/share/edgemt/models/) next to the running executable, else the source

@@ -11,11 +11,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "ops/ops.h"
 #include "runtime/api/translator.h"
 
 namespace {
@@ -155,89 +155,99 @@ struct Counters {
   double seconds = 0.0;
 };
 
-// Translates one batch of lines, writes one output line each. Returns false if a
-// line could not be translated (an empty line is written for it).
-bool process(edgemt::Translator& tr, const Args& a, const std::vector<std::string>& lines, Counters* c) {
-  bool ok = true;
-  const auto t0 = std::chrono::steady_clock::now();
+// Buffers owned by main and reused from batch to batch: input lines (read in place,
+// keeping their capacity), parsed ids, results and the output text. Once their
+// capacities suffice, the --ids path allocates nothing per line.
+struct Session {
+  std::vector<std::string> lines;
+  std::vector<std::vector<int32_t>> ids;           // parsed ids of each line
+  std::vector<std::span<const int32_t>> todo;      // the non-empty, well-formed lines
+  std::vector<size_t> which;                       // line of each todo entry
+  std::vector<std::vector<int32_t>> results;
+  std::string why;
   std::string out;
-  if (a.ids) {
-    // Buffers reused from batch to batch: once their capacity suffices, the per-line
-    // path allocates nothing.
-    static std::vector<std::vector<int32_t>> srcs, todo, res;
-    static std::vector<size_t> which;
-    static std::vector<uint8_t> bad;
-    static std::string why;
-    if (srcs.size() < lines.size()) srcs.resize(lines.size());
-    bad.assign(lines.size(), 0);
-    which.clear();
-    size_t n = 0;
-    for (size_t i = 0; i < lines.size(); ++i) {
-      if (!parse_ids(lines[i], &srcs[i], &why)) {
-        std::fprintf(stderr, "translate: input line '%.60s': %s\n", lines[i].c_str(), why.c_str());
-        bad[i] = 1;
-        ok = false;
-        continue;
-      }
-      if (srcs[i].empty()) continue;  // an empty line gives an empty line
-      if (todo.size() <= n) todo.emplace_back();
-      todo[n++].assign(srcs[i].begin(), srcs[i].end());
-      which.push_back(i);
-    }
-    todo.resize(n);
-    edgemt::TranslateOptions o;
-    o.beam = a.beam;
-    o.max_length = a.max_length;
-    edgemt::Status st = tr.translate_ids(todo, &res, o);
-    if (!st.is_ok()) {
-      // Retry one by one so that one bad line (e.g. an id outside the vocabulary) does
-      // not lose the others; it gets an empty line and a message.
-      res.assign(todo.size(), {});
-      std::vector<std::vector<int32_t>> one(1), r1;
-      for (size_t j = 0; j < todo.size(); ++j) {
-        one[0] = todo[j];
-        const edgemt::Status s1 = tr.translate_ids(one, &r1, o);
-        if (s1.is_ok()) {
-          res[j] = r1[0];
-        } else {
-          std::fprintf(stderr, "translate: input line '%.60s': %s\n", lines[which[j]].c_str(), s1.to_string().c_str());
-          ok = false;
-        }
-      }
-    }
-    char num[16];
-    size_t j = 0;
-    for (size_t i = 0; i < lines.size(); ++i) {
-      if (j < which.size() && which[j] == i) {
-        const std::vector<int32_t>& ids = res[j++];
-        for (size_t t = 0; t < ids.size(); ++t) {
-          const int len = std::snprintf(num, sizeof num, t == 0 ? "%d" : " %d", ids[t]);
-          out.append(num, static_cast<size_t>(len));
-        }
-        c->target_tokens += ids.size();
-      }
-      out += '\n';
-    }
-  } else {
-    edgemt::TranslateOptions o;
-    o.beam = a.beam;
-    o.max_length = a.max_length;
-    auto r = tr.translate(lines, o);
-    if (r) {
-      for (const std::string& s : r.value()) {
-        // One line per input line, always: a translation never contains a newline.
-        for (char ch : s) out += (ch == '\n' || ch == '\r') ? ' ' : ch;
-        out += '\n';
-      }
-    } else {
-      std::fprintf(stderr, "translate: %s\n", r.status().to_string().c_str());
+
+  explicit Session(size_t batch) : lines(batch), ids(batch), todo(batch), which(batch), results(batch) {}
+};
+
+edgemt::TranslateOptions translate_options(const Args& a) {
+  edgemt::TranslateOptions o;
+  if (a.beam > 0) o.beam = a.beam;
+  if (a.max_length > 0) o.max_length = a.max_length;
+  return o;
+}
+
+// --ids: translates lines[0..count) of token ids into s.out. Returns false if a line
+// could not be translated (it gets an empty line and a message).
+bool process_ids(edgemt::Translator& tr, const Args& a, Session& s, size_t count, Counters* c) {
+  bool ok = true;
+  const edgemt::TranslateOptions o = translate_options(a);
+  size_t n = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (!parse_ids(s.lines[i], &s.ids[i], &s.why)) {
+      std::fprintf(stderr, "translate: input line '%.60s': %s\n", s.lines[i].c_str(), s.why.c_str());
       ok = false;
-      for (size_t i = 0; i < lines.size(); ++i) out += '\n';
+      continue;
+    }
+    if (s.ids[i].empty()) continue;  // an empty line gives an empty line
+    s.todo[n] = s.ids[i];
+    s.which[n++] = i;
+  }
+  const std::span<const std::span<const int32_t>> todo(s.todo.data(), n);
+  const std::span<std::vector<int32_t>> results(s.results.data(), n);
+  if (!tr.translate_ids(todo, results, o).is_ok()) {
+    // Retry one by one so that one bad line (e.g. an id outside the vocabulary) does
+    // not lose the others; it gets an empty line and a message.
+    for (size_t j = 0; j < n; ++j) {
+      const edgemt::Status st = tr.translate_ids(todo.subspan(j, 1), results.subspan(j, 1), o);
+      if (!st.is_ok()) {
+        results[j].clear();
+        std::fprintf(stderr, "translate: input line '%.60s': %s\n", s.lines[s.which[j]].c_str(), st.to_string().c_str());
+        ok = false;
+      }
     }
   }
+  char num[16];
+  size_t j = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (j < n && s.which[j] == i) {
+      const std::vector<int32_t>& ids = results[j++];
+      for (size_t t = 0; t < ids.size(); ++t) {
+        const int len = std::snprintf(num, sizeof num, t == 0 ? "%d" : " %d", ids[t]);
+        s.out.append(num, static_cast<size_t>(len));
+      }
+      c->target_tokens += ids.size();
+    }
+    s.out += '\n';
+  }
+  return ok;
+}
+
+// Text: translates lines[0..count) into s.out (the text layer allocates per batch).
+bool process_text(edgemt::Translator& tr, const Args& a, Session& s, size_t count) {
+  const std::vector<std::string> texts(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
+  auto r = tr.translate(texts, translate_options(a));
+  if (!r) {
+    std::fprintf(stderr, "translate: %s\n", r.status().to_string().c_str());
+    for (size_t i = 0; i < count; ++i) s.out += '\n';
+    return false;
+  }
+  for (const std::string& t : r.value()) {
+    // One line per input line, always: a translation never contains a newline.
+    for (char ch : t) s.out += (ch == '\n' || ch == '\r') ? ' ' : ch;
+    s.out += '\n';
+  }
+  return true;
+}
+
+// Translates s.lines[0..count), writes one output line each.
+bool process(edgemt::Translator& tr, const Args& a, Session& s, size_t count, Counters* c) {
+  const auto t0 = std::chrono::steady_clock::now();
+  s.out.clear();
+  const bool ok = a.ids ? process_ids(tr, a, s, count, c) : process_text(tr, a, s, count);
   c->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  c->sentences += lines.size();
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  c->sentences += count;
+  std::fwrite(s.out.data(), 1, s.out.size(), stdout);
   std::fflush(stdout);
   return ok;
 }
@@ -283,25 +293,26 @@ int main(int argc, char** argv) {
   bool ok = true;
   Counters c;
   if (!a.texts.empty()) {
-    ok = process(t, a, a.texts, &c);
+    Session s(a.texts.size());
+    s.lines = a.texts;
+    ok = process(t, a, s, a.texts.size(), &c);
   } else {
     // Interactive input is translated line by line; piped input in batches.
     const size_t batch = isatty(STDIN_FILENO) ? 1 : static_cast<size_t>(a.batch) * 4;
-    std::vector<std::string> lines;
-    std::string line;
-    while (std::getline(std::cin, line)) {
+    Session s(batch);
+    size_t n = 0;
+    while (std::getline(std::cin, s.lines[n])) {
+      std::string& line = s.lines[n];
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      lines.push_back(std::move(line));
-      line.clear();
-      if (lines.size() >= batch) {
-        ok = process(t, a, lines, &c) && ok;
-        lines.clear();
+      if (++n == batch) {
+        ok = process(t, a, s, n, &c) && ok;
+        n = 0;
       }
     }
-    if (!lines.empty()) ok = process(t, a, lines, &c) && ok;
+    if (n > 0) ok = process(t, a, s, n, &c) && ok;
   }
   if (a.profile) {
-    std::fprintf(stderr, "\nper-op profile (isa %s, %d thread%s):\n%s", edgemt::ops::isa_name(edgemt::ops::active_isa()),
+    std::fprintf(stderr, "\nper-op profile (isa %s, %d thread%s):\n%s", edgemt::active_isa(),
                  a.threads, a.threads == 1 ? "" : "s", t.profiler().report().c_str());
   }
   if (a.stats) {
@@ -317,7 +328,7 @@ int main(int argc, char** argv) {
                  t.model().is_quantized() ? " int8" : " float32", load_ms, t.arena_bytes(),
                  t.arena_bytes() / 1048576.0, t.limits().max_batch, t.limits().max_beam,
                  t.limits().max_source_length, t.limits().max_target_length, peak_rss_kib(),
-                 peak_rss_kib() / 1024.0, edgemt::ops::isa_name(edgemt::ops::active_isa()), a.threads,
+                 peak_rss_kib() / 1024.0, edgemt::active_isa(), a.threads,
                  a.threads == 1 ? "" : "s", c.sentences, c.seconds, c.seconds > 0 ? c.sentences / c.seconds : 0.0);
     if (a.ids && c.seconds > 0)
       std::fprintf(stderr, "target tokens: %zu (%.1f tokens/s)\n", c.target_tokens, c.target_tokens / c.seconds);

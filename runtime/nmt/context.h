@@ -84,6 +84,7 @@ struct NmtContext {
   Profiler* profiler = nullptr;
   Dims dims;
   EngineLimits limits;
+  EngineProbes probes;
   // Per-thread attention scratch (packed keys and scores), planned by the engine.
   float* attention_scratch = nullptr;
   size_t scratch_floats_per_thread = 0;

@@ -13,7 +13,7 @@ void Encoder::declare(ArenaLayout& layout) {
   const size_t n = d.max_source_tokens;
   // With debug outputs the encoder output stays readable after the run.
   layout.add(&hidden_, "encoder hidden", n * d.model, kPhaseEncode,
-             c_.limits.keep_first_logits ? kPhaseResults : kPhaseCrossMemory);
+             c_.probes.keep_first_logits ? kPhaseResults : kPhaseCrossMemory);
   layout.add(&wide_, "encoder qkv/ffn", n * d.encoder_wide, kPhaseEncode, kPhaseEncode);
   layout.add(&context_, "encoder context", n * d.model, kPhaseEncode, kPhaseEncode);
   layout.add(&sublayer_, "encoder sublayer out", n * d.model, kPhaseEncode, kPhaseEncode);

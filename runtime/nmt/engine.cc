@@ -49,7 +49,7 @@ Status check_limits(const ModelConfig& cfg, const EngineLimits& limits) {
 }  // namespace
 
 Expected<std::unique_ptr<Engine>> Engine::create(std::shared_ptr<const Model> model, const EngineLimits& limits,
-                                                 const ops::Kernels* isa) {
+                                                 const ops::Kernels* isa, const EngineProbes& probes) {
   if (model == nullptr) return invalid_argument("no model");
   EDGEMT_RETURN_IF_ERROR(check_limits(model->config(), limits));
 
@@ -67,6 +67,7 @@ Expected<std::unique_ptr<Engine>> Engine::create(std::shared_ptr<const Model> mo
   c.profiler = &e->profiler_;
   c.dims = make_dims(*model, limits);
   c.limits = limits;
+  c.probes = probes;
   // Per thread: one sentence-head's packed keys (encoder) and the scores of one query.
   const Dims& d = c.dims;
   const size_t kb = ops::kKeyBlock;

@@ -26,7 +26,8 @@ class Engine {
   // default (ops::kernels()).
   static Expected<std::unique_ptr<Engine>> create(std::shared_ptr<const Model> model,
                                                   const EngineLimits& limits,
-                                                  const ops::Kernels* isa = nullptr);
+                                                  const ops::Kernels* isa = nullptr,
+                                                  const EngineProbes& probes = {});
   ~Engine();
 
   // Translates sources.size() <= max_batch sentences of token ids (each 1 ..
@@ -37,10 +38,10 @@ class Engine {
              std::span<std::span<const int32_t>> results);
 
   // Encoder output of the last run (rows packed sentence after sentence, [tokens][d]),
-  // when limits.keep_first_logits is set (otherwise its memory is reused by decoding).
+  // when probes.keep_first_logits is set (otherwise its memory is reused by decoding).
   const float* last_encoder_output() const;
   // Raw logits (before any processing) of row r of the first decoder step of the last
-  // run, when limits.keep_first_logits is set (else null). Rows: sentence-major, then
+  // run, when probes.keep_first_logits is set (else null). Rows: sentence-major, then
   // beam. For tests.
   const float* first_logits(int row) const;
 

@@ -11,7 +11,7 @@ OutputLayer::OutputLayer(const NmtContext& c) : c_(c), weights_(c.weights->outpu
 void OutputLayer::declare(ArenaLayout& layout) {
   const Dims& d = c_.dims;
   layout.add(&logits_, "logits", d.max_rows * d.target_vocab, kPhaseDecode, kPhaseDecode);
-  if (c_.limits.keep_first_logits)
+  if (c_.probes.keep_first_logits)
     layout.add(&first_logits_, "first-step logits", d.max_rows * d.target_vocab, kPhaseDecode, kPhaseResults);
 }
 

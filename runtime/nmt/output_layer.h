@@ -14,7 +14,7 @@ class OutputLayer {
   explicit OutputLayer(const NmtContext& c);
   void declare(ArenaLayout& layout);
   // Logits of `rows` rows at step t; the first step's are also kept when the engine's
-  // limits ask for it (tests).
+  // probes ask for it (tests).
   float* project(size_t rows, size_t t, const float* in, const QuantBuffers& q);
   const float* first_logits() const { return first_logits_; }
 

@@ -1,4 +1,5 @@
-// What an engine is planned for (its limits) and what one run searches with.
+// Plain value types shared by the engine and the public API: what an engine is planned
+// for (its limits) and what one run searches with.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +14,12 @@ struct EngineLimits {
   int max_source_length = 256;  // source tokens incl. eos
   int max_target_length = 256;  // generated tokens incl. eos
   int num_threads = 1;
-  // Keep the raw logits of the first decoder step and the encoder output readable
-  // after a run (tests); costs [batch*beam][vocab] and [batch*source][d] floats.
+};
+
+// What tests may ask an engine to keep readable after a run (never set by the public
+// API): the raw logits of the first decoder step and the encoder output; costs
+// [batch*beam][vocab] floats and keeps [batch*source][d] floats from being reused.
+struct EngineProbes {
   bool keep_first_logits = false;
 };
 

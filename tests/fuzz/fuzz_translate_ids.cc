@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   TranslateOptions to;
   to.beam = 1 + (opt & 1);
   to.max_length = 1 + ((opt >> 1) & 7);
-  to.early_stopping = static_cast<int>((opt >> 4) & 3) - 1;
+  constexpr EarlyStopping kStops[] = {EarlyStopping::kFalse, EarlyStopping::kTrue, EarlyStopping::kNever};
+  if (((opt >> 4) & 3) != 0) to.early_stopping = kStops[((opt >> 4) & 3) - 1];
   if (opt & 0x40) to.length_penalty = (opt & 0x80) ? -2.0f : 0.0f;
 
   const int32_t specials[] = {-1, INT32_MIN, INT32_MAX, sv, sv - 1, cfg.eos_id, cfg.pad_id, cfg.unk_id, 0, tv, -sv,
@@ -61,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       size_t n = sources[i].size();
       if (n > 0 && sources[i].back() == cfg.eos_id) --n;
       const size_t chunks = n == 0 ? 1 : (n + piece - 1) / piece;
-      EDGEMT_FUZZ_CHECK(results[i].size() <= chunks * static_cast<size_t>(to.max_length),
+      EDGEMT_FUZZ_CHECK(results[i].size() <= chunks * static_cast<size_t>(*to.max_length),
                         "%zu output ids for %zu chunks", results[i].size(), chunks);
       for (int32_t id : results[i]) EDGEMT_FUZZ_CHECK(id >= 0 && id < tv, "output id %d outside [0, %d)", id, tv);
     }
@@ -75,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const Status bs = t.translate_batch_ids(src, out, to);
     if (bs.is_ok()) {
       for (size_t i = 0; i < src.size(); ++i) {
-        EDGEMT_FUZZ_CHECK(out[i].size() <= static_cast<size_t>(to.max_length), "batch output %zu too long", i);
+        EDGEMT_FUZZ_CHECK(out[i].size() <= static_cast<size_t>(*to.max_length), "batch output %zu too long", i);
         for (int32_t id : out[i]) EDGEMT_FUZZ_CHECK(id >= 0 && id < tv, "output id %d outside [0, %d)", id, tv);
       }
     }

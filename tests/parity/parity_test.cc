@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "runtime/api/translator.h"
+#include "runtime/nmt/engine.h"
 
 namespace edgemt {
 namespace {
@@ -84,8 +85,9 @@ class Parity : public ::testing::TestWithParam<size_t> {
     for (const auto& s : src_) lim.max_source_length = std::max(lim.max_source_length, static_cast<int>(s.size()));
     lim.max_target_length = max_new_;
     lim.num_threads = threads;
-    lim.keep_first_logits = logits;
-    auto e = Engine::create(model_, lim, isa);
+    EngineProbes probes;
+    probes.keep_first_logits = logits;
+    auto e = Engine::create(model_, lim, isa, probes);
     EXPECT_TRUE(e.has_value()) << e.status().to_string();
     return e.has_value() ? std::move(e.value()) : nullptr;
   }
