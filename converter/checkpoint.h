@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/mapped_file.h"
+
 namespace edgemt::convert {
 
 struct ConvertError : std::runtime_error {
@@ -42,5 +44,8 @@ std::unique_ptr<Checkpoint> open_pytorch_bin(const std::string& path);
 std::unique_ptr<Checkpoint> open_pytorch_bin_bytes(const std::string& name, std::string bytes);
 
 std::string shape_to_string(const std::vector<int64_t>& s);
+
+// The one file mapping (runtime/core/mapped_file.h), throwing ConvertError.
+MappedFile map_file(const std::string& path);
 
 }  // namespace edgemt::convert

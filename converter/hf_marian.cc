@@ -1,4 +1,4 @@
-// Hugging Face MarianMT directory -> ModelSpec.
+// Hugging Face MarianMT directory -> SourceModel (packed by pack.h).
 //
 // MarianMT specifics (transformers/models/marian):
 // - token ids come from vocab.json (and target_vocab.json with separate vocabularies),
@@ -23,8 +23,6 @@
 #include <sstream>
 
 #include "converter/checkpoint.h"
-#include "converter/quantize.h"
-#include "ops/gemm/pack.h"
 #include "runtime/model/names.h"
 
 namespace edgemt::convert {
@@ -132,57 +130,30 @@ class Reader {
   const Checkpoint& ck_;
 };
 
-SpecTensor f32_tensor(std::string name, std::vector<int64_t> shape, const std::vector<float>& v) {
-  SpecTensor t;
-  t.name = std::move(name);
-  t.shape = std::move(shape);
-  t.data.resize(v.size() * sizeof(float));
-  std::memcpy(t.data.data(), v.data(), t.data.size());
-  return t;
-}
-
-void check_finite(const std::string& name, const std::vector<float>& v) {
-  for (size_t i = 0; i < v.size(); ++i)
-    if (!std::isfinite(v[i])) throw ConvertError("tensor " + name + " has a non-finite value at index " + std::to_string(i));
-}
-
 // A linear layer from one or more HF linears stacked along the output dimension.
-void add_linear(ModelSpec* spec, const Reader& r, const std::string& out_name, const std::vector<std::string>& hf,
-                size_t n_each, size_t k, const ConvertOptions& opt) {
+void add_linear(SourceModel* m, const Reader& r, const std::string& module, const std::vector<std::string>& hf,
+                size_t n_each, size_t k) {
   std::vector<float> w, b;
   w.reserve(hf.size() * n_each * k);
   bool has_bias = true;
   for (const std::string& h : hf) has_bias = has_bias && r.has(h + ".bias");
   for (const std::string& h : hf) {
     FloatTensor t = r.get(h + ".weight", {static_cast<int64_t>(n_each), static_cast<int64_t>(k)});
-    check_finite(h + ".weight", t.data);
     w.insert(w.end(), t.data.begin(), t.data.end());
     if (has_bias) {
       FloatTensor bt = r.get(h + ".bias", {static_cast<int64_t>(n_each)});
-      check_finite(h + ".bias", bt.data);
       b.insert(b.end(), bt.data.begin(), bt.data.end());
     }
   }
-  const size_t n = n_each * hf.size();
-  if (opt.quantize_int8) {
-    spec->tensors.push_back(quantize_linear(names::weight(out_name), n, k, w));
-  } else {
-    std::vector<float> packed(ops::f32_panel_size(n, k));
-    ops::pack_f32_panels(n, k, w.data(), packed.data());
-    SpecTensor t = f32_tensor(names::weight(out_name), {static_cast<int64_t>(n), static_cast<int64_t>(k)}, packed);
-    t.layout = TensorLayout::kPanelF32x16;
-    spec->tensors.push_back(std::move(t));
-  }
-  if (has_bias) spec->tensors.push_back(f32_tensor(names::bias(out_name), {static_cast<int64_t>(n)}, b));
+  std::string origin;
+  for (const std::string& h : hf) origin += (origin.empty() ? "" : " + ") + h;
+  m->add_linear(module, n_each * hf.size(), k, std::move(w), std::move(b), origin);
 }
 
-void add_norm(ModelSpec* spec, const Reader& r, const std::string& out_name, const std::string& hf, size_t d) {
+void add_norm(SourceModel* m, const Reader& r, const std::string& module, const std::string& hf, size_t d) {
   FloatTensor g = r.get(hf + ".weight", {static_cast<int64_t>(d)});
   FloatTensor b = r.get(hf + ".bias", {static_cast<int64_t>(d)});
-  check_finite(hf + ".weight", g.data);
-  check_finite(hf + ".bias", b.data);
-  spec->tensors.push_back(f32_tensor(names::weight(out_name), {static_cast<int64_t>(d)}, g.data));
-  spec->tensors.push_back(f32_tensor(names::bias(out_name), {static_cast<int64_t>(d)}, b.data));
+  m->add_norm(module, std::move(g.data), std::move(b.data), hf);
 }
 
 std::vector<float> marian_positions(int n_pos, int dim) {
@@ -208,7 +179,11 @@ std::vector<float> marian_positions(int n_pos, int dim) {
 
 }  // namespace
 
-ModelSpec read_hf_marian(const std::string& dir_path, const ConvertOptions& opt) {
+bool is_hf_marian_dir(const std::string& input) {
+  return fs::is_directory(input) && fs::exists(fs::path(input) / "config.json");
+}
+
+SourceModel read_hf_marian(const std::string& dir_path) {
   const fs::path dir(dir_path);
   if (!fs::is_directory(dir)) throw ConvertError(dir_path + " is not a directory");
   const std::string cfg_file = (dir / "config.json").string();
@@ -222,7 +197,7 @@ ModelSpec read_hf_marian(const std::string& dir_path, const ConvertOptions& opt)
   if (cfg.contains("is_encoder_decoder") && cfg["is_encoder_decoder"].is_boolean() && !cfg["is_encoder_decoder"].get<bool>())
     throw ConvertError(cfg_file + ": is_encoder_decoder is false; only encoder-decoder models are supported");
 
-  ModelSpec spec;
+  SourceModel spec;
   SpecConfig& c = spec.config;
   c.d_model = get_int(cfg, "d_model", cfg_file);
   c.encoder_layers = get_int(cfg, "encoder_layers", cfg_file);
@@ -355,105 +330,65 @@ ModelSpec read_hf_marian(const std::string& dir_path, const ConvertOptions& opt)
   const int64_t di = c.d_model;
   auto embedding = [&](const std::vector<std::string>& candidates, int rows) {
     for (const std::string& n : candidates)
-      if (r.has(n)) {
-        FloatTensor t = r.get(n, {rows, di});
-        check_finite(n, t.data);
-        return t;
-      }
+      if (r.has(n)) return r.get(n, {rows, di}).data;
     throw ConvertError("tensor " + candidates.front() + " is missing from the checkpoint");
   };
-  FloatTensor src_emb, tgt_emb;
   if (c.shared_embeddings) {
-    src_emb = embedding({"model.shared.weight", "model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight"},
-                        c.source_vocab_size);
+    spec.source_embed = embedding(
+        {"model.shared.weight", "model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight"},
+        c.source_vocab_size);
   } else {
-    src_emb = embedding({"model.encoder.embed_tokens.weight", "model.shared.weight"}, c.source_vocab_size);
-    tgt_emb = embedding({"model.decoder.embed_tokens.weight"}, c.target_vocab_size);
+    spec.source_embed = embedding({"model.encoder.embed_tokens.weight", "model.shared.weight"}, c.source_vocab_size);
+    spec.target_embed = embedding({"model.decoder.embed_tokens.weight"}, c.target_vocab_size);
   }
-  const FloatTensor& out_emb = c.shared_embeddings ? src_emb : tgt_emb;
-  const bool int8_embeddings = opt.quantize_int8 && !opt.keep_embeddings_f32;
-  // An int8 table that is also the tied output projection is stored once, in the gemm
-  // kernels' panel layout (lookups gather its rows); otherwise row-major.
-  auto add_embedding = [&](std::string_view name, const FloatTensor& t, bool is_output) {
-    const size_t rows = static_cast<size_t>(t.shape[0]);
-    if (int8_embeddings) {
-      spec.tensors.push_back(quantize_embedding(std::string(name), rows, d, t.data, is_output));
-    } else if (is_output) {
-      std::vector<float> packed(ops::f32_panel_size(rows, d));
-      ops::pack_f32_panels(rows, d, t.data.data(), packed.data());
-      SpecTensor st = f32_tensor(std::string(name), t.shape, packed);
-      st.layout = TensorLayout::kPanelF32x16;
-      spec.tensors.push_back(std::move(st));
-    } else {
-      spec.tensors.push_back(f32_tensor(std::string(name), t.shape, t.data));
-    }
-  };
-  // The tied projection reads the table, unless int8 linears keep f32 embeddings (then
-  // the projection gets its own int8 weight below).
-  const bool table_is_output = tie && !(opt.quantize_int8 && opt.keep_embeddings_f32);
-  add_embedding(names::kEncoderEmbedTokens, src_emb, table_is_output && c.shared_embeddings);
-  if (!c.shared_embeddings) add_embedding(names::kDecoderEmbedTokens, tgt_emb, table_is_output);
-  const std::vector<float> pos = marian_positions(c.max_positions, c.d_model);
-  // One sinusoidal table serves both sides (the decoder falls back to the encoder's).
-  spec.tensors.push_back(f32_tensor(std::string(names::kEncoderEmbedPositions), {c.max_positions, di}, pos));
+  spec.positions = marian_positions(c.max_positions, c.d_model);
 
   using names::Stack;
   const size_t ef = static_cast<size_t>(c.encoder_ffn_dim), df = static_cast<size_t>(c.decoder_ffn_dim);
   for (int i = 0; i < c.encoder_layers; ++i) {
     const std::string p = "model.encoder.layers." + std::to_string(i) + ".";
     add_linear(&spec, r, names::layer(Stack::kEncoder, i, names::kSelfQkv),
-               {p + "self_attn.q_proj", p + "self_attn.k_proj", p + "self_attn.v_proj"}, d, d, opt);
-    add_linear(&spec, r, names::layer(Stack::kEncoder, i, names::kSelfOut), {p + "self_attn.out_proj"}, d, d, opt);
+               {p + "self_attn.q_proj", p + "self_attn.k_proj", p + "self_attn.v_proj"}, d, d);
+    add_linear(&spec, r, names::layer(Stack::kEncoder, i, names::kSelfOut), {p + "self_attn.out_proj"}, d, d);
     add_norm(&spec, r, names::layer(Stack::kEncoder, i, names::kSelfNorm), p + "self_attn_layer_norm", d);
-    add_linear(&spec, r, names::layer(Stack::kEncoder, i, names::kFc1), {p + "fc1"}, ef, d, opt);
-    add_linear(&spec, r, names::layer(Stack::kEncoder, i, names::kFc2), {p + "fc2"}, d, ef, opt);
+    add_linear(&spec, r, names::layer(Stack::kEncoder, i, names::kFc1), {p + "fc1"}, ef, d);
+    add_linear(&spec, r, names::layer(Stack::kEncoder, i, names::kFc2), {p + "fc2"}, d, ef);
     add_norm(&spec, r, names::layer(Stack::kEncoder, i, names::kFinalNorm), p + "final_layer_norm", d);
   }
   for (int i = 0; i < c.decoder_layers; ++i) {
     const std::string p = "model.decoder.layers." + std::to_string(i) + ".";
     add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kSelfQkv),
-               {p + "self_attn.q_proj", p + "self_attn.k_proj", p + "self_attn.v_proj"}, d, d, opt);
-    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kSelfOut), {p + "self_attn.out_proj"}, d, d, opt);
+               {p + "self_attn.q_proj", p + "self_attn.k_proj", p + "self_attn.v_proj"}, d, d);
+    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kSelfOut), {p + "self_attn.out_proj"}, d, d);
     add_norm(&spec, r, names::layer(Stack::kDecoder, i, names::kSelfNorm), p + "self_attn_layer_norm", d);
-    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kCrossQ), {p + "encoder_attn.q_proj"}, d, d, opt);
+    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kCrossQ), {p + "encoder_attn.q_proj"}, d, d);
     add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kCrossKv),
-               {p + "encoder_attn.k_proj", p + "encoder_attn.v_proj"}, d, d, opt);
-    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kCrossOut), {p + "encoder_attn.out_proj"}, d, d, opt);
+               {p + "encoder_attn.k_proj", p + "encoder_attn.v_proj"}, d, d);
+    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kCrossOut), {p + "encoder_attn.out_proj"}, d, d);
     add_norm(&spec, r, names::layer(Stack::kDecoder, i, names::kCrossNorm), p + "encoder_attn_layer_norm", d);
-    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kFc1), {p + "fc1"}, df, d, opt);
-    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kFc2), {p + "fc2"}, d, df, opt);
+    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kFc1), {p + "fc1"}, df, d);
+    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kFc2), {p + "fc2"}, d, df);
     add_norm(&spec, r, names::layer(Stack::kDecoder, i, names::kFinalNorm), p + "final_layer_norm", d);
   }
 
-  // Output projection.
+  // Output projection: the decoder embeddings unless tie_word_embeddings is false.
   const int64_t tv = c.target_vocab_size;
   if (!tie) {
     if (!r.has("lm_head.weight")) throw ConvertError("tie_word_embeddings is false but lm_head.weight is missing");
-    add_linear(&spec, r, std::string(names::kOutputProjection), {"lm_head"}, static_cast<size_t>(tv), d, opt);
     // lm_head has no bias in MarianMT; add_linear adds one only if present.
-  } else if (opt.quantize_int8 && opt.keep_embeddings_f32) {
-    // f32 embeddings with int8 linears: the projection gets its own int8 weight.
-    c.tied_output = false;
-    spec.tensors.push_back(quantize_linear(names::weight(names::kOutputProjection), static_cast<size_t>(tv), d, out_emb.data));
+    add_linear(&spec, r, std::string(names::kOutputProjection), {"lm_head"}, static_cast<size_t>(tv), d);
   }
   if (r.has("final_logits_bias")) {
     FloatTensor b = ck->read(ck->has("final_logits_bias") ? "final_logits_bias" : "model.final_logits_bias");
     if (b.numel() != static_cast<size_t>(tv))
       throw ConvertError("tensor final_logits_bias has shape " + shape_to_string(b.shape) + ", expected [1, " +
                          std::to_string(tv) + "]");
-    check_finite("final_logits_bias", b.data);
-    bool nonzero = false;
-    for (float v : b.data) nonzero = nonzero || v != 0.0f;
-    if (nonzero) {
-      c.has_final_logits_bias = true;
-      spec.tensors.push_back(f32_tensor(std::string(names::kFinalLogitsBias), {tv}, b.data));
-    }
+    spec.final_logits_bias = std::move(b.data);
   }
 
   spec.metadata.emplace_back("converter", "edgemt-convert");
   spec.metadata.emplace_back("source_format", "huggingface-marian");
   spec.metadata.emplace_back("source_dir", fs::absolute(dir).lexically_normal().string());
-  spec.metadata.emplace_back("weights", opt.quantize_int8 ? (opt.keep_embeddings_f32 ? "int8 (f32 embeddings)" : "int8") : "float32");
   return spec;
 }
 

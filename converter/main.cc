@@ -1,37 +1,52 @@
-// edgemt-convert: Hugging Face MarianMT directory -> one .emt model file.
+// edgemt-convert: a checkpoint (any registered reader) -> one .emt model file.
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "converter/checkpoint.h"
-#include "converter/hf_marian.h"
+#include "converter/readers.h"
 #include "converter/writer.h"
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: edgemt-convert [--quantize int8] [--keep-embeddings-f32] INPUT_DIR OUTPUT_FILE
+constexpr const char* kUsage = R"(usage: edgemt-convert [options] INPUT OUTPUT_FILE
 
-Converts a Hugging Face MarianMT directory (as Opus-MT models ship: config.json,
-model.safetensors or pytorch_model.bin, source.spm, target.spm, vocab.json
-[, target_vocab.json]) into one edgemt model file (.emt) holding config, tokenizer
-and weights. pytorch_model.bin (torch.save's format) is read without Python.
+Converts a checkpoint into one edgemt model file (.emt) holding config, tokenizer and
+weights. The reader is chosen from what INPUT holds (see formats below), or by
+--format. pytorch_model.bin (torch.save's format) is read without Python.
 
+  --format NAME           read INPUT with this reader
   --quantize int8         store linear weights (and embeddings) as int8 with one
                           symmetric scale per output channel
   --keep-embeddings-f32   with --quantize int8, keep the embedding tables float32
   --help                  show this help
+
+formats:
 )";
+
+void print_usage(FILE* f) {
+  std::fputs(kUsage, f);
+  for (const auto& r : edgemt::convert::checkpoint_readers())
+    std::fprintf(f, "  %-22s  %.*s\n", std::string(r.name).c_str(), static_cast<int>(r.description.size()),
+                 r.description.data());
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   edgemt::convert::ConvertOptions opt;
-  std::string in, out;
+  std::string in, out, format;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
+      print_usage(stdout);
       return 0;
+    } else if (a == "--format") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "edgemt-convert: --format needs a value (see --help)\n");
+        return 2;
+      }
+      format = argv[++i];
     } else if (a == "--quantize") {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "edgemt-convert: --quantize needs a value (int8)\n");
@@ -61,11 +76,11 @@ int main(int argc, char** argv) {
     }
   }
   if (in.empty() || out.empty()) {
-    std::fputs(kUsage, stderr);
+    print_usage(stderr);
     return 2;
   }
   try {
-    const edgemt::convert::ModelSpec spec = edgemt::convert::read_hf_marian(in, opt);
+    const edgemt::convert::ModelSpec spec = edgemt::convert::convert_checkpoint(in, opt, format);
     edgemt::convert::write_model(spec, out);
     size_t weights = 0;
     for (const auto& t : spec.tensors) weights += t.data.size();

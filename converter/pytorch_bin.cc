@@ -17,10 +17,6 @@
 // OrderedDict and torch's tensor/parameter rebuild functions, which it interprets
 // itself. Everything is checked (bounds, overflow, types, storage sizes, strides), so a
 // malformed file gives a ConvertError naming the file and the problem.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <array>
 #include <cerrno>
@@ -44,32 +40,13 @@ class Blob {
  public:
   struct FromFile {};
   struct FromBytes {};
-  Blob(FromFile, const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw ConvertError("cannot open " + path + ": " + std::strerror(errno));
-    struct stat st {};
-    if (fstat(fd, &st) != 0) {
-      ::close(fd);
-      throw ConvertError("cannot stat " + path);
-    }
-    size_ = static_cast<size_t>(st.st_size);
-    if (size_ > 0) {
-      void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p == MAP_FAILED) {
-        ::close(fd);
-        throw ConvertError("cannot map " + path);
-      }
-      mapped_ = true;
-      data_ = static_cast<const uint8_t*>(p);
-    }
-    ::close(fd);
+  Blob(FromFile, const std::string& path) : file_(map_file(path)) {
+    data_ = file_.data();
+    size_ = file_.size();
   }
   Blob(FromBytes, std::string bytes) : owned_(std::move(bytes)) {
     data_ = reinterpret_cast<const uint8_t*>(owned_.data());
     size_ = owned_.size();
-  }
-  ~Blob() {
-    if (mapped_) munmap(const_cast<uint8_t*>(data_), size_);
   }
   Blob(const Blob&) = delete;
   Blob& operator=(const Blob&) = delete;
@@ -77,10 +54,10 @@ class Blob {
   size_t size() const { return size_; }
 
  private:
+  MappedFile file_;
   std::string owned_;
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
-  bool mapped_ = false;
 };
 
 uint16_t le16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }

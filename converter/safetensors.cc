@@ -1,9 +1,5 @@
 // safetensors: 8-byte little-endian header length, a JSON header
 // {name: {dtype, shape, data_offsets: [begin, end]}}, then the raw data.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -23,40 +19,12 @@ struct Entry {
   size_t file = 0;
 };
 
-class MappedBlob {
- public:
-  explicit MappedBlob(const std::string& path) : path_(path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw ConvertError("cannot open " + path + ": " + std::strerror(errno));
-    struct stat st {};
-    if (fstat(fd, &st) != 0) {
-      ::close(fd);
-      throw ConvertError("cannot stat " + path);
-    }
-    size_ = static_cast<size_t>(st.st_size);
-    if (size_ > 0) {
-      void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p == MAP_FAILED) {
-        ::close(fd);
-        throw ConvertError("cannot map " + path);
-      }
-      data_ = static_cast<const uint8_t*>(p);
-    }
-    ::close(fd);
-  }
-  ~MappedBlob() {
-    if (data_ != nullptr) munmap(const_cast<uint8_t*>(data_), size_);
-  }
-  MappedBlob(const MappedBlob&) = delete;
-  MappedBlob& operator=(const MappedBlob&) = delete;
-  const uint8_t* data() const { return data_; }
-  size_t size() const { return size_; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  const uint8_t* data_ = nullptr;
-  size_t size_ = 0;
+struct MappedBlob {
+  MappedBlob(const std::string& p) : path(p), file(map_file(p)) {}
+  const uint8_t* data() const { return file.data(); }
+  size_t size() const { return file.size(); }
+  std::string path;
+  MappedFile file;
 };
 
 class SafetensorsCheckpoint : public Checkpoint {
@@ -117,7 +85,7 @@ class SafetensorsCheckpoint : public Checkpoint {
     else if (e.dtype == "F64") esize = 8;
     else throw ConvertError("tensor " + name + " has dtype " + e.dtype + "; supported: F32, F16, BF16, F64");
     if (e.end - e.begin != numel * esize)
-      throw ConvertError("tensor " + name + " in " + f.path() + " has " + std::to_string(e.end - e.begin) +
+      throw ConvertError("tensor " + name + " in " + f.path + " has " + std::to_string(e.end - e.begin) +
                          " bytes, expected " + std::to_string(numel * esize) + " for shape " + shape_to_string(e.shape));
     FloatTensor t;
     t.shape = e.shape;
@@ -150,6 +118,12 @@ class SafetensorsCheckpoint : public Checkpoint {
 };
 
 }  // namespace
+
+MappedFile map_file(const std::string& path) {
+  auto f = MappedFile::open(path);
+  if (!f) throw ConvertError(f.status().message());
+  return std::move(f.value());
+}
 
 std::string shape_to_string(const std::vector<int64_t>& s) {
   std::string out = "[";

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "converter/checkpoint.h"
-#include "converter/hf_marian.h"
+#include "converter/readers.h"
 #include "converter/writer.h"
 
 namespace edgemt::convert {
@@ -45,7 +45,7 @@ class ConverterTest : public ::testing::Test {
     try {
       ConvertOptions o;
       o.quantize_int8 = int8;
-      write_model(read_hf_marian(dir_.string(), o), out_.string());
+      write_model(convert_checkpoint(dir_.string(), o), out_.string());
       return "";
     } catch (const ConvertError& e) {
       return e.what();
@@ -70,7 +70,7 @@ TEST_F(ConverterTest, GoodInputConverts) {
 
 TEST_F(ConverterTest, MissingDirectoryAndFiles) {
   dir_ = work_ / "nope";
-  expect_error("is not a directory");
+  expect_error("does not exist");
   SetUp();
   fs::remove(dir_ / "config.json");
   expect_error("config.json");

@@ -22,7 +22,7 @@
 
 #include "converter/checkpoint.h"
 #include "converter/float16.h"
-#include "converter/hf_marian.h"
+#include "converter/readers.h"
 #include "converter/writer.h"
 #include "tests/converter/stored_zip.h"
 
@@ -187,14 +187,14 @@ TEST(PytorchBin, ConvertsToTheSameModelFileAsSafetensors) {
     if (f != "model.safetensors" && f != "reference.json") fs::copy(e.path(), dir / f);
   }
   fs::copy(kBinDir / "pytorch_model.bin", dir / "pytorch_model.bin");
-  const ModelSpec from_bin = read_hf_marian(dir.string(), {});
+  const ModelSpec from_bin = convert_checkpoint(dir.string(), {});
   write_model(from_bin, (work / "from_bin.emt").string());
 
   // Same directory (the file records it), weights now from safetensors holding the
   // parity model's values rounded as the .bin stores them.
   fs::remove(dir / "pytorch_model.bin");
   write_safetensors(dir / "model.safetensors", *open_safetensors(kSourceDir.string()), manifest());
-  write_model(read_hf_marian(dir.string(), {}), (work / "from_safetensors.emt").string());
+  write_model(convert_checkpoint(dir.string(), {}), (work / "from_safetensors.emt").string());
 
   const std::string a = read_file(work / "from_bin.emt"), b = read_file(work / "from_safetensors.emt");
   EXPECT_GT(a.size(), 100000u);

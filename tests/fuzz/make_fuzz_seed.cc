@@ -6,7 +6,7 @@
 #include <string>
 
 #include "converter/checkpoint.h"
-#include "converter/hf_marian.h"
+#include "converter/readers.h"
 #include "converter/writer.h"
 
 namespace {
@@ -86,14 +86,14 @@ int main(int argc, char** argv) {
   try {
     using namespace edgemt::convert;
     const std::string out = argv[2];
-    ModelSpec spec = read_hf_marian(argv[1], {});
+    ModelSpec spec = convert_checkpoint(argv[1], {});
     spec.source_spm = strip_charsmap(spec.source_spm);
     spec.target_spm = strip_charsmap(spec.target_spm);
     spec.metadata.clear();
     write_model(spec, out + "/small_f32.emt");
     ConvertOptions int8;
     int8.quantize_int8 = true;
-    ModelSpec q = read_hf_marian(argv[1], int8);
+    ModelSpec q = convert_checkpoint(argv[1], int8);
     q.source_spm = spec.source_spm;
     q.target_spm = spec.target_spm;
     q.metadata.clear();

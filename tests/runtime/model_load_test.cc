@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "converter/hf_marian.h"
+#include "converter/readers.h"
 #include "converter/writer.h"
 #include "runtime/api/translator.h"
 #include "schema/edgemt_generated.h"
@@ -123,7 +123,7 @@ TEST(ModelLoad, RandomBitFlipsNeverCrash) {
 class SpecVariant : public ::testing::Test {
  protected:
   void SetUp() override {
-    spec_ = convert::read_hf_marian(parity_dir("m2_joint_swish_d40h4_untied").string(), {});
+    spec_ = convert::convert_checkpoint(parity_dir("m2_joint_swish_d40h4_untied").string(), {});
   }
   Status write_and_load(const convert::WriteOptions& w = {}) {
     const fs::path p = temp_file("variant.emt");
@@ -206,7 +206,7 @@ TEST_F(SpecVariant, BadConfigAndSpecialIds) {
 }
 
 TEST_F(SpecVariant, NonFiniteScaleInInt8IsRejected) {
-  spec_ = convert::read_hf_marian(parity_dir("m2_joint_swish_d40h4_untied").string(), {true, false});
+  spec_ = convert::convert_checkpoint(parity_dir("m2_joint_swish_d40h4_untied").string(), {true, false});
   convert::SpecTensor* t = find("encoder/layer_0/fc1/weight");
   ASSERT_NE(t, nullptr);
   ASSERT_FALSE(t->scales.empty());

@@ -1,0 +1,20 @@
+// The converter's shared step, after any reader: checks every value is finite, packs
+// linear weights for the gemm kernels (float32 panels) or quantizes them (int8), lays
+// out the embedding tables (a table that is also the tied output projection is stored
+// once, in the panel layout) and returns what writer.h writes.
+#pragma once
+
+#include "converter/model_spec.h"
+#include "converter/source_model.h"
+
+namespace edgemt::convert {
+
+struct ConvertOptions {
+  bool quantize_int8 = false;        // linear weights (and embeddings) as int8
+  bool keep_embeddings_f32 = false;  // with int8: keep the embedding tables float32
+};
+
+// Throws ConvertError (a non-finite value, a size that does not match the config).
+ModelSpec pack_model(SourceModel source, const ConvertOptions& options);
+
+}  // namespace edgemt::convert
