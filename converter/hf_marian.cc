@@ -198,7 +198,7 @@ SourceModel read_hf_marian(const std::string& dir_path) {
     throw ConvertError(cfg_file + ": is_encoder_decoder is false; only encoder-decoder models are supported");
 
   SourceModel spec;
-  SpecConfig& c = spec.config;
+  ModelConfig& c = spec.config;
   c.d_model = get_int(cfg, "d_model", cfg_file);
   c.encoder_layers = get_int(cfg, "encoder_layers", cfg_file);
   c.decoder_layers = get_int(cfg, "decoder_layers", cfg_file);
@@ -232,13 +232,14 @@ SourceModel read_hf_marian(const std::string& dir_path) {
     throw ConvertError(cfg_file + ": d_model " + std::to_string(c.d_model) + " is not divisible by the attention heads");
 
   const std::string act = cfg.value("activation_function", std::string("gelu"));
-  if (act == "relu") c.activation = 0;
-  else if (act == "gelu") c.activation = 1;
-  else if (act == "swish" || act == "silu") c.activation = 2;
-  else if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast") c.activation = 3;
+  if (act == "relu") c.activation = ops::Activation::kRelu;
+  else if (act == "gelu") c.activation = ops::Activation::kGelu;
+  else if (act == "swish" || act == "silu") c.activation = ops::Activation::kSwish;
+  else if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast") c.activation = ops::Activation::kGeluTanh;
   else throw ConvertError(cfg_file + ": activation_function '" + act + "' is not supported (relu, gelu, swish/silu, gelu_new)");
-  c.norm_placement = 0;  // MarianMT is post-norm
-  c.position_kind = 0;   // sinusoidal, sin | cos halves
+  c.norm_placement = NormPlacement::kPost;  // MarianMT is post-norm
+  c.position_kind = PositionKind::kSinusoidalSplit;
+  c.decoder_layer_kind = DecoderLayerKind::kTransformer;
   c.layer_norm_epsilon = 1e-5f;
   const bool scale = get_bool_or(cfg, "scale_embedding", false);
   c.embedding_scale = scale ? static_cast<float>(std::sqrt(static_cast<double>(c.d_model))) : 1.0f;
@@ -282,7 +283,7 @@ SourceModel read_hf_marian(const std::string& dir_path) {
   check_spm(spec.target_spm, dir / "target.spm");
 
   // Generation defaults: generation_config.json, else config.json.
-  SpecGeneration& g = spec.generation;
+  GenerationDefaults& g = spec.generation;
   if (const json* v = gen_value(gen, cfg, "num_beams"); v && v->is_number_integer()) g.num_beams = std::max(1, v->get<int>());
   if (const json* v = gen_value(gen, cfg, "max_length"); v && v->is_number_integer()) {
     g.max_length = std::max(0, v->get<int>());

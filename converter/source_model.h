@@ -27,8 +27,8 @@ struct SourceParam {
 };
 
 struct SourceModel {
-  SpecConfig config;  // config.tied_output: the checkpoint ties the output projection
-  SpecGeneration generation;
+  ModelConfig config;  // config.tied_output: the checkpoint ties the output projection
+  GenerationDefaults generation;
   std::string source_spm, target_spm;
   std::vector<std::string> source_vocab;  // id -> piece
   std::vector<std::string> target_vocab;  // empty when shared

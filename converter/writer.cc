@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "converter/checkpoint.h"
+#include "runtime/model/config_schema.h"
 #include "runtime/model/schema_version.h"
 #include "schema/edgemt_generated.h"
 
@@ -75,7 +76,7 @@ void write_model(const ModelSpec& spec, const std::string& path, const WriteOpti
   if (!spec.target_vocab.empty()) tokb.add_target_vocab(tgt_vocab);
   const auto tokenizer = tokb.Finish();
 
-  const SpecConfig& c = spec.config;
+  const ModelConfig& c = spec.config;
   fb::ConfigBuilder cb(fbb);
   cb.add_source_vocab_size(c.source_vocab_size);
   cb.add_target_vocab_size(c.target_vocab_size);
@@ -86,10 +87,11 @@ void write_model(const ModelSpec& spec, const std::string& path, const WriteOpti
   cb.add_decoder_heads(c.decoder_heads);
   cb.add_encoder_ffn_dim(c.encoder_ffn_dim);
   cb.add_decoder_ffn_dim(c.decoder_ffn_dim);
-  cb.add_activation(static_cast<fb::Activation>(c.activation));
-  cb.add_norm_placement(static_cast<fb::NormPlacement>(c.norm_placement));
+  if (c.activation == ops::Activation::kNone) throw ConvertError("the model has no feed-forward activation");
+  cb.add_activation(to_schema(c.activation));
+  cb.add_norm_placement(to_schema(c.norm_placement));
   cb.add_layer_norm_epsilon(c.layer_norm_epsilon);
-  cb.add_position_kind(static_cast<fb::PositionKind>(c.position_kind));
+  cb.add_position_kind(to_schema(c.position_kind));
   cb.add_max_positions(c.max_positions);
   cb.add_embedding_scale(c.embedding_scale);
   cb.add_shared_embeddings(c.shared_embeddings);
@@ -99,9 +101,10 @@ void write_model(const ModelSpec& spec, const std::string& path, const WriteOpti
   cb.add_eos_id(c.eos_id);
   cb.add_unk_id(c.unk_id);
   cb.add_decoder_start_id(c.decoder_start_id);
+  cb.add_decoder_layer_kind(to_schema(c.decoder_layer_kind));
   const auto config = cb.Finish();
 
-  const SpecGeneration& g = spec.generation;
+  const GenerationDefaults& g = spec.generation;
   const auto banned = fbb.CreateVector(g.banned_ids);
   fb::GenerationBuilder gb(fbb);
   gb.add_num_beams(g.num_beams);

@@ -6,215 +6,15 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "ops/gemm/pack.h"
 #include "runtime/core/arena.h"
-#include "runtime/model/names.h"
+#include "runtime/model/config_schema.h"
+#include "runtime/model/tensor_table.h"
 #include "runtime/model/schema_version.h"
 #include "schema/edgemt_generated.h"
 
 namespace edgemt {
 
-const float* EmbeddingWeights::f32_row(size_t r) const {
-  return panel ? f32 + ops::f32_panel_row_offset(d, r) : f32 + r * d;
-}
-
-const int8_t* EmbeddingWeights::i8_row(size_t r) const {
-  return panel ? i8 + ops::qs8_panel_row_offset(d, r) : i8 + r * d;
-}
-
 namespace {
-
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += std::to_string(s[i]);
-  }
-  return out + "]";
-}
-
-std::string shape_str(const flatbuffers::Vector<int64_t>* s) {
-  std::vector<int64_t> v;
-  if (s != nullptr) v.assign(s->begin(), s->end());
-  return shape_str(v);
-}
-
-const char* dtype_name(fb::DType t) {
-  switch (t) {
-    case fb::DType::F32: return "f32";
-    case fb::DType::I8: return "i8";
-    case fb::DType::I32: return "i32";
-  }
-  return "unknown";
-}
-
-// Checks and views the tensors of a verified FlatBuffer.
-class TensorTable {
- public:
-  TensorTable(const uint8_t* base) : base_(base) {}
-
-  Status index(const flatbuffers::Vector<flatbuffers::Offset<fb::Tensor>>* tensors) {
-    if (tensors == nullptr) return invalid_model("the model has no tensors");
-    for (const fb::Tensor* t : *tensors) {
-      const std::string_view name(t->name()->c_str(), t->name()->size());
-      if (!by_name_.emplace(name, t).second)
-        return invalid_model("tensor " + std::string(name) + " appears twice");
-      // The Verifier checks a vector's length field (4-byte aligned), not that 8-byte
-      // elements are 8-byte aligned: reading a misaligned shape is undefined behaviour
-      // (and faults on 32-bit ARM), so such a file is rejected.
-      if (t->shape() != nullptr && reinterpret_cast<uintptr_t>(t->shape()->Data()) % alignof(int64_t) != 0)
-        return invalid_model("tensor " + std::string(name) + " has a misaligned shape vector");
-    }
-    return Status::ok();
-  }
-
-  bool has(std::string_view name) const { return by_name_.count(name) != 0; }
-
-  // A float tensor of exactly `shape`, row-major.
-  Status f32(std::string_view name, const std::vector<int64_t>& shape, const float** out) const {
-    const fb::Tensor* t = nullptr;
-    EDGEMT_RETURN_IF_ERROR(find(name, &t));
-    if (t->dtype() != fb::DType::F32 || t->layout() != fb::Layout::RowMajor)
-      return invalid_model("tensor " + std::string(name) + " is " + dtype_name(t->dtype()) +
-                           " (layout " + std::to_string(static_cast<int>(t->layout())) +
-                           "), expected f32 row-major");
-    EDGEMT_RETURN_IF_ERROR(check_shape(name, t, shape));
-    size_t count = 1;
-    for (int64_t d : shape) count *= static_cast<size_t>(d);
-    const void* p = nullptr;
-    EDGEMT_RETURN_IF_ERROR(check_data(name, t, count * sizeof(float), &p));
-    *out = static_cast<const float*>(p);
-    return Status::ok();
-  }
-
-  Status linear(std::string_view module, size_t n, size_t k, LinearWeights* w) const {
-    const std::string wname = names::weight(module);
-    const fb::Tensor* t = nullptr;
-    EDGEMT_RETURN_IF_ERROR(find(wname, &t));
-    EDGEMT_RETURN_IF_ERROR(check_shape(wname, t, {static_cast<int64_t>(n), static_cast<int64_t>(k)}));
-    w->n = n;
-    w->k = k;
-    const void* p = nullptr;
-    if (t->dtype() == fb::DType::F32) {
-      if (t->layout() != fb::Layout::PanelF32x16)
-        return invalid_model("tensor " + wname + " is f32 but not in the PanelF32x16 layout");
-      EDGEMT_RETURN_IF_ERROR(check_data(wname, t, ops::f32_panel_size(n, k) * sizeof(float), &p));
-      w->type = WeightType::kF32;
-      w->w = static_cast<const float*>(p);
-    } else if (t->dtype() == fb::DType::I8) {
-      if (t->layout() != fb::Layout::PanelI8x16x4)
-        return invalid_model("tensor " + wname + " is i8 but not in the PanelI8x16x4 layout");
-      EDGEMT_RETURN_IF_ERROR(check_data(wname, t, ops::qs8_panel_size(n, k), &p));
-      w->type = WeightType::kI8;
-      w->w8 = static_cast<const int8_t*>(p);
-      EDGEMT_RETURN_IF_ERROR(check_scales(wname, t, n, &w->scales));
-      if (t->row_sums() == nullptr || t->row_sums()->size() != n)
-        return invalid_model("tensor " + wname + " has no row sums for its " + std::to_string(n) + " channels");
-      EDGEMT_RETURN_IF_ERROR(check_aligned(wname, t->row_sums()->Data()));
-      w->row_sums = t->row_sums()->data();
-    } else {
-      return invalid_model("tensor " + wname + " has dtype " + dtype_name(t->dtype()) + ", expected f32 or i8");
-    }
-    const std::string bname = names::bias(module);
-    if (has(bname)) {
-      EDGEMT_RETURN_IF_ERROR(f32(bname, {static_cast<int64_t>(n)}, &w->bias));
-    } else {
-      w->bias = nullptr;
-    }
-    return Status::ok();
-  }
-
-  Status embedding(std::string_view name, size_t rows, size_t d, EmbeddingWeights* e) const {
-    const fb::Tensor* t = nullptr;
-    EDGEMT_RETURN_IF_ERROR(find(name, &t));
-    EDGEMT_RETURN_IF_ERROR(check_shape(name, t, {static_cast<int64_t>(rows), static_cast<int64_t>(d)}));
-    const bool i8_panel = t->dtype() == fb::DType::I8 && t->layout() == fb::Layout::PanelI8x16x4;
-    const bool f32_panel = t->dtype() == fb::DType::F32 && t->layout() == fb::Layout::PanelF32x16;
-    if (t->layout() != fb::Layout::RowMajor && !i8_panel && !f32_panel)
-      return invalid_model("tensor " + std::string(name) + " must be row-major or in its dtype's panel layout");
-    e->rows = rows;
-    e->d = d;
-    const void* p = nullptr;
-    if (t->dtype() == fb::DType::F32) {
-      EDGEMT_RETURN_IF_ERROR(check_data(name, t, (f32_panel ? ops::f32_panel_size(rows, d) : rows * d) * sizeof(float), &p));
-      e->type = WeightType::kF32;
-      e->f32 = static_cast<const float*>(p);
-      e->panel = f32_panel;
-    } else if (t->dtype() == fb::DType::I8) {
-      EDGEMT_RETURN_IF_ERROR(check_data(name, t, i8_panel ? ops::qs8_panel_size(rows, d) : rows * d, &p));
-      e->type = WeightType::kI8;
-      e->i8 = static_cast<const int8_t*>(p);
-      e->panel = i8_panel;
-      EDGEMT_RETURN_IF_ERROR(check_scales(name, t, rows, &e->scales));
-      if (i8_panel) {
-        if (t->row_sums() == nullptr || t->row_sums()->size() != rows)
-          return invalid_model("tensor " + std::string(name) + " has no row sums for its " + std::to_string(rows) + " rows");
-        EDGEMT_RETURN_IF_ERROR(check_aligned(name, t->row_sums()->Data()));
-        e->row_sums = t->row_sums()->data();
-      }
-    } else {
-      return invalid_model("tensor " + std::string(name) + " has dtype " + dtype_name(t->dtype()) + ", expected f32 or i8");
-    }
-    return Status::ok();
-  }
-
-  Status norm(std::string_view module, size_t d, NormWeights* n) const {
-    EDGEMT_RETURN_IF_ERROR(f32(names::weight(module), {static_cast<int64_t>(d)}, &n->gamma));
-    return f32(names::bias(module), {static_cast<int64_t>(d)}, &n->beta);
-  }
-
- private:
-  Status find(std::string_view name, const fb::Tensor** t) const {
-    const auto it = by_name_.find(name);
-    if (it == by_name_.end()) return invalid_model("tensor " + std::string(name) + " is missing");
-    *t = it->second;
-    return Status::ok();
-  }
-
-  static Status check_shape(std::string_view name, const fb::Tensor* t, const std::vector<int64_t>& want) {
-    const auto* s = t->shape();
-    bool ok = s != nullptr && s->size() == want.size();
-    for (size_t i = 0; ok && i < want.size(); ++i) ok = s->Get(static_cast<flatbuffers::uoffset_t>(i)) == want[i];
-    if (!ok)
-      return invalid_model("tensor " + std::string(name) + " has shape " + shape_str(s) +
-                           ", expected " + shape_str(want));
-    return Status::ok();
-  }
-
-  Status check_aligned(std::string_view name, const void* p) const {
-    const auto off = static_cast<size_t>(static_cast<const uint8_t*>(p) - base_);
-    if (off % 64 != 0)
-      return invalid_model("tensor " + std::string(name) + " data is not 64-byte aligned (offset " +
-                           std::to_string(off) + ")");
-    return Status::ok();
-  }
-
-  Status check_data(std::string_view name, const fb::Tensor* t, size_t bytes, const void** p) const {
-    if (t->data() == nullptr) return invalid_model("tensor " + std::string(name) + " has no data");
-    if (t->data()->size() != bytes)
-      return invalid_model("tensor " + std::string(name) + " has " + std::to_string(t->data()->size()) +
-                           " bytes of data, expected " + std::to_string(bytes));
-    EDGEMT_RETURN_IF_ERROR(check_aligned(name, t->data()->Data()));
-    *p = t->data()->Data();
-    return Status::ok();
-  }
-
-  Status check_scales(std::string_view name, const fb::Tensor* t, size_t n, const float** out) const {
-    if (t->scales() == nullptr || t->scales()->size() != n)
-      return invalid_model("tensor " + std::string(name) + " needs " + std::to_string(n) + " scales");
-    EDGEMT_RETURN_IF_ERROR(check_aligned(name, t->scales()->Data()));
-    const float* s = t->scales()->data();
-    for (size_t i = 0; i < n; ++i) {
-      if (!(s[i] > 0.0f) || !(s[i] < 1e30f))
-        return invalid_model("tensor " + std::string(name) + " has an invalid scale at row " + std::to_string(i));
-    }
-    *out = s;
-    return Status::ok();
-  }
-
-  const uint8_t* base_;
-  std::unordered_map<std::string_view, const fb::Tensor*> by_name_;
-};
 
 Status check_range(const char* what, int64_t v, int64_t lo, int64_t hi) {
   if (v < lo || v > hi)
@@ -300,24 +100,21 @@ Status Model::parse() {
   cfg.decoder_heads = c->decoder_heads();
   cfg.encoder_ffn_dim = c->encoder_ffn_dim();
   cfg.decoder_ffn_dim = c->decoder_ffn_dim();
-  switch (c->activation()) {
-    case fb::Activation::Relu: cfg.activation = ops::Activation::kRelu; break;
-    case fb::Activation::Gelu: cfg.activation = ops::Activation::kGelu; break;
-    case fb::Activation::Swish: cfg.activation = ops::Activation::kSwish; break;
-    case fb::Activation::GeluTanh: cfg.activation = ops::Activation::kGeluTanh; break;
-    default: return invalid_model("unknown activation " + std::to_string(static_cast<int>(c->activation())));
-  }
-  switch (c->norm_placement()) {
-    case fb::NormPlacement::Post: cfg.norm_placement = NormPlacement::kPost; break;
-    case fb::NormPlacement::Pre: cfg.norm_placement = NormPlacement::kPre; break;
-    default: return invalid_model("unknown norm placement " + std::to_string(static_cast<int>(c->norm_placement())));
-  }
-  switch (c->position_kind()) {
-    case fb::PositionKind::SinusoidalSplit:
-    case fb::PositionKind::SinusoidalInterleaved:
-    case fb::PositionKind::Learned: break;
-    default: return invalid_model("unknown position kind " + std::to_string(static_cast<int>(c->position_kind())));
-  }
+  const auto activation = from_schema(c->activation());
+  if (!activation) return invalid_model("unknown activation " + std::to_string(static_cast<int>(c->activation())));
+  cfg.activation = *activation;
+  const auto placement = from_schema(c->norm_placement());
+  if (!placement)
+    return invalid_model("unknown norm placement " + std::to_string(static_cast<int>(c->norm_placement())));
+  cfg.norm_placement = *placement;
+  const auto positions = from_schema(c->position_kind());
+  if (!positions) return invalid_model("unknown position kind " + std::to_string(static_cast<int>(c->position_kind())));
+  cfg.position_kind = *positions;
+  const auto layer_kind = from_schema(c->decoder_layer_kind());
+  if (!layer_kind)
+    return invalid_model("decoder layer kind " + std::to_string(static_cast<int>(c->decoder_layer_kind())) +
+                         " is not one this build runs (a newer edgemt wrote this model?)");
+  cfg.decoder_layer_kind = *layer_kind;
   cfg.layer_norm_epsilon = c->layer_norm_epsilon();
   if (!(cfg.layer_norm_epsilon > 0.0f && cfg.layer_norm_epsilon < 1.0f))
     return invalid_model("config layer_norm_epsilon " + std::to_string(cfg.layer_norm_epsilon) + " is not in (0, 1)");
@@ -360,73 +157,13 @@ Status Model::parse() {
     }
   }
 
-  // Tensors.
+  // Tensors: each part loads and verifies its own.
   TensorTable tt(data_);
-  EDGEMT_RETURN_IF_ERROR(tt.index(fm->tensors()));
-  const size_t d = static_cast<size_t>(cfg.d_model);
+  EDGEMT_RETURN_IF_ERROR(tt.index(fm));
+  ModelWeights& w = weights_;
+  EDGEMT_RETURN_IF_ERROR(w.load(tt, cfg));
   const size_t sv = static_cast<size_t>(cfg.source_vocab_size);
   const size_t tv = static_cast<size_t>(cfg.target_vocab_size);
-  const int64_t dp = cfg.d_model, mp = cfg.max_positions;
-  ModelWeights& w = weights_;
-  EDGEMT_RETURN_IF_ERROR(tt.embedding(names::kEncoderEmbedTokens, sv, d, &w.source_embed));
-  if (cfg.shared_embeddings) {
-    w.target_embed = w.source_embed;
-  } else {
-    EDGEMT_RETURN_IF_ERROR(tt.embedding(names::kDecoderEmbedTokens, tv, d, &w.target_embed));
-  }
-  EDGEMT_RETURN_IF_ERROR(tt.f32(names::kEncoderEmbedPositions, {mp, dp}, &w.source_positions));
-  if (tt.has(names::kDecoderEmbedPositions)) {
-    EDGEMT_RETURN_IF_ERROR(tt.f32(names::kDecoderEmbedPositions, {mp, dp}, &w.target_positions));
-  } else {
-    w.target_positions = w.source_positions;
-  }
-  using names::Stack;
-  const size_t ef = static_cast<size_t>(cfg.encoder_ffn_dim), df = static_cast<size_t>(cfg.decoder_ffn_dim);
-  w.encoder.resize(static_cast<size_t>(cfg.encoder_layers));
-  for (int i = 0; i < cfg.encoder_layers; ++i) {
-    EncoderLayerWeights& l = w.encoder[static_cast<size_t>(i)];
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::layer(Stack::kEncoder, i, names::kSelfQkv), 3 * d, d, &l.qkv));
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::layer(Stack::kEncoder, i, names::kSelfOut), d, d, &l.out));
-    EDGEMT_RETURN_IF_ERROR(tt.norm(names::layer(Stack::kEncoder, i, names::kSelfNorm), d, &l.self_norm));
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::layer(Stack::kEncoder, i, names::kFc1), ef, d, &l.fc1));
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::layer(Stack::kEncoder, i, names::kFc2), d, ef, &l.fc2));
-    EDGEMT_RETURN_IF_ERROR(tt.norm(names::layer(Stack::kEncoder, i, names::kFinalNorm), d, &l.final_norm));
-  }
-  w.decoder.resize(static_cast<size_t>(cfg.decoder_layers));
-  for (int i = 0; i < cfg.decoder_layers; ++i) {
-    DecoderLayerWeights& l = w.decoder[static_cast<size_t>(i)];
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::layer(Stack::kDecoder, i, names::kSelfQkv), 3 * d, d, &l.qkv));
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::layer(Stack::kDecoder, i, names::kSelfOut), d, d, &l.out));
-    EDGEMT_RETURN_IF_ERROR(tt.norm(names::layer(Stack::kDecoder, i, names::kSelfNorm), d, &l.self_norm));
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::layer(Stack::kDecoder, i, names::kCrossQ), d, d, &l.cross_q));
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::layer(Stack::kDecoder, i, names::kCrossKv), 2 * d, d, &l.cross_kv));
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::layer(Stack::kDecoder, i, names::kCrossOut), d, d, &l.cross_out));
-    EDGEMT_RETURN_IF_ERROR(tt.norm(names::layer(Stack::kDecoder, i, names::kCrossNorm), d, &l.cross_norm));
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::layer(Stack::kDecoder, i, names::kFc1), df, d, &l.fc1));
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::layer(Stack::kDecoder, i, names::kFc2), d, df, &l.fc2));
-    EDGEMT_RETURN_IF_ERROR(tt.norm(names::layer(Stack::kDecoder, i, names::kFinalNorm), d, &l.final_norm));
-  }
-  if (cfg.norm_placement == NormPlacement::kPre) {
-    EDGEMT_RETURN_IF_ERROR(tt.norm(names::kEncoderLayerNorm, d, &w.encoder_norm));
-    EDGEMT_RETURN_IF_ERROR(tt.norm(names::kDecoderLayerNorm, d, &w.decoder_norm));
-  }
-  w.output_tied = cfg.tied_output;
-  if (!cfg.tied_output) {
-    EDGEMT_RETURN_IF_ERROR(tt.linear(names::kOutputProjection, tv, d, &w.output));
-  } else {
-    // A tied projection is the embedding table itself, stored in the gemm's panels.
-    if (!w.target_embed.panel)
-      return invalid_model("the embedding table used as the tied output projection must be in a panel layout");
-    w.output.type = w.target_embed.type;
-    w.output.n = tv;
-    w.output.k = d;
-    w.output.w = w.target_embed.f32;
-    w.output.w8 = w.target_embed.i8;
-    w.output.scales = w.target_embed.scales;
-    w.output.row_sums = w.target_embed.row_sums;
-  }
-  if (cfg.has_final_logits_bias)
-    EDGEMT_RETURN_IF_ERROR(tt.f32(names::kFinalLogitsBias, {static_cast<int64_t>(tv)}, &w.final_logits_bias));
 
   quantized_ = w.source_embed.type == WeightType::kI8;
   for (const auto& l : w.encoder) quantized_ = quantized_ || l.qkv.type == WeightType::kI8;

@@ -205,6 +205,14 @@ TEST_F(SpecVariant, BadConfigAndSpecialIds) {
   EXPECT_NE(s.message().find("vocabulary"), std::string::npos) << s.message();
 }
 
+TEST_F(SpecVariant, UnknownDecoderLayerKindIsNamed) {
+  // A model from a newer converter with a decoder layer this build cannot run.
+  spec_.config.decoder_layer_kind = static_cast<DecoderLayerKind>(9);
+  const Status s = write_and_load();
+  ASSERT_FALSE(s.is_ok());
+  EXPECT_NE(s.message().find("decoder layer kind 9"), std::string::npos) << s.message();
+}
+
 TEST_F(SpecVariant, NonFiniteScaleInInt8IsRejected) {
   spec_ = convert::convert_checkpoint(parity_dir("m2_joint_swish_d40h4_untied").string(), {true, false});
   convert::SpecTensor* t = find("encoder/layer_0/fc1/weight");

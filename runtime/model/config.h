@@ -1,0 +1,65 @@
+// The one description of a model's shape and options, shared by the converter (which
+// fills it from a checkpoint and writes it) and the runtime (which reads it from the
+// file and builds its parts from it). config_schema.h maps it to and from the schema.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ops/ops.h"
+
+namespace edgemt {
+
+enum class WeightType : uint8_t { kF32, kI8 };
+
+// Where each residual sub-layer normalises (schema NormPlacement).
+enum class NormPlacement : uint8_t {
+  kPost,  // x = LN(x + f(x)): MarianMT, "Attention Is All You Need"
+  kPre,   // x = x + f(LN(x)), and a final LN after each stack
+};
+
+// How the position tables were made (schema PositionKind); tables are stored either way.
+enum class PositionKind : uint8_t { kSinusoidalSplit, kSinusoidalInterleaved, kLearned };
+
+// What each decoder layer is made of (schema DecoderLayerKind).
+enum class DecoderLayerKind : uint8_t {
+  kTransformer,  // self-attention over a KV cache, cross-attention, feed-forward
+};
+
+struct ModelConfig {
+  int source_vocab_size = 0;
+  int target_vocab_size = 0;
+  int d_model = 0;
+  int encoder_layers = 0;
+  int decoder_layers = 0;
+  int encoder_heads = 0;
+  int decoder_heads = 0;
+  int encoder_ffn_dim = 0;
+  int decoder_ffn_dim = 0;
+  ops::Activation activation = ops::Activation::kSwish;
+  NormPlacement norm_placement = NormPlacement::kPost;
+  PositionKind position_kind = PositionKind::kSinusoidalSplit;
+  DecoderLayerKind decoder_layer_kind = DecoderLayerKind::kTransformer;
+  float layer_norm_epsilon = 1e-5f;
+  int max_positions = 0;
+  float embedding_scale = 1.0f;  // token embeddings are multiplied by this
+  bool shared_embeddings = true; // encoder and decoder use one table
+  bool tied_output = true;       // the output projection is the decoder's table
+  bool has_final_logits_bias = false;
+  int pad_id = 0;
+  int eos_id = 0;
+  int unk_id = 0;
+  int decoder_start_id = 0;
+};
+
+// Search defaults recorded from the checkpoint's generation config.
+struct GenerationDefaults {
+  int num_beams = 1;
+  int max_length = 0;  // total target length incl. decoder start (transformers' max_length); 0: unset
+  float length_penalty = 1.0f;
+  bool early_stopping = true;
+  int forced_eos_id = -1;
+  std::vector<int32_t> banned_ids;  // never generated (includes pad)
+};
+
+}  // namespace edgemt
