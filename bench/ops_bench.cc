@@ -184,39 +184,152 @@ void BM_topk(benchmark::State& st, size_t n, size_t k) {
   set_bytes(st, 4.0 * n);
 }
 
-void register_all() {
-  for (const ModelShape& ms : kModels) {
-    for (Layer l : kLayers) {
-      for (size_t m : kRows) {
-        const std::string s = std::string(ms.name) + "/" + layer_name(l) + "/m:" + std::to_string(m);
-        benchmark::RegisterBenchmark(("gemm/f32/" + s).c_str(), BM_f32_gemm, ms, l, m)->Unit(benchmark::kMicrosecond);
-#if EDGEMT_HAVE_OPENBLAS
-        benchmark::RegisterBenchmark(("gemm/openblas/" + s).c_str(), BM_openblas_sgemm, ms, l, m)->Unit(benchmark::kMicrosecond);
-#endif
-        benchmark::RegisterBenchmark(("gemm/qs8/" + s).c_str(), BM_qs8_gemm, ms, l, m)->Unit(benchmark::kMicrosecond);
-      }
-    }
-    benchmark::RegisterBenchmark(("copy/" + std::string(ms.name) + "/vocab").c_str(), BM_copy, ms.vocab);
-    benchmark::RegisterBenchmark(("copy/" + std::string(ms.name) + "/rows:256xd").c_str(), BM_copy, 256 * ms.d_model);
-    benchmark::RegisterBenchmark(("softmax/" + std::string(ms.name) + "/vocab").c_str(), BM_softmax, ms.vocab);
-    benchmark::RegisterBenchmark(("logsumexp/" + std::string(ms.name) + "/vocab").c_str(), BM_logsumexp, ms.vocab);
-    for (size_t rows : {1, 16, 256})
-      benchmark::RegisterBenchmark(("add_layernorm/" + std::string(ms.name) + "/rows:" + std::to_string(rows)).c_str(),
-                                   BM_add_layernorm, rows, ms.d_model);
+void BM_quantize(benchmark::State& st, size_t rows, size_t k) {
+  const size_t kp = ops::qs8_k_padded(k);
+  Buf a(rows * k);
+  std::vector<int8_t> q(rows * kp);
+  std::vector<float> sa(rows);
+  for (auto _ : st) {
+    K().qs8_quantize(rows, k, a.p, k, q.data(), kp, sa.data());
+    benchmark::DoNotOptimize(q.data());
+  }
+  set_bytes(st, 5.0 * rows * k);
+}
+
+void BM_add(benchmark::State& st, size_t n) {
+  Buf x(n), r(n);
+  for (auto _ : st) {
+    K().f32_add(n, x.p, r.p, r.p);
+    benchmark::DoNotOptimize(r.p);
+  }
+  set_bytes(st, 12.0 * n);
+}
+
+void BM_embed_int8(benchmark::State& st, size_t rows, size_t d, size_t vocab) {
+  std::vector<int8_t> e(vocab * d);
+  for (size_t i = 0; i < e.size(); ++i) e[i] = static_cast<int8_t>(static_cast<int>(i * 31 % 255) - 127);
+  Buf p(512 * d), y(rows * d);
+  std::mt19937 g(1);
+  std::vector<size_t> ids(rows);
+  for (auto& i : ids) i = g() % vocab;
+  for (auto _ : st) {
+    for (size_t r = 0; r < rows; ++r)
+      K().qs8_embed(d, e.data() + ids[r] * d, 4, 0.01f, 22.6f, p.p + (r % 512) * d, y.p + r * d);
+    benchmark::DoNotOptimize(y.p);
+  }
+  set_bytes(st, 9.0 * rows * d);
+}
+
+void BM_pack_keys(benchmark::State& st, size_t len, size_t hd) {
+  const size_t nb = (len + ops::kKeyBlock - 1) / ops::kKeyBlock;
+  Buf keys(len * hd), kt(nb * hd * ops::kKeyBlock);
+  for (auto _ : st) {
+    K().f32_pack_keys(len, hd, keys.p, hd, kt.p, hd * ops::kKeyBlock, 0, true);
+    benchmark::DoNotOptimize(kt.p);
+  }
+  set_bytes(st, 8.0 * len * hd);
+}
+
+// ---- registration: one function per kernel of ops/kernel_list.h (bench_<name>; a
+// kernel without one does not compile), plus the baselines ----------------------------
+std::string shape_name(const ModelShape& ms) { return ms.name; }
+
+void bench_f32_gemm() {
+  for (const ModelShape& ms : kModels)
+    for (Layer l : kLayers)
+      for (size_t m : kRows)
+        benchmark::RegisterBenchmark(("gemm/f32/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
+                                     BM_f32_gemm, ms, l, m)->Unit(benchmark::kMicrosecond);
+}
+void bench_qs8_gemm() {  // includes the activations' quantization, as in the runtime
+  for (const ModelShape& ms : kModels)
+    for (Layer l : kLayers)
+      for (size_t m : kRows)
+        benchmark::RegisterBenchmark(("gemm/qs8/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
+                                     BM_qs8_gemm, ms, l, m)->Unit(benchmark::kMicrosecond);
+}
+void bench_qs8_quantize() {
+  for (const ModelShape& ms : kModels)
+    for (size_t rows : {1, 16})
+      benchmark::RegisterBenchmark(("quantize/" + shape_name(ms) + "/ffn/rows:" + std::to_string(rows)).c_str(),
+                                   BM_quantize, rows, ms.ffn);
+}
+void bench_f32_activation() {
+  for (const ModelShape& ms : kModels)
     for (auto [act, name] : {std::pair{ops::Activation::kRelu, "relu"}, std::pair{ops::Activation::kGelu, "gelu"},
                              std::pair{ops::Activation::kSwish, "swish"}})
       benchmark::RegisterBenchmark(("activation/" + std::string(name) + "/" + ms.name + "/ffn_x16").c_str(),
                                    BM_activation, act, 16 * ms.ffn);
-    benchmark::RegisterBenchmark(("embed/" + std::string(ms.name) + "/rows:64").c_str(), BM_embed, 64, ms.d_model, ms.vocab);
+}
+void bench_f32_softmax() {
+  for (const ModelShape& ms : kModels)
+    benchmark::RegisterBenchmark(("softmax/" + shape_name(ms) + "/vocab").c_str(), BM_softmax, ms.vocab);
+}
+void bench_f32_logsumexp() {
+  for (const ModelShape& ms : kModels)
+    benchmark::RegisterBenchmark(("logsumexp/" + shape_name(ms) + "/vocab").c_str(), BM_logsumexp, ms.vocab);
+}
+void bench_f32_add_layernorm() {
+  for (const ModelShape& ms : kModels)
+    for (size_t rows : {1, 16, 256})
+      benchmark::RegisterBenchmark(("add_layernorm/" + shape_name(ms) + "/rows:" + std::to_string(rows)).c_str(),
+                                   BM_add_layernorm, rows, ms.d_model);
+}
+void bench_f32_add() {
+  for (const ModelShape& ms : kModels)
+    benchmark::RegisterBenchmark(("add/" + shape_name(ms) + "/rows:256xd").c_str(), BM_add, 256 * ms.d_model);
+}
+void bench_f32_embed() {
+  for (const ModelShape& ms : kModels)
+    benchmark::RegisterBenchmark(("embed/" + shape_name(ms) + "/rows:64").c_str(), BM_embed, 64, ms.d_model, ms.vocab);
+}
+void bench_qs8_embed() {
+  for (const ModelShape& ms : kModels)
+    benchmark::RegisterBenchmark(("embed_int8/" + shape_name(ms) + "/rows:64").c_str(), BM_embed_int8, 64, ms.d_model,
+                                 ms.vocab);
+}
+void bench_f32_attention() {
+  for (const ModelShape& ms : kModels) {
     const size_t hd = ms.d_model / ms.heads;
     for (size_t lk : {16, 64, 256})
-      benchmark::RegisterBenchmark(("attention/decode/" + std::string(ms.name) + "/lk:" + std::to_string(lk)).c_str(),
+      benchmark::RegisterBenchmark(("attention/decode/" + shape_name(ms) + "/lk:" + std::to_string(lk)).c_str(),
                                    BM_attention, 1, lk, hd);
     for (size_t l : {32, 128})
-      benchmark::RegisterBenchmark(("attention/encoder/" + std::string(ms.name) + "/len:" + std::to_string(l)).c_str(),
+      benchmark::RegisterBenchmark(("attention/encoder/" + shape_name(ms) + "/len:" + std::to_string(l)).c_str(),
                                    BM_attention, l, l, hd);
-    benchmark::RegisterBenchmark(("topk/" + std::string(ms.name) + "/vocab/k:8").c_str(), BM_topk, ms.vocab, 8);
   }
+}
+void bench_f32_pack_keys() {
+  for (const ModelShape& ms : kModels)
+    benchmark::RegisterBenchmark(("pack_keys/" + shape_name(ms) + "/len:128").c_str(), BM_pack_keys, 128,
+                                 ms.d_model / ms.heads);
+}
+void bench_f32_topk() {
+  for (const ModelShape& ms : kModels)
+    benchmark::RegisterBenchmark(("topk/" + shape_name(ms) + "/vocab/k:8").c_str(), BM_topk, ms.vocab, 8);
+}
+
+// Baselines in the same run: OpenBLAS sgemm at the same shapes, and memcpy of the bytes
+// the memory-bound ops move.
+void bench_baselines() {
+  for (const ModelShape& ms : kModels) {
+#if EDGEMT_HAVE_OPENBLAS
+    for (Layer l : kLayers)
+      for (size_t m : kRows)
+        benchmark::RegisterBenchmark(
+            ("gemm/openblas/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
+            BM_openblas_sgemm, ms, l, m)->Unit(benchmark::kMicrosecond);
+#endif
+    benchmark::RegisterBenchmark(("copy/" + shape_name(ms) + "/vocab").c_str(), BM_copy, ms.vocab);
+    benchmark::RegisterBenchmark(("copy/" + shape_name(ms) + "/rows:256xd").c_str(), BM_copy, 256 * ms.d_model);
+  }
+}
+
+void register_all() {
+#define EDGEMT_KERNEL_BENCH(name, type, source, folder, unused) bench_##name();
+  EDGEMT_KERNELS(EDGEMT_KERNEL_BENCH, 0)
+#undef EDGEMT_KERNEL_BENCH
+  bench_baselines();
 }
 
 }  // namespace

@@ -15,9 +15,9 @@ namespace {
 
 #define EDGEMT_PICK_by_base(name, token, base) &name##__##base
 #define EDGEMT_PICK_by_own(name, token, base) &name##__##token
-#define EDGEMT_TABLE_ENTRY(name, type, source, token, base) \
+#define EDGEMT_TABLE_ENTRY(name, type, source, folder, token, base) \
   t.name = EDGEMT_PICK_##source(name, token, base);
-#define EDGEMT_TABLE_CASE(token, family, base)          \
+#define EDGEMT_TABLE_CASE(token, family, base, arch, flags, detect) \
   case Isa::token: {                                     \
     EDGEMT_KERNELS(EDGEMT_TABLE_ENTRY, token, base)      \
     break;                                               \
@@ -33,40 +33,26 @@ Kernels make_table(Isa isa) {
 }
 
 constexpr const char* kNames[] = {
-#define EDGEMT_ISA_NAME(token, family, base) #token,
+#define EDGEMT_ISA_NAME(token, family, base, arch, flags, detect) #token,
     EDGEMT_ISAS(EDGEMT_ISA_NAME)
 #undef EDGEMT_ISA_NAME
 };
 
+// The detect expressions of the ISA list use these.
+#define EDGEMT_X86_HAS(feature) __builtin_cpu_supports(feature)
+#if (EDGEMT_ARCH_ARM64 || EDGEMT_ARCH_ARM32) && defined(__linux__)
+#define EDGEMT_ARM_HWCAP(bit) ((getauxval(AT_HWCAP) & (bit)) != 0)
+#else
+#define EDGEMT_ARM_HWCAP(bit) false
+#endif
+
 bool cpu_has(Isa isa) {
   switch (isa) {
-    case Isa::ref: return true;
-#if EDGEMT_ARCH_X86
-    case Isa::sse4_2: return __builtin_cpu_supports("sse4.2");
-    case Isa::avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    case Isa::avx512:
-      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-             __builtin_cpu_supports("fma");
-    case Isa::avx512vnni: return cpu_has(Isa::avx512) && __builtin_cpu_supports("avx512vnni");
-#endif
-#if EDGEMT_ARCH_ARM64
-    case Isa::neon64: return true;  // Advanced SIMD is mandatory on AArch64
-    case Isa::neon64_dot:
-#if defined(__linux__)
-      return (getauxval(AT_HWCAP) & (1UL << 20)) != 0;  // HWCAP_ASIMDDP
-#else
-      return false;
-#endif
-#endif
-#if EDGEMT_ARCH_ARM32 && EDGEMT_HAVE_NEON
-    case Isa::neon:
-#if defined(__linux__)
-      return (getauxval(AT_HWCAP) & (1UL << 12)) != 0;  // HWCAP_NEON
-#else
-      return true;
-#endif
-#endif
+#define EDGEMT_CPU_CASE(token, family, base, arch, flags, detect) \
+  case Isa::token:                                                \
+    return detect;
+    EDGEMT_ISAS(EDGEMT_CPU_CASE)
+#undef EDGEMT_CPU_CASE
     default: return false;
   }
 }

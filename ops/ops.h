@@ -41,7 +41,7 @@ namespace edgemt::ops {
 
 // Instruction-set levels, one per entry of EDGEMT_ISAS (in that order).
 enum class Isa : uint8_t {
-#define EDGEMT_ISA_ENUM(token, family, base) token,
+#define EDGEMT_ISA_ENUM(token, family, base, arch, flags, detect) token,
   EDGEMT_ISAS(EDGEMT_ISA_ENUM)
 #undef EDGEMT_ISA_ENUM
   kCount
@@ -108,6 +108,7 @@ using F32AddLayerNormFn = void (*)(size_t rows, size_t d, const float* x, size_t
                                    const float* r, size_t ldr, const float* gamma,
                                    const float* beta, float eps, float* y, size_t ldy);
 
+// ---- elementwise -------------------------------------------------------------------
 // f32_add: y[i] = x[i] + r[i]. y may equal x or r.
 using F32AddFn = void (*)(size_t n, const float* x, const float* r, float* y);
 
@@ -158,7 +159,7 @@ using F32TopKFn = void (*)(size_t n, const float* x, size_t k, float* values,
 
 // The table of one ISA. EDGEMT_KERNELS lists its entries.
 struct Kernels {
-#define EDGEMT_KERNEL_FIELD(name, type, source, unused) type name;
+#define EDGEMT_KERNEL_FIELD(name, type, source, folder, unused) type name;
   EDGEMT_KERNELS(EDGEMT_KERNEL_FIELD, 0)
 #undef EDGEMT_KERNEL_FIELD
 };

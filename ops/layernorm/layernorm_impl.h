@@ -69,16 +69,6 @@ void f32_add_layernorm_generic(size_t rows, size_t d, const float* x, size_t ldx
   }
 }
 
-template <class Arch>
-void f32_add_generic(size_t n, const float* x, const float* r, float* y) {
-  using B = xsimd::batch<float, Arch>;
-  constexpr size_t W = B::size;
-  size_t i = 0;
-  for (; i + W <= n; i += W)
-    (B::load_unaligned(x + i) + B::load_unaligned(r + i)).store_unaligned(y + i);
-  for (; i < n; ++i) y[i] = x[i] + r[i];
-}
-
 }  // namespace
 }  // namespace edgemt::ops
 
@@ -88,8 +78,5 @@ void f32_add_generic(size_t n, const float* x, const float* r, float* y) {
                                 const float* r, size_t ldr, const float* gamma,                \
                                 const float* beta, float eps, float* y, size_t ldy) {          \
     f32_add_layernorm_generic<Arch>(rows, d, x, ldx, r, ldr, gamma, beta, eps, y, ldy);        \
-  }                                                                                            \
-  void f32_add__##isa(size_t n, const float* x, const float* r, float* y) {                    \
-    f32_add_generic<Arch>(n, x, r, y);                                                         \
   }                                                                                            \
   }

@@ -25,8 +25,4 @@ void f32_add_layernorm__ref(size_t rows, size_t d, const float* x, size_t ldx, c
   }
 }
 
-void f32_add__ref(size_t n, const float* x, const float* r, float* y) {
-  for (size_t i = 0; i < n; ++i) y[i] = x[i] + r[i];
-}
-
 }  // namespace edgemt::ops

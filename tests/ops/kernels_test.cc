@@ -330,7 +330,7 @@ void test_f32_topk(const Kernels& k) {
     }
 }
 
-#define EDGEMT_KERNEL_TEST(name, type, source, unused) \
+#define EDGEMT_KERNEL_TEST(name, type, source, folder, unused) \
   TEST_P(KernelTest, name) { test_##name(k()); }
 EDGEMT_KERNELS(EDGEMT_KERNEL_TEST, 0)
 #undef EDGEMT_KERNEL_TEST
