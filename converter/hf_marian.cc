@@ -1,4 +1,5 @@
-// Hugging Face MarianMT directory -> SourceModel (packed by pack.h).
+// Hugging Face MarianMT (or Pegasus: the same with pre-norm layers) directory -> SourceModel
+// (packed by pack.h).
 //
 // MarianMT specifics (transformers/models/marian):
 // - token ids come from vocab.json (and target_vocab.json with separate vocabularies),
@@ -192,8 +193,12 @@ SourceModel read_hf_marian(const std::string& dir_path) {
   const json tokcfg = read_json(dir / "tokenizer_config.json", false);
 
   const std::string model_type = cfg.value("model_type", std::string());
-  if (model_type != "marian")
-    throw ConvertError(cfg_file + ": model_type is '" + model_type + "'; edgemt-convert reads MarianMT ('marian') models");
+  // Pegasus is MarianMT with pre-norm layers and a final layer norm after each stack
+  // (same positions, embeddings scale, tied output, final_logits_bias and tensor names).
+  const bool pegasus = model_type == "pegasus";
+  if (model_type != "marian" && !pegasus)
+    throw ConvertError(cfg_file + ": model_type is '" + model_type +
+                       "'; edgemt-convert reads MarianMT ('marian') and Pegasus ('pegasus') models");
   if (cfg.contains("is_encoder_decoder") && cfg["is_encoder_decoder"].is_boolean() && !cfg["is_encoder_decoder"].get<bool>())
     throw ConvertError(cfg_file + ": is_encoder_decoder is false; only encoder-decoder models are supported");
 
@@ -237,7 +242,7 @@ SourceModel read_hf_marian(const std::string& dir_path) {
   else if (act == "swish" || act == "silu") c.activation = ops::Activation::kSwish;
   else if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast") c.activation = ops::Activation::kGeluTanh;
   else throw ConvertError(cfg_file + ": activation_function '" + act + "' is not supported (relu, gelu, swish/silu, gelu_new)");
-  c.norm_placement = NormPlacement::kPost;  // MarianMT is post-norm
+  c.norm_placement = pegasus ? NormPlacement::kPre : NormPlacement::kPost;
   c.position_kind = PositionKind::kSinusoidalSplit;
   c.decoder_layer_kind = DecoderLayerKind::kTransformer;
   c.layer_norm_epsilon = 1e-5f;
@@ -370,6 +375,11 @@ SourceModel read_hf_marian(const std::string& dir_path) {
     add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kFc1), {p + "fc1"}, df, d);
     add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kFc2), {p + "fc2"}, d, df);
     add_norm(&spec, r, names::layer(Stack::kDecoder, i, names::kFinalNorm), p + "final_layer_norm", d);
+  }
+
+  if (pegasus) {
+    add_norm(&spec, r, std::string(names::kEncoderLayerNorm), "model.encoder.layer_norm", d);
+    add_norm(&spec, r, std::string(names::kDecoderLayerNorm), "model.decoder.layer_norm", d);
   }
 
   // Output projection: the decoder embeddings unless tie_word_embeddings is false.

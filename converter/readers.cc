@@ -10,7 +10,7 @@ namespace edgemt::convert {
 std::span<const CheckpointReader> checkpoint_readers() {
   static const CheckpointReader kReaders[] = {
       {"huggingface-marian",
-       "Hugging Face MarianMT directory (Opus-MT): config.json, model.safetensors or pytorch_model.bin, "
+       "Hugging Face MarianMT (Opus-MT) or Pegasus directory: config.json, model.safetensors or pytorch_model.bin, "
        "source.spm, target.spm, vocab.json",
        &is_hf_marian_dir, &read_hf_marian},
   };

@@ -28,7 +28,8 @@ import sentencepiece as spm
 import torch
 import transformers
 from safetensors import safe_open
-from transformers import GenerationConfig, MarianConfig, MarianMTModel, MarianTokenizer
+from transformers import (GenerationConfig, MarianConfig, MarianMTModel, MarianTokenizer, PegasusConfig,
+                          PegasusForConditionalGeneration)
 
 warnings.filterwarnings("ignore")
 transformers.logging.set_verbosity_error()
@@ -125,7 +126,16 @@ MODELS = [
     dict(name="m6_shared_swish_d36h3", seed=6606, d_model=36, enc_heads=3, dec_heads=3, enc_ffn=60, dec_ffn=60,
          enc_layers=3, dec_layers=3, act="swish", scale_embedding=False, tie=True, max_pos=256,
          vocab=dict(kind="shared_single", spm_type="unigram", total=389, codes=[], codes_at="end")),
+    # Pre-norm (x + f(LN(x)), a final LN after each stack): transformers' Pegasus, which is MarianMT
+    # with normalize_before; the tokenizer files are MarianMT's (the parity test is about the layers).
+    dict(name="m7_prenorm_pegasus_d32", arch="pegasus", seed=7707, d_model=32, enc_heads=4, dec_heads=2,
+         enc_ffn=80, dec_ffn=64, enc_layers=2, dec_layers=2, act="gelu", scale_embedding=True, tie=True,
+         max_pos=256, vocab=dict(kind="shared_single", spm_type="unigram", total=347, codes=[], codes_at="end")),
 ]
+
+
+def model_class(mcfg):
+    return PegasusForConditionalGeneration if mcfg.get("arch") == "pegasus" else MarianMTModel
 
 
 def log(*a):
@@ -286,6 +296,18 @@ def make_config(mcfg, voc):
     pad = dec_vocab - 1  # <pad> is the last target id; also decoder_start_token_id
     tgt = voc["target_vocab"] or voc["vocab"]
     assert tgt["<pad>"] == pad and tgt["</s>"] == 0 and tgt["<unk>"] == 1
+    if mcfg.get("arch") == "pegasus":
+        assert share and mcfg["tie"], "Pegasus shares and ties its embeddings"
+        cfg = PegasusConfig(
+            vocab_size=vocab_size, max_position_embeddings=mcfg["max_pos"], encoder_layers=mcfg["enc_layers"],
+            decoder_layers=mcfg["dec_layers"], encoder_attention_heads=mcfg["enc_heads"],
+            decoder_attention_heads=mcfg["dec_heads"], encoder_ffn_dim=mcfg["enc_ffn"],
+            decoder_ffn_dim=mcfg["dec_ffn"], d_model=mcfg["d_model"], activation_function=mcfg["act"],
+            scale_embedding=mcfg["scale_embedding"], tie_word_embeddings=True, pad_token_id=pad,
+            decoder_start_token_id=pad, eos_token_id=0, forced_eos_token_id=0, bos_token_id=0, dropout=0.1,
+            attention_dropout=0.0, activation_dropout=0.0)
+        cfg.architectures = ["PegasusForConditionalGeneration"]
+        return cfg
     cfg = MarianConfig(
         vocab_size=vocab_size,
         decoder_vocab_size=dec_vocab,
@@ -388,7 +410,7 @@ def init_weights(model, mcfg, seed):
 def build_model(mcfg, voc, seed):
     cfg = make_config(mcfg, voc)
     torch.manual_seed(seed)
-    model = MarianMTModel(cfg)
+    model = model_class(mcfg)(cfg)
     model.set_attn_implementation("eager")
     init_weights(model, mcfg, seed)
     model.generation_config = generation_config(cfg.pad_token_id)
@@ -608,7 +630,7 @@ def r8(x):
 # ----------------------------------------------------------------------------------------------
 def check_saved(path, model, mcfg):
     """Reload offline and compare every tensor; check which embedding keys the safetensors file holds."""
-    loaded = MarianMTModel.from_pretrained(path, attn_implementation="eager", local_files_only=True).eval()
+    loaded = model_class(mcfg).from_pretrained(path, attn_implementation="eager", local_files_only=True).eval()
     a, b = model.state_dict(), loaded.state_dict()
     assert a.keys() == b.keys()
     for k in a:
@@ -761,9 +783,10 @@ def run_model(mcfg, en, de, out_dir):
             "decoder_attention_heads": cfg.decoder_attention_heads,
             "encoder_ffn_dim": cfg.encoder_ffn_dim, "decoder_ffn_dim": cfg.decoder_ffn_dim,
             "activation_function": cfg.activation_function, "scale_embedding": cfg.scale_embedding,
-            "share_encoder_decoder_embeddings": cfg.share_encoder_decoder_embeddings,
+            "model_type": cfg.model_type,
+            "share_encoder_decoder_embeddings": getattr(cfg, "share_encoder_decoder_embeddings", True),
             "tie_word_embeddings": cfg.tie_word_embeddings, "vocab_size": cfg.vocab_size,
-            "decoder_vocab_size": cfg.decoder_vocab_size,
+            "decoder_vocab_size": getattr(cfg, "decoder_vocab_size", cfg.vocab_size),
             "max_position_embeddings": cfg.max_position_embeddings, "pad_token_id": pad, "eos_token_id": eos,
             "decoder_start_token_id": start, "separate_vocabs": separate,
             "vocab_kind": mcfg["vocab_kind"], "safetensors_non_layer_keys": emb_keys,
@@ -798,7 +821,7 @@ def run_model(mcfg, en, de, out_dir):
     assert size < 1_000_000, size
 
     # ---- reload check: references reproduce from the files alone --------------------------------
-    chk = MarianMTModel.from_pretrained(path, attn_implementation="eager", local_files_only=True).eval()
+    chk = model_class(mcfg).from_pretrained(path, attn_implementation="eager", local_files_only=True).eval()
     ctok = MarianTokenizer.from_pretrained(path, local_files_only=True)
     for i in range(len(results)):
         ids = ctok(ref["sentences"][i])["input_ids"]
@@ -816,7 +839,7 @@ def run_model(mcfg, en, de, out_dir):
         greedy_eos=n - g_lim, greedy_limit=g_lim, beam_eos=n - b_lim, beam_limit=b_lim,
         greedy_min_margin=ref["greedy_min_margin"], beam_min_gap=ref["beam4_min_gap"],
         batch_greedy_mismatch=len(g_mis), batch_beam_mismatch=len(b_mis), unk_sentences=unk_sents,
-        vocab=cfg.vocab_size, dec_vocab=cfg.decoder_vocab_size, ref_bytes=size,
+        vocab=cfg.vocab_size, dec_vocab=getattr(cfg, "decoder_vocab_size", cfg.vocab_size), ref_bytes=size,
     )
     log("  " + json.dumps(summary))
     return summary
