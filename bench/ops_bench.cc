@@ -43,8 +43,9 @@ struct Buf {
 void set_gemm_counters(benchmark::State& st, size_t m, size_t n, size_t k, size_t weight_bytes) {
   st.counters["GFLOP/s"] = benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate,
                                               benchmark::Counter::kIs1000);
-  st.counters["GB/s"] = benchmark::Counter(static_cast<double>(weight_bytes + 4 * (m * k + m * n)),
-                                           benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+  st.counters["GB/s"] =
+      benchmark::Counter(static_cast<double>(weight_bytes + 4 * (m * k + m * n)),
+                         benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 
 void BM_f32_gemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m) {
@@ -89,8 +90,9 @@ void BM_openblas_sgemm(benchmark::State& st, ModelShape ms, Layer layer, size_t 
   openblas_set_num_threads(1);
   for (auto _ : st) {
     // C = A W^T with W row-major [n][k], PyTorch's layout.
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
-                1.0f, a.p, static_cast<int>(k), w.p, static_cast<int>(k), 0.0f, c.p, static_cast<int>(n));
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(m), static_cast<int>(n),
+                static_cast<int>(k), 1.0f, a.p, static_cast<int>(k), w.p, static_cast<int>(k), 0.0f, c.p,
+                static_cast<int>(n));
     benchmark::DoNotOptimize(c.p);
     benchmark::ClobberMemory();
   }
@@ -99,7 +101,8 @@ void BM_openblas_sgemm(benchmark::State& st, ModelShape ms, Layer layer, size_t 
 #endif
 
 void set_bytes(benchmark::State& st, double bytes) {
-  st.counters["GB/s"] = benchmark::Counter(bytes, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+  st.counters["GB/s"] =
+      benchmark::Counter(bytes, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 
 // Bandwidth baseline for the memory-bound ops: copying the same bytes they read and
@@ -153,7 +156,8 @@ void BM_embed(benchmark::State& st, size_t rows, size_t d, size_t vocab) {
   std::vector<size_t> ids(rows);
   for (auto& i : ids) i = g() % vocab;
   for (auto _ : st) {
-    for (size_t r = 0; r < rows; ++r) K().f32_embed(d, e.p + ids[r] * d, 1, 22.6f, p.p + (r % 512) * d, y.p + r * d);
+    for (size_t r = 0; r < rows; ++r)
+      K().f32_embed(d, e.p + ids[r] * d, 1, 22.6f, p.p + (r % 512) * d, y.p + r * d);
     benchmark::DoNotOptimize(y.p);
   }
   set_bytes(st, 12.0 * rows * d);
@@ -162,15 +166,16 @@ void BM_embed(benchmark::State& st, size_t rows, size_t d, size_t vocab) {
 // One head: decode (lq = 1 over lk keys) or encoder (lq = lk).
 void BM_attention(benchmark::State& st, size_t lq, size_t lk, size_t hd) {
   const size_t nb = (lk + ops::kKeyBlock - 1) / ops::kKeyBlock;
-  Buf q(lq * hd), keys(lk * hd), kt(nb * hd * ops::kKeyBlock), v(lk * hd), o(lq * hd), scratch(4 * nb * ops::kKeyBlock);
+  Buf q(lq * hd), keys(lk * hd), kt(nb * hd * ops::kKeyBlock), v(lk * hd), o(lq * hd),
+      scratch(4 * nb * ops::kKeyBlock);
   K().f32_pack_keys(lk, hd, keys.p, hd, kt.p, hd * ops::kKeyBlock, 0, true);
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
   for (auto _ : st) {
     K().f32_attention(lq, lk, hd, q.p, hd, kt.p, hd * ops::kKeyBlock, v.p, hd, o.p, hd, scale, scratch.p);
     benchmark::DoNotOptimize(o.p);
   }
-  st.counters["GFLOP/s"] = benchmark::Counter(4.0 * lq * lk * hd, benchmark::Counter::kIsIterationInvariantRate,
-                                              benchmark::Counter::kIs1000);
+  st.counters["GFLOP/s"] = benchmark::Counter(
+      4.0 * lq * lk * hd, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 
 void BM_topk(benchmark::State& st, size_t n, size_t k) {
@@ -238,26 +243,32 @@ void bench_f32_gemm() {
   for (const ModelShape& ms : kModels)
     for (Layer l : kLayers)
       for (size_t m : kRows)
-        benchmark::RegisterBenchmark(("gemm/f32/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
-                                     BM_f32_gemm, ms, l, m)->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(
+            ("gemm/f32/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
+            BM_f32_gemm, ms, l, m)
+            ->Unit(benchmark::kMicrosecond);
 }
 void bench_qs8_gemm() {  // includes the activations' quantization, as in the runtime
   for (const ModelShape& ms : kModels)
     for (Layer l : kLayers)
       for (size_t m : kRows)
-        benchmark::RegisterBenchmark(("gemm/qs8/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
-                                     BM_qs8_gemm, ms, l, m)->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(
+            ("gemm/qs8/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
+            BM_qs8_gemm, ms, l, m)
+            ->Unit(benchmark::kMicrosecond);
 }
 void bench_qs8_quantize() {
   for (const ModelShape& ms : kModels)
     for (size_t rows : {1, 16})
-      benchmark::RegisterBenchmark(("quantize/" + shape_name(ms) + "/ffn/rows:" + std::to_string(rows)).c_str(),
-                                   BM_quantize, rows, ms.ffn);
+      benchmark::RegisterBenchmark(
+          ("quantize/" + shape_name(ms) + "/ffn/rows:" + std::to_string(rows)).c_str(), BM_quantize, rows,
+          ms.ffn);
 }
 void bench_f32_activation() {
   for (const ModelShape& ms : kModels)
-    for (auto [act, name] : {std::pair{ops::Activation::kRelu, "relu"}, std::pair{ops::Activation::kGelu, "gelu"},
-                             std::pair{ops::Activation::kSwish, "swish"}})
+    for (auto [act, name] :
+         {std::pair{ops::Activation::kRelu, "relu"}, std::pair{ops::Activation::kGelu, "gelu"},
+          std::pair{ops::Activation::kSwish, "swish"}})
       benchmark::RegisterBenchmark(("activation/" + std::string(name) + "/" + ms.name + "/ffn_x16").c_str(),
                                    BM_activation, act, 16 * ms.ffn);
 }
@@ -272,8 +283,9 @@ void bench_f32_logsumexp() {
 void bench_f32_add_layernorm() {
   for (const ModelShape& ms : kModels)
     for (size_t rows : {1, 16, 256})
-      benchmark::RegisterBenchmark(("add_layernorm/" + shape_name(ms) + "/rows:" + std::to_string(rows)).c_str(),
-                                   BM_add_layernorm, rows, ms.d_model);
+      benchmark::RegisterBenchmark(
+          ("add_layernorm/" + shape_name(ms) + "/rows:" + std::to_string(rows)).c_str(), BM_add_layernorm,
+          rows, ms.d_model);
 }
 void bench_f32_add() {
   for (const ModelShape& ms : kModels)
@@ -281,22 +293,25 @@ void bench_f32_add() {
 }
 void bench_f32_embed() {
   for (const ModelShape& ms : kModels)
-    benchmark::RegisterBenchmark(("embed/" + shape_name(ms) + "/rows:64").c_str(), BM_embed, 64, ms.d_model, ms.vocab);
+    benchmark::RegisterBenchmark(("embed/" + shape_name(ms) + "/rows:64").c_str(), BM_embed, 64, ms.d_model,
+                                 ms.vocab);
 }
 void bench_qs8_embed() {
   for (const ModelShape& ms : kModels)
-    benchmark::RegisterBenchmark(("embed_int8/" + shape_name(ms) + "/rows:64").c_str(), BM_embed_int8, 64, ms.d_model,
-                                 ms.vocab);
+    benchmark::RegisterBenchmark(("embed_int8/" + shape_name(ms) + "/rows:64").c_str(), BM_embed_int8, 64,
+                                 ms.d_model, ms.vocab);
 }
 void bench_f32_attention() {
   for (const ModelShape& ms : kModels) {
     const size_t hd = ms.d_model / ms.heads;
     for (size_t lk : {16, 64, 256})
-      benchmark::RegisterBenchmark(("attention/decode/" + shape_name(ms) + "/lk:" + std::to_string(lk)).c_str(),
-                                   BM_attention, 1, lk, hd);
+      benchmark::RegisterBenchmark(
+          ("attention/decode/" + shape_name(ms) + "/lk:" + std::to_string(lk)).c_str(), BM_attention, 1, lk,
+          hd);
     for (size_t l : {32, 128})
-      benchmark::RegisterBenchmark(("attention/encoder/" + shape_name(ms) + "/len:" + std::to_string(l)).c_str(),
-                                   BM_attention, l, l, hd);
+      benchmark::RegisterBenchmark(
+          ("attention/encoder/" + shape_name(ms) + "/len:" + std::to_string(l)).c_str(), BM_attention, l, l,
+          hd);
   }
 }
 void bench_f32_pack_keys() {
@@ -318,10 +333,12 @@ void bench_baselines() {
       for (size_t m : kRows)
         benchmark::RegisterBenchmark(
             ("gemm/openblas/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
-            BM_openblas_sgemm, ms, l, m)->Unit(benchmark::kMicrosecond);
+            BM_openblas_sgemm, ms, l, m)
+            ->Unit(benchmark::kMicrosecond);
 #endif
     benchmark::RegisterBenchmark(("copy/" + shape_name(ms) + "/vocab").c_str(), BM_copy, ms.vocab);
-    benchmark::RegisterBenchmark(("copy/" + shape_name(ms) + "/rows:256xd").c_str(), BM_copy, 256 * ms.d_model);
+    benchmark::RegisterBenchmark(("copy/" + shape_name(ms) + "/rows:256xd").c_str(), BM_copy,
+                                 256 * ms.d_model);
   }
 }
 

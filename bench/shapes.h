@@ -26,22 +26,42 @@ inline constexpr Layer kLayers[] = {Layer::kQkv, Layer::kOut, Layer::kFfn1, Laye
 
 inline const char* layer_name(Layer l) {
   switch (l) {
-    case Layer::kQkv: return "qkv";
-    case Layer::kOut: return "out";
-    case Layer::kFfn1: return "ffn1";
-    case Layer::kFfn2: return "ffn2";
-    case Layer::kLogits: return "logits";
+    case Layer::kQkv:
+      return "qkv";
+    case Layer::kOut:
+      return "out";
+    case Layer::kFfn1:
+      return "ffn1";
+    case Layer::kFfn2:
+      return "ffn2";
+    case Layer::kLogits:
+      return "logits";
   }
   return "?";
 }
 
 inline void layer_dims(const ModelShape& m, Layer l, size_t* n, size_t* k) {
   switch (l) {
-    case Layer::kQkv: *n = 3 * m.d_model; *k = m.d_model; break;
-    case Layer::kOut: *n = m.d_model; *k = m.d_model; break;
-    case Layer::kFfn1: *n = m.ffn; *k = m.d_model; break;
-    case Layer::kFfn2: *n = m.d_model; *k = m.ffn; break;
-    case Layer::kLogits: *n = m.vocab; *k = m.d_model; break;
+    case Layer::kQkv:
+      *n = 3 * m.d_model;
+      *k = m.d_model;
+      break;
+    case Layer::kOut:
+      *n = m.d_model;
+      *k = m.d_model;
+      break;
+    case Layer::kFfn1:
+      *n = m.ffn;
+      *k = m.d_model;
+      break;
+    case Layer::kFfn2:
+      *n = m.d_model;
+      *k = m.ffn;
+      break;
+    case Layer::kLogits:
+      *n = m.vocab;
+      *k = m.d_model;
+      break;
   }
 }
 

@@ -32,8 +32,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -132,7 +132,8 @@ int parse_args(int argc, char** argv, Args* a, std::vector<char*>* rest) {
     auto int_value = [&](int lo, int hi, int* out) {
       const char* v = value();
       if (!parse_int(v, lo, hi, out))
-        die(arg + " expects an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + v + "'");
+        die(arg + " expects an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" +
+            v + "'");
     };
     if (arg == "--help" || arg == "-h") {
       std::fputs(kUsage, stdout);
@@ -276,7 +277,8 @@ std::vector<std::vector<int32_t>> load_sources(const Args& a, const edgemt::Mode
   for (size_t i = 0; i < lines.size(); ++i) {
     std::vector<int32_t> ids;
     if (a.ids) {
-      if (!parse_ids(lines[i], &ids)) die("input line " + std::to_string(i + 1) + " is not a list of token ids");
+      if (!parse_ids(lines[i], &ids))
+        die("input line " + std::to_string(i + 1) + " is not a list of token ids");
       if (ids.empty()) continue;
     } else {
       const edgemt::Status st = model.tokenizer().encode(lines[i], &ids);
@@ -296,8 +298,8 @@ std::shared_ptr<const edgemt::Model> load_model(const std::string& path) {
   return std::move(m.value());
 }
 
-std::unique_ptr<edgemt::Translator> make_translator(const std::shared_ptr<const edgemt::Model>& model, const Args& a,
-                                                    int max_batch) {
+std::unique_ptr<edgemt::Translator> make_translator(const std::shared_ptr<const edgemt::Model>& model,
+                                                    const Args& a, int max_batch) {
   edgemt::TranslatorOptions o;
   o.max_batch = max_batch;
   o.max_beam = a.beam;
@@ -364,8 +366,8 @@ int run_report(const Args& a) {
   // Warm-up (also faults the mapped model in).
   double first_ms = 0.0;
   if (a.warmup > 0) {
-    std::vector<std::vector<int32_t>> w(sources.begin(),
-                                        sources.begin() + std::min<size_t>(sources.size(), static_cast<size_t>(a.warmup)));
+    std::vector<std::vector<int32_t>> w(
+        sources.begin(), sources.begin() + std::min<size_t>(sources.size(), static_cast<size_t>(a.warmup)));
     t0 = Clock::now();
     const edgemt::Status st = tr->translate_ids({w.front()}, &results, opt);
     first_ms = ms_since(t0);
@@ -387,9 +389,10 @@ int run_report(const Args& a) {
     if (!st.is_ok()) die(st.to_string());
   }
   if (a.profile) {
-    std::fprintf(stderr, "per-op profile of the last throughput pass (isa %s, %d thread%s, batch %d, beam %d):\n%s",
-                 edgemt::active_isa(), a.threads, a.threads == 1 ? "" : "s", a.batch,
-                 params.value().beam, tr->profiler().report().c_str());
+    std::fprintf(stderr,
+                 "per-op profile of the last throughput pass (isa %s, %d thread%s, batch %d, beam %d):\n%s",
+                 edgemt::active_isa(), a.threads, a.threads == 1 ? "" : "s", a.batch, params.value().beam,
+                 tr->profiler().report().c_str());
     tr->profiler().set_enabled(false);
   }
   const double tp_cpu = (cpu_seconds() - tp_cpu0) / a.repeat;
@@ -406,7 +409,8 @@ int run_report(const Args& a) {
   }
 
   // Latency: one sentence at a time.
-  const size_t nlat = a.latency < 0 ? sources.size() : std::min(sources.size(), static_cast<size_t>(a.latency));
+  const size_t nlat =
+      a.latency < 0 ? sources.size() : std::min(sources.size(), static_cast<size_t>(a.latency));
   std::vector<double> lat_ms;
   size_t lat_tokens = 0;
   std::vector<std::vector<int32_t>> one(1);
@@ -443,16 +447,20 @@ int run_report(const Args& a) {
   std::printf("  \"arena_bytes\": %zu,\n", tr->arena_bytes());
   std::printf("  \"sentences\": %zu,\n  \"source_tokens\": %zu,\n  \"tokenize_ms\": %.3f,\n", sources.size(),
               count_tokens(sources), tokenize_ms);
-  std::printf("  \"throughput\": {\"passes\": %d, \"seconds\": %.6f, \"target_tokens\": %zu, \"tokens_per_s\": %.3f, "
-              "\"sentences_per_s\": %.3f, \"cpu_s\": %.3f},\n",
-              a.repeat, tp_s, tp_tokens, tp_s > 0 ? tp_tokens / tp_s : 0.0, tp_s > 0 ? sources.size() / tp_s : 0.0,
-              tp_cpu);
-  std::printf("  \"latency\": {\"sentences\": %zu, \"target_tokens\": %zu, \"p50_ms\": %.3f, \"p90_ms\": %.3f, "
-              "\"mean_ms\": %.3f, \"max_ms\": %.3f, \"cpu_s\": %.3f},\n",
-              lat_ms.size(), lat_tokens, percentile(lat_ms, 50), percentile(lat_ms, 90), lat_mean,
-              lat_ms.empty() ? 0.0 : *std::max_element(lat_ms.begin(), lat_ms.end()), lat_cpu);
-  std::printf("  \"peak_rss_kib\": %ld,\n  \"ru_maxrss_kib\": %ld,\n  \"cpu_user_s\": %.3f,\n  \"cpu_sys_s\": %.3f\n}\n",
-              peak_rss_kib(), ru.ru_maxrss, user_s, sys_s);
+  std::printf(
+      "  \"throughput\": {\"passes\": %d, \"seconds\": %.6f, \"target_tokens\": %zu, \"tokens_per_s\": %.3f, "
+      "\"sentences_per_s\": %.3f, \"cpu_s\": %.3f},\n",
+      a.repeat, tp_s, tp_tokens, tp_s > 0 ? tp_tokens / tp_s : 0.0, tp_s > 0 ? sources.size() / tp_s : 0.0,
+      tp_cpu);
+  std::printf(
+      "  \"latency\": {\"sentences\": %zu, \"target_tokens\": %zu, \"p50_ms\": %.3f, \"p90_ms\": %.3f, "
+      "\"mean_ms\": %.3f, \"max_ms\": %.3f, \"cpu_s\": %.3f},\n",
+      lat_ms.size(), lat_tokens, percentile(lat_ms, 50), percentile(lat_ms, 90), lat_mean,
+      lat_ms.empty() ? 0.0 : *std::max_element(lat_ms.begin(), lat_ms.end()), lat_cpu);
+  std::printf(
+      "  \"peak_rss_kib\": %ld,\n  \"ru_maxrss_kib\": %ld,\n  \"cpu_user_s\": %.3f,\n  \"cpu_sys_s\": "
+      "%.3f\n}\n",
+      peak_rss_kib(), ru.ru_maxrss, user_s, sys_s);
   return 0;
 }
 
@@ -534,8 +542,13 @@ int run_gbench(const Args& a, std::vector<char*> rest) {
   st.sources = load_sources(a, *st.model, true, &tokenize_ms);
   g_state = &st;
   benchmark::RegisterBenchmark("BM_ModelLoad", BM_ModelLoad)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("BM_TranslatorCreate", BM_TranslatorCreate)->Arg(1)->Arg(a.batch)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("BM_TranslateSentence", BM_TranslateSentence)->Unit(benchmark::kMillisecond)->UseRealTime();
+  benchmark::RegisterBenchmark("BM_TranslatorCreate", BM_TranslatorCreate)
+      ->Arg(1)
+      ->Arg(a.batch)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_TranslateSentence", BM_TranslateSentence)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   benchmark::RegisterBenchmark("BM_TranslateFile", BM_TranslateFile)
       ->ArgName("batch")
       ->Arg(a.batch)
@@ -547,8 +560,9 @@ int run_gbench(const Args& a, std::vector<char*> rest) {
   benchmark::AddCustomContext("model", a.model);
   benchmark::AddCustomContext("model_bytes", std::to_string(st.model->file_bytes()));
   benchmark::AddCustomContext("isa", edgemt::active_isa());
-  benchmark::AddCustomContext("threads/beam/max_length", std::to_string(a.threads) + "/" + std::to_string(a.beam) + "/" +
-                                                              std::to_string(a.max_length));
+  benchmark::AddCustomContext(
+      "threads/beam/max_length",
+      std::to_string(a.threads) + "/" + std::to_string(a.beam) + "/" + std::to_string(a.max_length));
   benchmark::AddCustomContext("sentences", std::to_string(st.sources.size()));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -88,7 +88,8 @@ std::vector<std::string> read_vocab(const fs::path& p, int size) {
   const json j = read_json(p, true);
   std::vector<std::string> pieces(static_cast<size_t>(size));
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!it.value().is_number_integer()) throw ConvertError(p.string() + ": the id of '" + it.key() + "' is not an integer");
+    if (!it.value().is_number_integer())
+      throw ConvertError(p.string() + ": the id of '" + it.key() + "' is not an integer");
     const int64_t id = it.value().get<int64_t>();
     if (id < 0 || id >= size)
       throw ConvertError(p.string() + ": piece '" + it.key() + "' has id " + std::to_string(id) +
@@ -116,7 +117,8 @@ class Reader {
     if (n.empty()) throw ConvertError("tensor " + name + " is missing from the checkpoint");
     FloatTensor t = ck_.read(n);
     if (t.shape != shape)
-      throw ConvertError("tensor " + n + " has shape " + shape_to_string(t.shape) + ", expected " + shape_to_string(shape));
+      throw ConvertError("tensor " + n + " has shape " + shape_to_string(t.shape) + ", expected " +
+                         shape_to_string(shape));
     return t;
   }
   bool has(const std::string& name) const { return !resolve(name).empty(); }
@@ -132,8 +134,8 @@ class Reader {
 };
 
 // A linear layer from one or more HF linears stacked along the output dimension.
-void add_linear(SourceModel* m, const Reader& r, const std::string& module, const std::vector<std::string>& hf,
-                size_t n_each, size_t k) {
+void add_linear(SourceModel* m, const Reader& r, const std::string& module,
+                const std::vector<std::string>& hf, size_t n_each, size_t k) {
   std::vector<float> w, b;
   w.reserve(hf.size() * n_each * k);
   bool has_bias = true;
@@ -166,12 +168,14 @@ std::vector<float> marian_positions(int n_pos, int dim) {
     // sin of the even columns, the second half cos of the odd columns.
     int c = 0;
     for (int j = 0; j < dim; j += 2, ++c) {
-      const double angle = static_cast<double>(p) / std::pow(10000.0, 2.0 * (j / 2) / static_cast<double>(dim));
+      const double angle =
+          static_cast<double>(p) / std::pow(10000.0, 2.0 * (j / 2) / static_cast<double>(dim));
       row[c] = static_cast<float>(std::sin(angle));
     }
     c = sentinel;
     for (int j = 1; j < dim; j += 2, ++c) {
-      const double angle = static_cast<double>(p) / std::pow(10000.0, 2.0 * (j / 2) / static_cast<double>(dim));
+      const double angle =
+          static_cast<double>(p) / std::pow(10000.0, 2.0 * (j / 2) / static_cast<double>(dim));
       row[c] = static_cast<float>(std::cos(angle));
     }
   }
@@ -199,7 +203,8 @@ SourceModel read_hf_marian(const std::string& dir_path) {
   if (model_type != "marian" && !pegasus)
     throw ConvertError(cfg_file + ": model_type is '" + model_type +
                        "'; edgemt-convert reads MarianMT ('marian') and Pegasus ('pegasus') models");
-  if (cfg.contains("is_encoder_decoder") && cfg["is_encoder_decoder"].is_boolean() && !cfg["is_encoder_decoder"].get<bool>())
+  if (cfg.contains("is_encoder_decoder") && cfg["is_encoder_decoder"].is_boolean() &&
+      !cfg["is_encoder_decoder"].get<bool>())
     throw ConvertError(cfg_file + ": is_encoder_decoder is false; only encoder-decoder models are supported");
 
   SourceModel spec;
@@ -218,8 +223,9 @@ SourceModel read_hf_marian(const std::string& dir_path) {
   const bool tie = get_bool_or(cfg, "tie_word_embeddings", true);
   c.tied_output = tie;
   if (c.shared_embeddings && c.target_vocab_size != c.source_vocab_size)
-    throw ConvertError(cfg_file + ": share_encoder_decoder_embeddings with vocab_size " + std::to_string(c.source_vocab_size) +
-                       " != decoder_vocab_size " + std::to_string(c.target_vocab_size));
+    throw ConvertError(cfg_file + ": share_encoder_decoder_embeddings with vocab_size " +
+                       std::to_string(c.source_vocab_size) + " != decoder_vocab_size " +
+                       std::to_string(c.target_vocab_size));
   auto positive = [&](const char* what, int v) {
     if (v <= 0) throw ConvertError(cfg_file + ": " + what + " must be positive, got " + std::to_string(v));
   };
@@ -234,14 +240,21 @@ SourceModel read_hf_marian(const std::string& dir_path) {
   positive("vocab_size", c.source_vocab_size);
   positive("decoder_vocab_size", c.target_vocab_size);
   if (c.d_model % c.encoder_heads != 0 || c.d_model % c.decoder_heads != 0)
-    throw ConvertError(cfg_file + ": d_model " + std::to_string(c.d_model) + " is not divisible by the attention heads");
+    throw ConvertError(cfg_file + ": d_model " + std::to_string(c.d_model) +
+                       " is not divisible by the attention heads");
 
   const std::string act = cfg.value("activation_function", std::string("gelu"));
-  if (act == "relu") c.activation = ops::Activation::kRelu;
-  else if (act == "gelu") c.activation = ops::Activation::kGelu;
-  else if (act == "swish" || act == "silu") c.activation = ops::Activation::kSwish;
-  else if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast") c.activation = ops::Activation::kGeluTanh;
-  else throw ConvertError(cfg_file + ": activation_function '" + act + "' is not supported (relu, gelu, swish/silu, gelu_new)");
+  if (act == "relu")
+    c.activation = ops::Activation::kRelu;
+  else if (act == "gelu")
+    c.activation = ops::Activation::kGelu;
+  else if (act == "swish" || act == "silu")
+    c.activation = ops::Activation::kSwish;
+  else if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast")
+    c.activation = ops::Activation::kGeluTanh;
+  else
+    throw ConvertError(cfg_file + ": activation_function '" + act +
+                       "' is not supported (relu, gelu, swish/silu, gelu_new)");
   c.norm_placement = pegasus ? NormPlacement::kPre : NormPlacement::kPost;
   c.position_kind = PositionKind::kSinusoidalSplit;
   c.decoder_layer_kind = DecoderLayerKind::kTransformer;
@@ -250,13 +263,15 @@ SourceModel read_hf_marian(const std::string& dir_path) {
   c.embedding_scale = scale ? static_cast<float>(std::sqrt(static_cast<double>(c.d_model))) : 1.0f;
   c.pad_id = get_int(cfg, "pad_token_id", cfg_file);
   if (cfg.contains("eos_token_id") && cfg["eos_token_id"].is_array()) {
-    if (cfg["eos_token_id"].size() != 1) throw ConvertError(cfg_file + ": several eos_token_id values are not supported");
+    if (cfg["eos_token_id"].size() != 1)
+      throw ConvertError(cfg_file + ": several eos_token_id values are not supported");
     c.eos_id = cfg["eos_token_id"][0].get<int>();
   } else {
     c.eos_id = get_int(cfg, "eos_token_id", cfg_file);
   }
   c.decoder_start_id = get_int_or(cfg, "decoder_start_token_id", c.pad_id, cfg_file);
-  if (const json* v = gen_value(gen, json::object(), "decoder_start_token_id"); v != nullptr && v->is_number_integer())
+  if (const json* v = gen_value(gen, json::object(), "decoder_start_token_id");
+      v != nullptr && v->is_number_integer())
     c.decoder_start_id = v->get<int>();
 
   // Vocabularies (ids from vocab.json, as MarianTokenizer).
@@ -275,8 +290,8 @@ SourceModel read_hf_marian(const std::string& dir_path) {
   const int vmin = std::min(c.source_vocab_size, c.target_vocab_size);
   auto check_id = [&](const char* what, int id, int limit) {
     if (id < 0 || id >= limit)
-      throw ConvertError(cfg_file + ": " + what + " " + std::to_string(id) + " is outside the vocabulary [0, " +
-                         std::to_string(limit) + ")");
+      throw ConvertError(cfg_file + ": " + what + " " + std::to_string(id) +
+                         " is outside the vocabulary [0, " + std::to_string(limit) + ")");
   };
   check_id("pad_token_id", c.pad_id, vmin);
   check_id("eos_token_id", c.eos_id, vmin);
@@ -289,22 +304,29 @@ SourceModel read_hf_marian(const std::string& dir_path) {
 
   // Generation defaults: generation_config.json, else config.json.
   GenerationDefaults& g = spec.generation;
-  if (const json* v = gen_value(gen, cfg, "num_beams"); v && v->is_number_integer()) g.num_beams = std::max(1, v->get<int>());
+  if (const json* v = gen_value(gen, cfg, "num_beams"); v && v->is_number_integer())
+    g.num_beams = std::max(1, v->get<int>());
   if (const json* v = gen_value(gen, cfg, "max_length"); v && v->is_number_integer()) {
     g.max_length = std::max(0, v->get<int>());
   } else {
     // transformers' GenerationConfig default: 20 tokens including the decoder start.
     g.max_length = 20;
-    std::fprintf(stderr, "edgemt-convert: note: no max_length in the checkpoint; using transformers' default of 20 "
-                         "(translate --max-length overrides it)\n");
+    std::fprintf(stderr,
+                 "edgemt-convert: note: no max_length in the checkpoint; using transformers' default of 20 "
+                 "(translate --max-length overrides it)\n");
   }
-  if (const json* v = gen_value(gen, cfg, "length_penalty"); v && v->is_number()) g.length_penalty = v->get<float>();
+  if (const json* v = gen_value(gen, cfg, "length_penalty"); v && v->is_number())
+    g.length_penalty = v->get<float>();
   // early_stopping: true unless the checkpoint says otherwise ("never" is kept as false).
-  if (const json* v = gen_value(gen, cfg, "early_stopping"); v && v->is_boolean()) g.early_stopping = v->get<bool>();
+  if (const json* v = gen_value(gen, cfg, "early_stopping"); v && v->is_boolean())
+    g.early_stopping = v->get<bool>();
   if (const json* v = gen_value(gen, cfg, "forced_eos_token_id"); v) {
-    if (v->is_number_integer()) g.forced_eos_id = v->get<int>();
-    else if (v->is_array() && v->size() == 1) g.forced_eos_id = (*v)[0].get<int>();
-    if (g.forced_eos_id >= c.target_vocab_size) throw ConvertError("forced_eos_token_id is outside the target vocabulary");
+    if (v->is_number_integer())
+      g.forced_eos_id = v->get<int>();
+    else if (v->is_array() && v->size() == 1)
+      g.forced_eos_id = (*v)[0].get<int>();
+    if (g.forced_eos_id >= c.target_vocab_size)
+      throw ConvertError("forced_eos_token_id is outside the target vocabulary");
   }
   g.banned_ids.push_back(c.pad_id);  // pad is never generated
   if (const json* v = gen_value(gen, cfg, "bad_words_ids"); v && v->is_array()) {
@@ -312,15 +334,17 @@ SourceModel read_hf_marian(const std::string& dir_path) {
       if (seq.is_array() && seq.size() == 1 && seq[0].is_number_integer()) {
         const int id = seq[0].get<int>();
         check_id("bad_words_ids entry", id, c.target_vocab_size);
-        if (std::find(g.banned_ids.begin(), g.banned_ids.end(), id) == g.banned_ids.end()) g.banned_ids.push_back(id);
+        if (std::find(g.banned_ids.begin(), g.banned_ids.end(), id) == g.banned_ids.end())
+          g.banned_ids.push_back(id);
       } else {
         std::fprintf(stderr, "edgemt-convert: warning: multi-token bad_words_ids entries are ignored\n");
       }
     }
   }
   for (const char* key : {"no_repeat_ngram_size", "repetition_penalty", "min_length", "min_new_tokens"}) {
-    if (const json* v = gen_value(gen, cfg, key); v && v->is_number() && v->get<double>() != 0.0 &&
-                                                  !(std::string(key) == "repetition_penalty" && v->get<double>() == 1.0))
+    if (const json* v = gen_value(gen, cfg, key);
+        v && v->is_number() && v->get<double>() != 0.0 &&
+        !(std::string(key) == "repetition_penalty" && v->get<double>() == 1.0))
       std::fprintf(stderr, "edgemt-convert: warning: %s is not supported and is ignored\n", key);
   }
 
@@ -344,7 +368,8 @@ SourceModel read_hf_marian(const std::string& dir_path) {
         {"model.shared.weight", "model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight"},
         c.source_vocab_size);
   } else {
-    spec.source_embed = embedding({"model.encoder.embed_tokens.weight", "model.shared.weight"}, c.source_vocab_size);
+    spec.source_embed =
+        embedding({"model.encoder.embed_tokens.weight", "model.shared.weight"}, c.source_vocab_size);
     spec.target_embed = embedding({"model.decoder.embed_tokens.weight"}, c.target_vocab_size);
   }
   spec.positions = marian_positions(c.max_positions, c.d_model);
@@ -370,7 +395,8 @@ SourceModel read_hf_marian(const std::string& dir_path) {
     add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kCrossQ), {p + "encoder_attn.q_proj"}, d, d);
     add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kCrossKv),
                {p + "encoder_attn.k_proj", p + "encoder_attn.v_proj"}, d, d);
-    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kCrossOut), {p + "encoder_attn.out_proj"}, d, d);
+    add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kCrossOut), {p + "encoder_attn.out_proj"}, d,
+               d);
     add_norm(&spec, r, names::layer(Stack::kDecoder, i, names::kCrossNorm), p + "encoder_attn_layer_norm", d);
     add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kFc1), {p + "fc1"}, df, d);
     add_linear(&spec, r, names::layer(Stack::kDecoder, i, names::kFc2), {p + "fc2"}, d, df);
@@ -385,15 +411,16 @@ SourceModel read_hf_marian(const std::string& dir_path) {
   // Output projection: the decoder embeddings unless tie_word_embeddings is false.
   const int64_t tv = c.target_vocab_size;
   if (!tie) {
-    if (!r.has("lm_head.weight")) throw ConvertError("tie_word_embeddings is false but lm_head.weight is missing");
+    if (!r.has("lm_head.weight"))
+      throw ConvertError("tie_word_embeddings is false but lm_head.weight is missing");
     // lm_head has no bias in MarianMT; add_linear adds one only if present.
     add_linear(&spec, r, std::string(names::kOutputProjection), {"lm_head"}, static_cast<size_t>(tv), d);
   }
   if (r.has("final_logits_bias")) {
     FloatTensor b = ck->read(ck->has("final_logits_bias") ? "final_logits_bias" : "model.final_logits_bias");
     if (b.numel() != static_cast<size_t>(tv))
-      throw ConvertError("tensor final_logits_bias has shape " + shape_to_string(b.shape) + ", expected [1, " +
-                         std::to_string(tv) + "]");
+      throw ConvertError("tensor final_logits_bias has shape " + shape_to_string(b.shape) +
+                         ", expected [1, " + std::to_string(tv) + "]");
     spec.final_logits_bias = std::move(b.data);
   }
 

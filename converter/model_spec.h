@@ -20,9 +20,9 @@ struct SpecTensor {
   TensorDType dtype = TensorDType::kF32;
   TensorLayout layout = TensorLayout::kRowMajor;
   std::vector<int64_t> shape;
-  std::vector<uint8_t> data;     // bytes in `layout`
-  std::vector<float> scales;     // kI8
-  std::vector<int32_t> row_sums; // kI8 linear weights
+  std::vector<uint8_t> data;      // bytes in `layout`
+  std::vector<float> scales;      // kI8
+  std::vector<int32_t> row_sums;  // kI8 linear weights
 };
 
 struct ModelSpec {

@@ -29,12 +29,15 @@ SpecTensor f32_panels(std::string name, size_t n, size_t k, const std::vector<fl
 }
 
 // name: edgemt's name; origin: the checkpoint's, if known.
-void check(const std::string& name, const std::vector<float>& v, size_t want, const std::string& origin = {}) {
+void check(const std::string& name, const std::vector<float>& v, size_t want,
+           const std::string& origin = {}) {
   const std::string what = "tensor " + name + (origin.empty() ? "" : " (" + origin + " in the checkpoint)");
   if (v.size() != want)
-    throw ConvertError(what + " has " + std::to_string(v.size()) + " values, expected " + std::to_string(want));
+    throw ConvertError(what + " has " + std::to_string(v.size()) + " values, expected " +
+                       std::to_string(want));
   for (size_t i = 0; i < v.size(); ++i)
-    if (!std::isfinite(v[i])) throw ConvertError(what + " has a non-finite value at index " + std::to_string(i));
+    if (!std::isfinite(v[i]))
+      throw ConvertError(what + " has a non-finite value at index " + std::to_string(i));
 }
 
 }  // namespace
@@ -63,7 +66,8 @@ ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
   // the projection gets its own int8 weight below).
   const bool int8_embeddings = opt.quantize_int8 && !opt.keep_embeddings_f32;
   const bool table_is_output = tie && !(opt.quantize_int8 && opt.keep_embeddings_f32);
-  auto add_embedding = [&](std::string_view name, size_t rows, const std::vector<float>& table, bool is_output) {
+  auto add_embedding = [&](std::string_view name, size_t rows, const std::vector<float>& table,
+                           bool is_output) {
     if (int8_embeddings) {
       spec.tensors.push_back(quantize_embedding(std::string(name), rows, d, table, is_output));
     } else if (is_output) {
@@ -113,8 +117,9 @@ ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
     spec.tensors.push_back(
         f32_tensor(std::string(names::kFinalLogitsBias), {static_cast<int64_t>(tv)}, src.final_logits_bias));
   }
-  spec.metadata.emplace_back(
-      "weights", opt.quantize_int8 ? (opt.keep_embeddings_f32 ? "int8 (f32 embeddings)" : "int8") : "float32");
+  spec.metadata.emplace_back("weights", opt.quantize_int8
+                                            ? (opt.keep_embeddings_f32 ? "int8 (f32 embeddings)" : "int8")
+                                            : "float32");
   return spec;
 }
 

@@ -62,8 +62,8 @@ class Blob {
 
 uint16_t le16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
 uint32_t le32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) | (static_cast<uint32_t>(p[2]) << 16) |
-         (static_cast<uint32_t>(p[3]) << 24);
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
 }
 uint64_t le64(const uint8_t* p) { return le32(p) | (static_cast<uint64_t>(le32(p + 4)) << 32); }
 
@@ -99,8 +99,10 @@ class Zip {
 
   void read_directory() {
     if (n_ >= 2 && p_[0] == 0x80 && p_[1] <= 5)
-      fail("is a pickle in the legacy (before torch 1.6) torch.save format, which is not supported; re-save it "
-           "with a recent torch (torch.save(torch.load(f), f))");
+      fail(
+          "is a pickle in the legacy (before torch 1.6) torch.save format, which is not supported; re-save "
+          "it "
+          "with a recent torch (torch.save(torch.load(f), f))");
     if (n_ < 22 || le32(p_) != 0x04034b50u) fail("is not a zip archive (torch.save's format)");
     // End of central directory: the last signature within 64 KiB + 22 bytes of the end.
     size_t eocd = SIZE_MAX;
@@ -118,7 +120,8 @@ class Zip {
       // zip64: a locator right before the record points at the zip64 record.
       if (eocd < 20 || le32(p_ + eocd - 20) != 0x07064b50u) fail("has a zip64 directory without its locator");
       const uint64_t z = le64(p_ + eocd - 20 + 8);
-      if (z > n_ || n_ - z < 56 || le32(p_ + z) != 0x06064b50u) fail("has a corrupt zip64 end of central directory");
+      if (z > n_ || n_ - z < 56 || le32(p_ + z) != 0x06064b50u)
+        fail("has a corrupt zip64 end of central directory");
       const uint8_t* r = p_ + z;
       disk = le32(r + 16);
       cd_disk = le32(r + 20);
@@ -127,9 +130,11 @@ class Zip {
       cd_size = le64(r + 40);
       cd_off = le64(r + 48);
     }
-    if (disk != 0 || cd_disk != 0 || count_disk != count) fail("is a multi-part zip archive, which is not supported");
+    if (disk != 0 || cd_disk != 0 || count_disk != count)
+      fail("is a multi-part zip archive, which is not supported");
     if (cd_off > n_ || cd_size > n_ - cd_off) fail("has a central directory outside the file (truncated?)");
-    if (count > cd_size / 46) fail("has a central directory too small for its " + std::to_string(count) + " entries");
+    if (count > cd_size / 46)
+      fail("has a central directory too small for its " + std::to_string(count) + " entries");
     uint64_t pos = cd_off;
     const uint64_t end = cd_off + cd_size;
     for (uint64_t i = 0; i < count; ++i) {
@@ -199,7 +204,8 @@ class Zip {
            "); torch.save stores entries uncompressed: re-save the checkpoint with torch.save");
     const std::string_view v(reinterpret_cast<const char*>(p_ + z.data), static_cast<size_t>(z.size));
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION  // let fuzzers reach past the checksum
-    if (check_crc && crc32(p_ + z.data, v.size()) != z.crc) fail("entry " + name + " is corrupt (CRC-32 mismatch)");
+    if (check_crc && crc32(p_ + z.data, v.size()) != z.crc)
+      fail("entry " + name + " is corrupt (CRC-32 mismatch)");
 #else
     (void)check_crc;
 #endif
@@ -226,10 +232,11 @@ struct StorageType {
   size_t bytes;
 };
 constexpr StorageType kStorageTypes[] = {
-    {"FloatStorage", DType::kF32, 4},  {"HalfStorage", DType::kF16, 2},   {"BFloat16Storage", DType::kBF16, 2},
-    {"DoubleStorage", DType::kF64, 8}, {"LongStorage", DType::kOther, 8}, {"IntStorage", DType::kOther, 4},
-    {"ShortStorage", DType::kOther, 2}, {"CharStorage", DType::kOther, 1}, {"ByteStorage", DType::kOther, 1},
-    {"BoolStorage", DType::kOther, 1},
+    {"FloatStorage", DType::kF32, 4},     {"HalfStorage", DType::kF16, 2},
+    {"BFloat16Storage", DType::kBF16, 2}, {"DoubleStorage", DType::kF64, 8},
+    {"LongStorage", DType::kOther, 8},    {"IntStorage", DType::kOther, 4},
+    {"ShortStorage", DType::kOther, 2},   {"CharStorage", DType::kOther, 1},
+    {"ByteStorage", DType::kOther, 1},    {"BoolStorage", DType::kOther, 1},
 };
 
 struct TensorInfo {
@@ -246,22 +253,47 @@ struct TensorInfo {
 
 // Values live in one pool and refer to each other by index, so self-referencing or
 // deeply nested pickles neither leak nor recurse.
-enum class Kind : uint8_t { kNone, kBool, kInt, kFloat, kString, kBytes, kTuple, kList, kDict, kGlobal, kStorage, kTensor };
+enum class Kind : uint8_t {
+  kNone,
+  kBool,
+  kInt,
+  kFloat,
+  kString,
+  kBytes,
+  kTuple,
+  kList,
+  kDict,
+  kGlobal,
+  kStorage,
+  kTensor
+};
 
 const char* kind_name(Kind k) {
   switch (k) {
-    case Kind::kNone: return "None";
-    case Kind::kBool: return "a bool";
-    case Kind::kInt: return "an int";
-    case Kind::kFloat: return "a float";
-    case Kind::kString: return "a string";
-    case Kind::kBytes: return "bytes";
-    case Kind::kTuple: return "a tuple";
-    case Kind::kList: return "a list";
-    case Kind::kDict: return "a dict";
-    case Kind::kGlobal: return "a global";
-    case Kind::kStorage: return "a storage";
-    case Kind::kTensor: return "a tensor";
+    case Kind::kNone:
+      return "None";
+    case Kind::kBool:
+      return "a bool";
+    case Kind::kInt:
+      return "an int";
+    case Kind::kFloat:
+      return "a float";
+    case Kind::kString:
+      return "a string";
+    case Kind::kBytes:
+      return "bytes";
+    case Kind::kTuple:
+      return "a tuple";
+    case Kind::kList:
+      return "a list";
+    case Kind::kDict:
+      return "a dict";
+    case Kind::kGlobal:
+      return "a global";
+    case Kind::kStorage:
+      return "a storage";
+    case Kind::kTensor:
+      return "a tensor";
   }
   return "?";
 }
@@ -292,11 +324,15 @@ class Unpickler {
           if (v > 5) fail("uses pickle protocol " + std::to_string(v));
           break;
         }
-        case 0x95: take(8); break;  // FRAME: framing only
-        case '.':                   // STOP
+        case 0x95:
+          take(8);
+          break;   // FRAME: framing only
+        case '.':  // STOP
           if (stack_.empty()) fail("ends with an empty stack");
           return stack_.back();
-        case 'N': push(make(Kind::kNone)); break;
+        case 'N':
+          push(make(Kind::kNone));
+          break;
         case 0x88:
         case 0x89: {  // NEWTRUE, NEWFALSE
           Value v;
@@ -305,10 +341,16 @@ class Unpickler {
           push(add(std::move(v)));
           break;
         }
-        case 'J': push(make_int(static_cast<int32_t>(le32(take(4))))); break;  // BININT
-        case 'K': push(make_int(byte())); break;                               // BININT1
-        case 'M': push(make_int(le16(take(2)))); break;                        // BININT2
-        case 0x8a: {                                                           // LONG1
+        case 'J':
+          push(make_int(static_cast<int32_t>(le32(take(4)))));
+          break;  // BININT
+        case 'K':
+          push(make_int(byte()));
+          break;  // BININT1
+        case 'M':
+          push(make_int(le16(take(2))));
+          break;      // BININT2
+        case 0x8a: {  // LONG1
           const uint8_t n = byte();
           if (n > 8) fail("has an integer of " + std::to_string(n) + " bytes");
           const uint8_t* p = take(n);
@@ -328,18 +370,40 @@ class Unpickler {
           push(add(std::move(v)));
           break;
         }
-        case 'X': push(make_string(Kind::kString, le32(take(4)))); break;   // BINUNICODE
-        case 0x8c: push(make_string(Kind::kString, byte())); break;         // SHORT_BINUNICODE
-        case 0x8d: push(make_string(Kind::kString, le64(take(8)))); break;  // BINUNICODE8
-        case 'T': push(make_string(Kind::kBytes, le32(take(4)))); break;    // BINSTRING
-        case 'U': push(make_string(Kind::kBytes, byte())); break;           // SHORT_BINSTRING
-        case 'B': push(make_string(Kind::kBytes, le32(take(4)))); break;    // BINBYTES
-        case 'C': push(make_string(Kind::kBytes, byte())); break;           // SHORT_BINBYTES
-        case ')': push(make(Kind::kTuple)); break;                          // EMPTY_TUPLE
-        case ']': push(make(Kind::kList)); break;                           // EMPTY_LIST
-        case '}': push(make(Kind::kDict)); break;                           // EMPTY_DICT
-        case '(': marks_.push_back(stack_.size()); break;                   // MARK
-        case 't': {                                                         // TUPLE
+        case 'X':
+          push(make_string(Kind::kString, le32(take(4))));
+          break;  // BINUNICODE
+        case 0x8c:
+          push(make_string(Kind::kString, byte()));
+          break;  // SHORT_BINUNICODE
+        case 0x8d:
+          push(make_string(Kind::kString, le64(take(8))));
+          break;  // BINUNICODE8
+        case 'T':
+          push(make_string(Kind::kBytes, le32(take(4))));
+          break;  // BINSTRING
+        case 'U':
+          push(make_string(Kind::kBytes, byte()));
+          break;  // SHORT_BINSTRING
+        case 'B':
+          push(make_string(Kind::kBytes, le32(take(4))));
+          break;  // BINBYTES
+        case 'C':
+          push(make_string(Kind::kBytes, byte()));
+          break;  // SHORT_BINBYTES
+        case ')':
+          push(make(Kind::kTuple));
+          break;  // EMPTY_TUPLE
+        case ']':
+          push(make(Kind::kList));
+          break;  // EMPTY_LIST
+        case '}':
+          push(make(Kind::kDict));
+          break;  // EMPTY_DICT
+        case '(':
+          marks_.push_back(stack_.size());
+          break;     // MARK
+        case 't': {  // TUPLE
           const size_t m = pop_mark();
           const uint32_t t = make(Kind::kTuple);
           pool_[t].items.assign(stack_.begin() + static_cast<std::ptrdiff_t>(m), stack_.end());
@@ -358,15 +422,31 @@ class Unpickler {
           push(t);
           break;
         }
-        case '0': pop(); break;                       // POP
-        case '1': stack_.resize(pop_mark()); break;   // POP_MARK
-        case '2': push(top()); break;                 // DUP
-        case 'q': memo_put(byte()); break;            // BINPUT
-        case 'r': memo_put(le32(take(4))); break;     // LONG_BINPUT
-        case 0x94: memo_put(memo_.size()); break;     // MEMOIZE
-        case 'h': push(memo_get(byte())); break;      // BINGET
-        case 'j': push(memo_get(le32(take(4)))); break;  // LONG_BINGET
-        case 'c': {                                   // GLOBAL "module\nname\n"
+        case '0':
+          pop();
+          break;  // POP
+        case '1':
+          stack_.resize(pop_mark());
+          break;  // POP_MARK
+        case '2':
+          push(top());
+          break;  // DUP
+        case 'q':
+          memo_put(byte());
+          break;  // BINPUT
+        case 'r':
+          memo_put(le32(take(4)));
+          break;  // LONG_BINPUT
+        case 0x94:
+          memo_put(memo_.size());
+          break;  // MEMOIZE
+        case 'h':
+          push(memo_get(byte()));
+          break;  // BINGET
+        case 'j':
+          push(memo_get(le32(take(4))));
+          break;     // LONG_BINGET
+        case 'c': {  // GLOBAL "module\nname\n"
           std::string module = line(), name = line();
           push(make_global(module, name));
           break;
@@ -383,8 +463,8 @@ class Unpickler {
           push(storage(pid));
           break;
         }
-        case 'R':      // REDUCE
-        case 0x81: {   // NEWOBJ
+        case 'R':     // REDUCE
+        case 0x81: {  // NEWOBJ
           const uint32_t args = pop(), fn = pop();
           push(reduce(fn, args));
           break;
@@ -554,7 +634,8 @@ class Unpickler {
 
   uint32_t reduce(uint32_t fn, uint32_t args) {
     const Value& f = pool_[fn];
-    if (f.kind != Kind::kGlobal) fail("calls " + std::string(kind_name(f.kind)) + ", which is not a function");
+    if (f.kind != Kind::kGlobal)
+      fail("calls " + std::string(kind_name(f.kind)) + ", which is not a function");
     const std::string name = f.s;  // a copy: add() may move the pool
     if (pool_[args].kind != Kind::kTuple) fail("calls " + name + " with arguments that are not a tuple");
     const std::vector<uint32_t>& a = pool_[args].items;
@@ -563,11 +644,13 @@ class Unpickler {
       return make(Kind::kDict);
     }
     if (name == "torch._utils._rebuild_tensor_v2") {
-      if (a.size() < 4 || a.size() > 7) fail("rebuilds a tensor from " + std::to_string(a.size()) + " arguments");
+      if (a.size() < 4 || a.size() > 7)
+        fail("rebuilds a tensor from " + std::to_string(a.size()) + " arguments");
       return rebuild_tensor(std::vector<uint32_t>(a));
     }
     if (name == "torch._utils._rebuild_parameter" || name == "torch._utils._rebuild_parameter_with_state") {
-      if (a.empty() || pool_[a[0]].kind != Kind::kTensor) fail("rebuilds a parameter from something not a tensor");
+      if (a.empty() || pool_[a[0]].kind != Kind::kTensor)
+        fail("rebuilds a parameter from something not a tensor");
       return a[0];
     }
     fail("calls " + name + ", which is not supported (a state dict holds only tensors in dicts)");
@@ -575,14 +658,17 @@ class Unpickler {
 
   // _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks[, metadata])
   uint32_t rebuild_tensor(const std::vector<uint32_t>& a) {
-    if (a.size() < 4 || a.size() > 7) fail("rebuilds a tensor from " + std::to_string(a.size()) + " arguments");
+    if (a.size() < 4 || a.size() > 7)
+      fail("rebuilds a tensor from " + std::to_string(a.size()) + " arguments");
     const Value& s = pool_[a[0]];
-    if (s.kind != Kind::kStorage) fail("rebuilds a tensor from " + std::string(kind_name(s.kind)) + ", not a storage");
+    if (s.kind != Kind::kStorage)
+      fail("rebuilds a tensor from " + std::string(kind_name(s.kind)) + ", not a storage");
     const Value& size = pool_[a[2]];
     const Value& stride = pool_[a[3]];
     if (size.kind != Kind::kTuple || stride.kind != Kind::kTuple || size.items.size() != stride.items.size())
       fail("rebuilds a tensor whose size and stride are not tuples of the same length");
-    if (size.items.size() > 32) fail("rebuilds a tensor of " + std::to_string(size.items.size()) + " dimensions");
+    if (size.items.size() > 32)
+      fail("rebuilds a tensor of " + std::to_string(size.items.size()) + " dimensions");
     TensorInfo t;
     t.storage_type = s.storage_type->name;
     t.dtype = s.storage_type->dtype;
@@ -599,7 +685,8 @@ class Unpickler {
       t.stride.push_back(st);
     }
     t.storage = zip_.find(t.storage_name);
-    if (t.storage == nullptr) fail("refers to storage " + s.storage_key + ", but the archive has no " + t.storage_name);
+    if (t.storage == nullptr)
+      fail("refers to storage " + s.storage_key + ", but the archive has no " + t.storage_name);
     tensors_.push_back(std::move(t));
     Value v;
     v.kind = Kind::kTensor;
@@ -642,7 +729,8 @@ class PytorchBinCheckpoint : public Checkpoint {
     if (const ZipEntry* bo = zip_.find(prefix + "byteorder"); bo != nullptr) {
       const std::string_view order = zip_.bytes(prefix + "byteorder", *bo, true);
       if (order != "little")
-        fail("was saved on a " + std::string(order.substr(0, 16)) + "-endian machine; only little-endian is supported");
+        fail("was saved on a " + std::string(order.substr(0, 16)) +
+             "-endian machine; only little-endian is supported");
     }
 
     Unpickler u(zip_.bytes(pkl, *zip_.find(pkl), true), zip_, prefix, file_);
@@ -653,9 +741,11 @@ class PytorchBinCheckpoint : public Checkpoint {
     for (size_t k = 0; k + 1 < root.items.size(); k += 2) {
       const Value& key = u.value(root.items[k]);
       const Value& val = u.value(root.items[k + 1]);
-      if (key.kind != Kind::kString) fail("holds a dict with a key that is " + std::string(kind_name(key.kind)) + ", not a string");
+      if (key.kind != Kind::kString)
+        fail("holds a dict with a key that is " + std::string(kind_name(key.kind)) + ", not a string");
       if (val.kind != Kind::kTensor)
-        fail("holds entry " + key.s + " that is " + kind_name(val.kind) + ", not a tensor (is it a training checkpoint "
+        fail("holds entry " + key.s + " that is " + kind_name(val.kind) +
+             ", not a tensor (is it a training checkpoint "
              "rather than a state dict?)");
       TensorInfo t = infos[static_cast<size_t>(val.i)];  // a copy: one tensor may appear under several names
       check(key.s, &t);
@@ -707,7 +797,8 @@ class PytorchBinCheckpoint : public Checkpoint {
 
   const TensorInfo& get(const std::string& name) const {
     auto it = tensors_.find(name);
-    if (it == tensors_.end()) throw ConvertError("tensor " + name + " is missing from the checkpoint " + file_);
+    if (it == tensors_.end())
+      throw ConvertError("tensor " + name + " is missing from the checkpoint " + file_);
     return it->second;
   }
 
@@ -717,8 +808,8 @@ class PytorchBinCheckpoint : public Checkpoint {
     uint64_t bytes = 0;
     if (__builtin_mul_overflow(t->storage_numel, t->elem_bytes, &bytes) || bytes != t->storage->size)
       bad("whose " + t->storage_type + " of " + std::to_string(t->storage_numel) + " elements should have " +
-          std::to_string(t->storage_numel) + " x " + std::to_string(t->elem_bytes) + " bytes, but " + t->storage_name +
-          " has " + std::to_string(t->storage->size));
+          std::to_string(t->storage_numel) + " x " + std::to_string(t->elem_bytes) + " bytes, but " +
+          t->storage_name + " has " + std::to_string(t->storage->size));
     uint64_t numel = 1, last = t->offset;
     for (size_t d = 0; d < t->shape.size(); ++d) {
       const auto n = static_cast<uint64_t>(t->shape[d]), s = static_cast<uint64_t>(t->stride[d]);
@@ -730,12 +821,13 @@ class PytorchBinCheckpoint : public Checkpoint {
     t->numel = numel;
     if (numel == 0) return;
     if (last >= t->storage_numel)
-      bad("of shape " + shape_to_string(t->shape) + ", stride " + shape_to_string(t->stride) + " and offset " +
-          std::to_string(t->offset) + ", which reaches element " + std::to_string(last) + " of a storage of " +
-          std::to_string(t->storage_numel));
+      bad("of shape " + shape_to_string(t->shape) + ", stride " + shape_to_string(t->stride) +
+          " and offset " + std::to_string(t->offset) + ", which reaches element " + std::to_string(last) +
+          " of a storage of " + std::to_string(t->storage_numel));
     // Stride-0 (expanded) tensors may be larger than their storage; bound what read() allocates.
     if (numel > t->storage_numel && numel > (uint64_t{1} << 24))
-      bad("of " + std::to_string(numel) + " elements expanded from a storage of " + std::to_string(t->storage_numel));
+      bad("of " + std::to_string(numel) + " elements expanded from a storage of " +
+          std::to_string(t->storage_numel));
   }
 
   std::string_view storage_bytes(const TensorInfo& t) const {
@@ -751,8 +843,10 @@ class PytorchBinCheckpoint : public Checkpoint {
         std::memcpy(&v, src + 4 * i, 4);
         return v;
       }
-      case DType::kF16: return half_to_float(le16(src + 2 * i));
-      case DType::kBF16: return bf16_to_float(le16(src + 2 * i));
+      case DType::kF16:
+        return half_to_float(le16(src + 2 * i));
+      case DType::kBF16:
+        return bf16_to_float(le16(src + 2 * i));
       case DType::kF64: {
         double v;
         std::memcpy(&v, src + 8 * i, 8);
@@ -761,7 +855,8 @@ class PytorchBinCheckpoint : public Checkpoint {
           return v > 0 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
         return static_cast<float>(v);
       }
-      case DType::kOther: break;
+      case DType::kOther:
+        break;
     }
     return 0.0f;
   }
@@ -780,7 +875,8 @@ std::unique_ptr<Checkpoint> open_pytorch_bin(const std::string& path) {
 }
 
 std::unique_ptr<Checkpoint> open_pytorch_bin_bytes(const std::string& name, std::string bytes) {
-  return std::make_unique<PytorchBinCheckpoint>(name, std::make_unique<Blob>(Blob::FromBytes{}, std::move(bytes)));
+  return std::make_unique<PytorchBinCheckpoint>(name,
+                                                std::make_unique<Blob>(Blob::FromBytes{}, std::move(bytes)));
 }
 
 }  // namespace edgemt::convert

@@ -8,7 +8,8 @@ namespace edgemt::convert {
 namespace {
 
 // Quantizes rows of w [n][k]; returns int8 row-major and fills scales.
-std::vector<int8_t> quantize_rows(size_t n, size_t k, const std::vector<float>& w, std::vector<float>* scales) {
+std::vector<int8_t> quantize_rows(size_t n, size_t k, const std::vector<float>& w,
+                                  std::vector<float>* scales) {
   std::vector<int8_t> q(n * k);
   scales->resize(n);
   for (size_t r = 0; r < n; ++r) {
@@ -56,7 +57,8 @@ SpecTensor quantize_embedding(const std::string& name, size_t rows, size_t d, co
   t.layout = TensorLayout::kRowMajor;
   t.shape = {static_cast<int64_t>(rows), static_cast<int64_t>(d)};
   const std::vector<int8_t> q = quantize_rows(rows, d, w, &t.scales);
-  t.data.assign(reinterpret_cast<const uint8_t*>(q.data()), reinterpret_cast<const uint8_t*>(q.data()) + q.size());
+  t.data.assign(reinterpret_cast<const uint8_t*>(q.data()),
+                reinterpret_cast<const uint8_t*>(q.data()) + q.size());
   return t;
 }
 

@@ -10,7 +10,8 @@ namespace edgemt::convert {
 std::span<const CheckpointReader> checkpoint_readers() {
   static const CheckpointReader kReaders[] = {
       {"huggingface-marian",
-       "Hugging Face MarianMT (Opus-MT) or Pegasus directory: config.json, model.safetensors or pytorch_model.bin, "
+       "Hugging Face MarianMT (Opus-MT) or Pegasus directory: config.json, model.safetensors or "
+       "pytorch_model.bin, "
        "source.spm, target.spm, vocab.json",
        &is_hf_marian_dir, &read_hf_marian},
   };
@@ -24,12 +25,14 @@ SourceModel read_checkpoint(const std::string& input, std::string_view format) {
     described += "; " + std::string(r.name) + ": " + std::string(r.description);
     if (format.empty() ? r.accepts(input) : r.name == format) return r.read(input);
   }
-  if (!format.empty()) throw ConvertError("unknown checkpoint format '" + std::string(format) + "' (known: " + known + ")");
+  if (!format.empty())
+    throw ConvertError("unknown checkpoint format '" + std::string(format) + "' (known: " + known + ")");
   if (!std::filesystem::exists(input)) throw ConvertError(input + " does not exist");
   throw ConvertError(input + " is not a checkpoint that edgemt-convert reads" + described);
 }
 
-ModelSpec convert_checkpoint(const std::string& input, const ConvertOptions& options, std::string_view format) {
+ModelSpec convert_checkpoint(const std::string& input, const ConvertOptions& options,
+                             std::string_view format) {
   return pack_model(read_checkpoint(input, format), options);
 }
 

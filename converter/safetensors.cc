@@ -56,7 +56,8 @@ class SafetensorsCheckpoint : public Checkpoint {
         e.begin = base + off[0];
         e.end = base + off[1];
       } catch (const std::exception& ex) {
-        throw ConvertError(path + ": tensor " + it.key() + " has a malformed header entry (" + ex.what() + ")");
+        throw ConvertError(path + ": tensor " + it.key() + " has a malformed header entry (" + ex.what() +
+                           ")");
       }
       e.file = files_.size() - 1;
       entries_[it.key()] = e;
@@ -80,13 +81,18 @@ class SafetensorsCheckpoint : public Checkpoint {
       numel *= static_cast<size_t>(d);
     }
     size_t esize;
-    if (e.dtype == "F32") esize = 4;
-    else if (e.dtype == "F16" || e.dtype == "BF16") esize = 2;
-    else if (e.dtype == "F64") esize = 8;
-    else throw ConvertError("tensor " + name + " has dtype " + e.dtype + "; supported: F32, F16, BF16, F64");
+    if (e.dtype == "F32")
+      esize = 4;
+    else if (e.dtype == "F16" || e.dtype == "BF16")
+      esize = 2;
+    else if (e.dtype == "F64")
+      esize = 8;
+    else
+      throw ConvertError("tensor " + name + " has dtype " + e.dtype + "; supported: F32, F16, BF16, F64");
     if (e.end - e.begin != numel * esize)
       throw ConvertError("tensor " + name + " in " + f.path + " has " + std::to_string(e.end - e.begin) +
-                         " bytes, expected " + std::to_string(numel * esize) + " for shape " + shape_to_string(e.shape));
+                         " bytes, expected " + std::to_string(numel * esize) + " for shape " +
+                         shape_to_string(e.shape));
     FloatTensor t;
     t.shape = e.shape;
     t.data.resize(numel);

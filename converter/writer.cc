@@ -67,8 +67,10 @@ void write_model(const ModelSpec& spec, const std::string& path, const WriteOpti
   const auto src_vocab = vocab(spec.source_vocab);
   flatbuffers::Offset<fb::Vocabulary> tgt_vocab = 0;
   if (!spec.target_vocab.empty()) tgt_vocab = vocab(spec.target_vocab);
-  const auto src_spm = fbb.CreateVector(reinterpret_cast<const uint8_t*>(spec.source_spm.data()), spec.source_spm.size());
-  const auto tgt_spm = fbb.CreateVector(reinterpret_cast<const uint8_t*>(spec.target_spm.data()), spec.target_spm.size());
+  const auto src_spm =
+      fbb.CreateVector(reinterpret_cast<const uint8_t*>(spec.source_spm.data()), spec.source_spm.size());
+  const auto tgt_spm =
+      fbb.CreateVector(reinterpret_cast<const uint8_t*>(spec.target_spm.data()), spec.target_spm.size());
   fb::TokenizerBuilder tokb(fbb);
   tokb.add_source_spm(src_spm);
   tokb.add_target_spm(tgt_spm);
@@ -116,7 +118,8 @@ void write_model(const ModelSpec& spec, const std::string& path, const WriteOpti
   const auto generation = gb.Finish();
 
   std::vector<flatbuffers::Offset<fb::KeyValue>> meta;
-  for (const auto& [k, v] : spec.metadata) meta.push_back(fb::CreateKeyValue(fbb, fbb.CreateString(k), fbb.CreateString(v)));
+  for (const auto& [k, v] : spec.metadata)
+    meta.push_back(fb::CreateKeyValue(fbb, fbb.CreateString(k), fbb.CreateString(v)));
   const auto meta_vec = fbb.CreateVector(meta);
 
   fb::ModelBuilder mb(fbb);
@@ -137,7 +140,8 @@ void write_model(const ModelSpec& spec, const std::string& path, const WriteOpti
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (f == nullptr) throw ConvertError("cannot create " + tmp.string() + ": " + std::strerror(errno));
   const size_t n = fbb.GetSize();
-  const bool ok = std::fwrite(fbb.GetBufferPointer(), 1, n, f) == n && std::fflush(f) == 0 && fsync(fileno(f)) == 0;
+  const bool ok =
+      std::fwrite(fbb.GetBufferPointer(), 1, n, f) == n && std::fflush(f) == 0 && fsync(fileno(f)) == 0;
   const bool closed = std::fclose(f) == 0;
   std::error_code ec;
   if (!ok || !closed) {

@@ -18,16 +18,17 @@ namespace {
 #define EDGEMT_TABLE_ENTRY(name, type, source, folder, token, base) \
   t.name = EDGEMT_PICK_##source(name, token, base);
 #define EDGEMT_TABLE_CASE(token, family, base, arch, flags, detect) \
-  case Isa::token: {                                     \
-    EDGEMT_KERNELS(EDGEMT_TABLE_ENTRY, token, base)      \
-    break;                                               \
+  case Isa::token: {                                                \
+    EDGEMT_KERNELS(EDGEMT_TABLE_ENTRY, token, base)                 \
+    break;                                                          \
   }
 
 Kernels make_table(Isa isa) {
   Kernels t{};
   switch (isa) {
     EDGEMT_ISAS(EDGEMT_TABLE_CASE)
-    case Isa::kCount: break;
+    case Isa::kCount:
+      break;
   }
   return t;
 }
@@ -53,7 +54,8 @@ bool cpu_has(Isa isa) {
     return detect;
     EDGEMT_ISAS(EDGEMT_CPU_CASE)
 #undef EDGEMT_CPU_CASE
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -67,11 +69,11 @@ Selection select() {
   if (const char* forced = std::getenv("EDGEMT_ISA"); forced != nullptr && *forced != '\0') {
     Isa want;
     if (!isa_from_name(forced, &want)) {
-      std::fprintf(stderr, "edgemt: EDGEMT_ISA=%s is not an ISA of this build; using %s\n",
-                   forced, isa_name(isa));
+      std::fprintf(stderr, "edgemt: EDGEMT_ISA=%s is not an ISA of this build; using %s\n", forced,
+                   isa_name(isa));
     } else if (!isa_supported(want)) {
-      std::fprintf(stderr, "edgemt: EDGEMT_ISA=%s is not supported by this CPU; using %s\n",
-                   forced, isa_name(isa));
+      std::fprintf(stderr, "edgemt: EDGEMT_ISA=%s is not supported by this CPU; using %s\n", forced,
+                   isa_name(isa));
     } else {
       isa = want;
     }
@@ -113,8 +115,7 @@ Isa best_isa() {
 const Kernels* kernels_for(Isa isa) {
   static Kernels tables[static_cast<size_t>(Isa::kCount)];
   static bool built = [] {
-    for (size_t i = 0; i < static_cast<size_t>(Isa::kCount); ++i)
-      tables[i] = make_table(static_cast<Isa>(i));
+    for (size_t i = 0; i < static_cast<size_t>(Isa::kCount); ++i) tables[i] = make_table(static_cast<Isa>(i));
     return true;
   }();
   (void)built;

@@ -44,7 +44,7 @@ enum class Isa : uint8_t {
 #define EDGEMT_ISA_ENUM(token, family, base, arch, flags, detect) token,
   EDGEMT_ISAS(EDGEMT_ISA_ENUM)
 #undef EDGEMT_ISA_ENUM
-  kCount
+      kCount
 };
 
 enum class Activation : uint8_t { kNone = 0, kRelu, kGelu, kSwish, kGeluTanh };
@@ -67,15 +67,15 @@ struct GemmEpilogue {
 // Each C element is computed by the same sequence of operations whatever m, the
 // tile it falls in or the thread that runs it: results are batch- and
 // thread-invariant.
-using F32GemmFn = void (*)(size_t m, size_t n, size_t k, const float* a, size_t lda,
-                           const float* w, float* c, size_t ldc, const GemmEpilogue& ep);
+using F32GemmFn = void (*)(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* w, float* c,
+                           size_t ldc, const GemmEpilogue& ep);
 
 // qs8_quantize: per-row symmetric quantization of activations.
 // scale[i] = max_k |A[i, k]| / 127 (1 when the row is all zero);
 // Q[i, k] = round_half_away(A[i, k] / scale[i]) for k < k, 0 for k in [k, ldq).
 // ldq must be a multiple of 4 and >= k.
-using Qs8QuantizeFn = void (*)(size_t m, size_t k, const float* a, size_t lda, int8_t* q,
-                               size_t ldq, float* scale);
+using Qs8QuantizeFn = void (*)(size_t m, size_t k, const float* a, size_t lda, int8_t* q, size_t ldq,
+                               float* scale);
 
 // qs8_gemm: C[i, j] = act(float(sum_k Q[i, k] * W8[j, k]) * (sa[i] * sw[j]) + bias[j]).
 // W8 is packed (Layout PanelI8x16x4): ceil(n/16) panels of [ceil(k/4)][16][4] bytes;
@@ -83,9 +83,8 @@ using Qs8QuantizeFn = void (*)(size_t m, size_t k, const float* a, size_t lda, i
 // Q is row-major with ldq a multiple of 4 and zero padding up to round_up(k, 4).
 // The int32 sums are exact on every ISA, and the float epilogue uses the same
 // operations in the same order: results equal the reference bit for bit.
-using Qs8GemmFn = void (*)(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq,
-                           const float* sa, const int8_t* w, const float* sw,
-                           const int32_t* wsum, float* c, size_t ldc,
+using Qs8GemmFn = void (*)(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
+                           const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
                            const GemmEpilogue& ep);
 
 // ---- elementwise / rows ------------------------------------------------------------
@@ -104,9 +103,9 @@ using F32LogSumExpFn = float (*)(size_t n, const float* x);
 // f32_add_layernorm, for each of `rows` rows of length d:
 //   s = x + r (r may be null: s = x);  y = (s - mean(s)) / sqrt(var(s) + eps) * gamma + beta
 // var is the biased variance (as torch.nn.LayerNorm). y may equal x or r.
-using F32AddLayerNormFn = void (*)(size_t rows, size_t d, const float* x, size_t ldx,
-                                   const float* r, size_t ldr, const float* gamma,
-                                   const float* beta, float eps, float* y, size_t ldy);
+using F32AddLayerNormFn = void (*)(size_t rows, size_t d, const float* x, size_t ldx, const float* r,
+                                   size_t ldr, const float* gamma, const float* beta, float eps, float* y,
+                                   size_t ldy);
 
 // ---- elementwise -------------------------------------------------------------------
 // f32_add: y[i] = x[i] + r[i]. y may equal x or r.
@@ -115,16 +114,15 @@ using F32AddFn = void (*)(size_t n, const float* x, const float* r, float* y);
 // f32_embed: y[i] = e[i * stride] * scale + p[i] (p may be null) for i < d. Row-major
 // tables have stride 1; a row of a PanelF32x16 table (an embedding that is also the
 // tied output projection, read in place by the gemm) has stride 16.
-using F32EmbedFn = void (*)(size_t d, const float* e, size_t stride, float scale, const float* p,
-                            float* y);
+using F32EmbedFn = void (*)(size_t d, const float* e, size_t stride, float scale, const float* p, float* y);
 
 // qs8_embed: y[i] = float(e(i)) * (escale * scale) + p[i] (p may be null), where the
 // row's elements come in groups of 4 consecutive bytes, group_stride bytes apart:
 // e(i) = e[(i / 4) * group_stride + i % 4]. Row-major rows have group_stride 4; a row
 // of a PanelI8x16x4 table (an int8 embedding that is also the output projection) has
 // group_stride 64.
-using Qs8EmbedFn = void (*)(size_t d, const int8_t* e, size_t group_stride, float escale,
-                            float scale, const float* p, float* y);
+using Qs8EmbedFn = void (*)(size_t d, const int8_t* e, size_t group_stride, float escale, float scale,
+                            const float* p, float* y);
 
 // ---- attention ---------------------------------------------------------------------
 // Keys are stored in blocks of 16 ("key blocks"), transposed within a block: element
@@ -141,21 +139,20 @@ inline constexpr size_t kKeyBlock = 16;
 // the last block is read whole (its entries past lk are ignored but must be readable);
 // V: [lk][hd] with row stride ldv. Masked keys are simply not passed (lk = number of
 // visible keys). scratch: at least 4 * round_up(lk, 16) floats. Writes scratch and O.
-using F32AttentionFn = void (*)(size_t lq, size_t lk, size_t hd, const float* q, size_t ldq,
-                                const float* kt, size_t ldkb, const float* v, size_t ldv,
-                                float* o, size_t ldo, float scale, float* scratch);
+using F32AttentionFn = void (*)(size_t lq, size_t lk, size_t hd, const float* q, size_t ldq, const float* kt,
+                                size_t ldkb, const float* v, size_t ldv, float* o, size_t ldo, float scale,
+                                float* scratch);
 
 // f32_pack_keys: writes keys j0 .. j0+n-1 (rows of K, [n][hd] with stride ldk) into
 // key blocks kt (ldkb as above). When `zero_tail`, the rest of the last block touched
 // is zeroed (so whole-block reads see defined values).
-using F32PackKeysFn = void (*)(size_t n, size_t hd, const float* k, size_t ldk, float* kt,
-                               size_t ldkb, size_t j0, bool zero_tail);
+using F32PackKeysFn = void (*)(size_t n, size_t hd, const float* k, size_t ldk, float* kt, size_t ldkb,
+                               size_t j0, bool zero_tail);
 
 // ---- search ------------------------------------------------------------------------
 // f32_topk: the k largest x[i] (i < n) in descending order, ties broken by lower
 // index. Writes k values and indices; k <= n, k <= 64.
-using F32TopKFn = void (*)(size_t n, const float* x, size_t k, float* values,
-                           uint32_t* indices);
+using F32TopKFn = void (*)(size_t n, const float* x, size_t k, float* values, uint32_t* indices);
 
 // The table of one ISA. EDGEMT_KERNELS lists its entries.
 struct Kernels {

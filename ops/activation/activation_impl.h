@@ -23,7 +23,7 @@ void f32_activation_generic(size_t n, const float* x, float* y, Activation act) 
 }  // namespace
 }  // namespace edgemt::ops
 
-#define EDGEMT_INSTANTIATE_ACTIVATION(isa, Arch)                                  \
+#define EDGEMT_INSTANTIATE_ACTIVATION(isa, Arch)                                   \
   namespace edgemt::ops {                                                          \
   void f32_activation__##isa(size_t n, const float* x, float* y, Activation act) { \
     f32_activation_generic<Arch>(n, x, y, act);                                    \

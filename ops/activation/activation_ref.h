@@ -15,10 +15,14 @@ namespace edgemt::ops {
 
 inline float activation_ref(float x, Activation act) {
   switch (act) {
-    case Activation::kNone: return x;
-    case Activation::kRelu: return x > 0.0f ? x : 0.0f;
-    case Activation::kGelu: return 0.5f * x * (1.0f + ::erff(x * 0.70710678118654752f));
-    case Activation::kSwish: return x / (1.0f + ::expf(-x));
+    case Activation::kNone:
+      return x;
+    case Activation::kRelu:
+      return x > 0.0f ? x : 0.0f;
+    case Activation::kGelu:
+      return 0.5f * x * (1.0f + ::erff(x * 0.70710678118654752f));
+    case Activation::kSwish:
+      return x / (1.0f + ::expf(-x));
     case Activation::kGeluTanh: {
       const float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);
       return 0.5f * x * (1.0f + ::tanhf(u));

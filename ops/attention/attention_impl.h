@@ -21,8 +21,8 @@ constexpr size_t kAttnVectorRegisters = 16;
 #endif
 
 template <class Arch, size_t Qb>
-EDGEMT_ALWAYS_INLINE void attn_scores_block(size_t hd, const float* const* qp, const float* kb,
-                                            float scale, float* s, size_t lds) {
+EDGEMT_ALWAYS_INLINE void attn_scores_block(size_t hd, const float* const* qp, const float* kb, float scale,
+                                            float* s, size_t lds) {
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
   constexpr size_t Nv = kKeyBlock / W;
@@ -53,8 +53,8 @@ EDGEMT_ALWAYS_INLINE void attn_scores_block(size_t hd, const float* const* qp, c
 
 // O[d0 .. d0 + Nv*W) = sum_j p[j] V[j, d0 ..]
 template <class Arch, size_t Nv>
-EDGEMT_ALWAYS_INLINE void attn_pv_block(size_t lk, const float* p, const float* v, size_t ldv,
-                                        size_t d0, float* o) {
+EDGEMT_ALWAYS_INLINE void attn_pv_block(size_t lk, const float* p, const float* v, size_t ldv, size_t d0,
+                                        float* o) {
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
   B acc[Nv];
@@ -71,9 +71,9 @@ EDGEMT_ALWAYS_INLINE void attn_pv_block(size_t lk, const float* p, const float* 
 }
 
 template <class Arch, size_t Qb>
-void attention_blocks(size_t lq, size_t lk, size_t hd, const float* q, size_t ldq,
-                      const float* kt, size_t ldkb, const float* v, size_t ldv, float* o,
-                      size_t ldo, float scale, float* scratch) {
+void attention_blocks(size_t lq, size_t lk, size_t hd, const float* q, size_t ldq, const float* kt,
+                      size_t ldkb, const float* v, size_t ldv, float* o, size_t ldo, float scale,
+                      float* scratch) {
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
   const size_t nblocks = (lk + kKeyBlock - 1) / kKeyBlock;
@@ -102,9 +102,9 @@ void attention_blocks(size_t lq, size_t lk, size_t hd, const float* q, size_t ld
 }
 
 template <class Arch>
-void f32_attention_generic(size_t lq, size_t lk, size_t hd, const float* q, size_t ldq,
-                           const float* kt, size_t ldkb, const float* v, size_t ldv, float* o,
-                           size_t ldo, float scale, float* scratch) {
+void f32_attention_generic(size_t lq, size_t lk, size_t hd, const float* q, size_t ldq, const float* kt,
+                           size_t ldkb, const float* v, size_t ldv, float* o, size_t ldo, float scale,
+                           float* scratch) {
   constexpr size_t W = xsimd::batch<float, Arch>::size;
   constexpr size_t Qb = (W >= 8 || kAttnVectorRegisters >= 32) ? 4 : 2;
   // One query (decoding): no padding rows. A query's scores are computed the same way in
@@ -117,8 +117,8 @@ void f32_attention_generic(size_t lq, size_t lk, size_t hd, const float* q, size
 }
 
 template <class Arch>
-void f32_pack_keys_generic(size_t n, size_t hd, const float* k, size_t ldk, float* kt,
-                           size_t ldkb, size_t j0, bool zero_tail) {
+void f32_pack_keys_generic(size_t n, size_t hd, const float* k, size_t ldk, float* kt, size_t ldkb, size_t j0,
+                           bool zero_tail) {
   for (size_t i = 0; i < n; ++i) {
     const size_t j = j0 + i;
     float* dst = kt + (j / kKeyBlock) * ldkb + j % kKeyBlock;
@@ -138,15 +138,15 @@ void f32_pack_keys_generic(size_t n, size_t hd, const float* k, size_t ldk, floa
 }  // namespace
 }  // namespace edgemt::ops
 
-#define EDGEMT_INSTANTIATE_ATTENTION(isa, Arch)                                              \
-  namespace edgemt::ops {                                                                     \
-  void f32_attention__##isa(size_t lq, size_t lk, size_t hd, const float* q, size_t ldq,      \
-                            const float* kt, size_t ldkb, const float* v, size_t ldv,         \
-                            float* o, size_t ldo, float scale, float* scratch) {              \
-    f32_attention_generic<Arch>(lq, lk, hd, q, ldq, kt, ldkb, v, ldv, o, ldo, scale, scratch);\
-  }                                                                                           \
-  void f32_pack_keys__##isa(size_t n, size_t hd, const float* k, size_t ldk, float* kt,       \
-                            size_t ldkb, size_t j0, bool zero_tail) {                         \
-    f32_pack_keys_generic<Arch>(n, hd, k, ldk, kt, ldkb, j0, zero_tail);                      \
-  }                                                                                           \
+#define EDGEMT_INSTANTIATE_ATTENTION(isa, Arch)                                                           \
+  namespace edgemt::ops {                                                                                 \
+  void f32_attention__##isa(size_t lq, size_t lk, size_t hd, const float* q, size_t ldq, const float* kt, \
+                            size_t ldkb, const float* v, size_t ldv, float* o, size_t ldo, float scale,   \
+                            float* scratch) {                                                             \
+    f32_attention_generic<Arch>(lq, lk, hd, q, ldq, kt, ldkb, v, ldv, o, ldo, scale, scratch);            \
+  }                                                                                                       \
+  void f32_pack_keys__##isa(size_t n, size_t hd, const float* k, size_t ldk, float* kt, size_t ldkb,      \
+                            size_t j0, bool zero_tail) {                                                  \
+    f32_pack_keys_generic<Arch>(n, hd, k, ldk, kt, ldkb, j0, zero_tail);                                  \
+  }                                                                                                       \
   }

@@ -7,11 +7,11 @@
 // same reason; scalar math goes through the C functions (::expf).
 #pragma once
 
-#include <xsimd/xsimd.hpp>
-
 #include <math.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <xsimd/xsimd.hpp>
 
 #include "ops/ops.h"
 
@@ -27,17 +27,25 @@ namespace edgemt::ops {
 namespace {
 
 template <class T>
-EDGEMT_ALWAYS_INLINE T k_min(T a, T b) { return b < a ? b : a; }
+EDGEMT_ALWAYS_INLINE T k_min(T a, T b) {
+  return b < a ? b : a;
+}
 template <class T>
-EDGEMT_ALWAYS_INLINE T k_max(T a, T b) { return a < b ? b : a; }
+EDGEMT_ALWAYS_INLINE T k_max(T a, T b) {
+  return a < b ? b : a;
+}
 
 // Scalar activation, the same formulas as the reference (ops/activation/activation_ref.h).
 EDGEMT_ALWAYS_INLINE float act_scalar(float x, Activation act) {
   switch (act) {
-    case Activation::kNone: return x;
-    case Activation::kRelu: return x > 0.0f ? x : 0.0f;
-    case Activation::kGelu: return 0.5f * x * (1.0f + ::erff(x * 0.70710678118654752f));
-    case Activation::kSwish: return x / (1.0f + ::expf(-x));
+    case Activation::kNone:
+      return x;
+    case Activation::kRelu:
+      return x > 0.0f ? x : 0.0f;
+    case Activation::kGelu:
+      return 0.5f * x * (1.0f + ::erff(x * 0.70710678118654752f));
+    case Activation::kSwish:
+      return x / (1.0f + ::expf(-x));
     case Activation::kGeluTanh: {
       const float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);
       return 0.5f * x * (1.0f + ::tanhf(u));
@@ -48,7 +56,9 @@ EDGEMT_ALWAYS_INLINE float act_scalar(float x, Activation act) {
 
 // Horizontal sum and maximum of a vector (xsimd 8.1 has hadd but no reduce_max).
 template <class Arch>
-EDGEMT_ALWAYS_INLINE float hsum(xsimd::batch<float, Arch> x) { return xsimd::hadd(x); }
+EDGEMT_ALWAYS_INLINE float hsum(xsimd::batch<float, Arch> x) {
+  return xsimd::hadd(x);
+}
 template <class Arch>
 EDGEMT_ALWAYS_INLINE float hmax(xsimd::batch<float, Arch> x) {
   constexpr size_t W = xsimd::batch<float, Arch>::size;
@@ -60,15 +70,17 @@ EDGEMT_ALWAYS_INLINE float hmax(xsimd::batch<float, Arch> x) {
 }
 
 template <class Arch>
-EDGEMT_ALWAYS_INLINE xsimd::batch<float, Arch> act_batch(xsimd::batch<float, Arch> x,
-                                                         Activation act) {
+EDGEMT_ALWAYS_INLINE xsimd::batch<float, Arch> act_batch(xsimd::batch<float, Arch> x, Activation act) {
   using B = xsimd::batch<float, Arch>;
   switch (act) {
-    case Activation::kNone: return x;
-    case Activation::kRelu: return xsimd::max(x, B(0.0f));
+    case Activation::kNone:
+      return x;
+    case Activation::kRelu:
+      return xsimd::max(x, B(0.0f));
     case Activation::kGelu:
       return B(0.5f) * x * (B(1.0f) + xsimd::erf(x * B(0.70710678118654752f)));
-    case Activation::kSwish: return x / (B(1.0f) + xsimd::exp(-x));
+    case Activation::kSwish:
+      return x / (B(1.0f) + xsimd::exp(-x));
     case Activation::kGeluTanh: {
       const B u = B(0.7978845608028654f) * (x + B(0.044715f) * x * x * x);
       return B(0.5f) * x * (B(1.0f) + xsimd::tanh(u));

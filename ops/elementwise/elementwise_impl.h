@@ -19,9 +19,9 @@ void f32_add_generic(size_t n, const float* x, const float* r, float* y) {
 }  // namespace
 }  // namespace edgemt::ops
 
-#define EDGEMT_INSTANTIATE_ELEMENTWISE(isa, Arch)                                 \
-  namespace edgemt::ops {                                                         \
-  void f32_add__##isa(size_t n, const float* x, const float* r, float* y) {       \
-    f32_add_generic<Arch>(n, x, r, y);                                            \
-  }                                                                               \
+#define EDGEMT_INSTANTIATE_ELEMENTWISE(isa, Arch)                           \
+  namespace edgemt::ops {                                                   \
+  void f32_add__##isa(size_t n, const float* x, const float* r, float* y) { \
+    f32_add_generic<Arch>(n, x, r, y);                                      \
+  }                                                                         \
   }

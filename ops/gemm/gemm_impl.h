@@ -24,8 +24,8 @@ constexpr size_t kVectorRegisters = 16;
 template <class Arch>
 struct GemmTile {
   static constexpr size_t kW = xsimd::batch<float, Arch>::size;
-  static constexpr size_t kNp = kW >= kPanel ? 2 : 1;           // panels per tile
-  static constexpr size_t kNv = kNp * kPanel / kW;               // vectors per row
+  static constexpr size_t kNp = kW >= kPanel ? 2 : 1;  // panels per tile
+  static constexpr size_t kNv = kNp * kPanel / kW;     // vectors per row
   static constexpr size_t kMrRaw = (kVectorRegisters - kNv - 1) / kNv;
   static constexpr size_t kMr = kMrRaw > 12 ? 12 : (kMrRaw < 1 ? 1 : kMrRaw);
 };
@@ -40,8 +40,8 @@ struct GemmTile {
 // check, notably under sanitizers); a call per tile over a block of k costs nothing.
 template <class Arch, size_t Rows, size_t Np>
 __attribute__((noinline)) void gemm_tile(size_t k, const float* a, size_t lda, const float* w,
-                                    size_t panel_stride, float* c, size_t ldc, size_t cols,
-                                    const GemmEpilogue& ep, bool first, bool last) {
+                                         size_t panel_stride, float* c, size_t ldc, size_t cols,
+                                         const GemmEpilogue& ep, bool first, bool last) {
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
   constexpr size_t Vp = kPanel / W;  // vectors per panel
@@ -60,8 +60,7 @@ __attribute__((noinline)) void gemm_tile(size_t k, const float* a, size_t lda, c
     EDGEMT_UNROLL
     for (size_t p = 0; p < Np; ++p) {
       EDGEMT_UNROLL
-      for (size_t v = 0; v < Vp; ++v)
-        b[p * Vp + v] = B::load_aligned(wp[p] + kk * kPanel + v * W);
+      for (size_t v = 0; v < Vp; ++v) b[p * Vp + v] = B::load_aligned(wp[p] + kk * kPanel + v * W);
     }
     EDGEMT_UNROLL
     for (size_t r = 0; r < Rows; ++r) {
@@ -107,9 +106,9 @@ __attribute__((noinline)) void gemm_tile(size_t k, const float* a, size_t lda, c
 // 1): a handful of tile sizes instead of Mr of them. Each element's arithmetic is the
 // same in every tile height.
 template <class Arch, size_t Np, size_t Mr>
-EDGEMT_ALWAYS_INLINE void gemm_rows(size_t rows, size_t k, const float* a, size_t lda, const float* w, size_t ps,
-                                    float* c, size_t ldc, size_t cols, const GemmEpilogue& ep, bool first,
-                                    bool last) {
+EDGEMT_ALWAYS_INLINE void gemm_rows(size_t rows, size_t k, const float* a, size_t lda, const float* w,
+                                    size_t ps, float* c, size_t ldc, size_t cols, const GemmEpilogue& ep,
+                                    bool first, bool last) {
   size_t r = 0;
   while (r < rows) {
     const size_t left = rows - r;
@@ -118,13 +117,16 @@ EDGEMT_ALWAYS_INLINE void gemm_rows(size_t rows, size_t k, const float* a, size_
       gemm_tile<Arch, Mr, Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
       h = Mr;
     } else if (Mr > 8 && left >= 8) {
-      gemm_tile<Arch, (Mr > 8 ? 8 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
+      gemm_tile<Arch, (Mr > 8 ? 8 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first,
+                                            last);
       h = Mr > 8 ? 8 : 1;
     } else if (Mr > 4 && left >= 4) {
-      gemm_tile<Arch, (Mr > 4 ? 4 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
+      gemm_tile<Arch, (Mr > 4 ? 4 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first,
+                                            last);
       h = Mr > 4 ? 4 : 1;
     } else if (Mr > 2 && left >= 2) {
-      gemm_tile<Arch, (Mr > 2 ? 2 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
+      gemm_tile<Arch, (Mr > 2 ? 2 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first,
+                                            last);
       h = Mr > 2 ? 2 : 1;
     } else {
       gemm_tile<Arch, 1, Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
@@ -135,8 +137,8 @@ EDGEMT_ALWAYS_INLINE void gemm_rows(size_t rows, size_t k, const float* a, size_
 }
 
 template <class Arch>
-void f32_gemm_generic(size_t m, size_t n, size_t k, const float* a, size_t lda,
-                      const float* w, float* c, size_t ldc, const GemmEpilogue& ep) {
+void f32_gemm_generic(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* w, float* c,
+                      size_t ldc, const GemmEpilogue& ep) {
   using T = GemmTile<Arch>;
   constexpr size_t Mr = T::kMr;
   constexpr size_t Np = T::kNp;
@@ -183,10 +185,10 @@ void f32_gemm_generic(size_t m, size_t n, size_t k, const float* a, size_t lda,
 }  // namespace
 }  // namespace edgemt::ops
 
-#define EDGEMT_INSTANTIATE_GEMM(isa, Arch)                                                  \
-  namespace edgemt::ops {                                                                    \
-  void f32_gemm__##isa(size_t m, size_t n, size_t k, const float* a, size_t lda,            \
-                       const float* w, float* c, size_t ldc, const GemmEpilogue& ep) {      \
-    f32_gemm_generic<Arch>(m, n, k, a, lda, w, c, ldc, ep);                                 \
-  }                                                                                          \
+#define EDGEMT_INSTANTIATE_GEMM(isa, Arch)                                                                 \
+  namespace edgemt::ops {                                                                                  \
+  void f32_gemm__##isa(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* w, float* c, \
+                       size_t ldc, const GemmEpilogue& ep) {                                               \
+    f32_gemm_generic<Arch>(m, n, k, a, lda, w, c, ldc, ep);                                                \
+  }                                                                                                        \
   }

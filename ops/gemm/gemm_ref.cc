@@ -5,8 +5,8 @@
 
 namespace edgemt::ops {
 
-void f32_gemm__ref(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* w,
-                   float* c, size_t ldc, const GemmEpilogue& ep) {
+void f32_gemm__ref(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* w, float* c,
+                   size_t ldc, const GemmEpilogue& ep) {
   for (size_t i = 0; i < m; ++i) {
     for (size_t j = 0; j < n; ++j) {
       float acc = 0.0f;

@@ -11,9 +11,7 @@
 namespace edgemt::ops {
 
 // Number of floats of a PanelF32x16 weight of logical shape [n, k].
-constexpr size_t f32_panel_size(size_t n, size_t k) {
-  return (n + kPanel - 1) / kPanel * kPanel * k;
-}
+constexpr size_t f32_panel_size(size_t n, size_t k) { return (n + kPanel - 1) / kPanel * kPanel * k; }
 
 // W row-major [n][k] (PyTorch Linear weight [out, in]) -> panels [ceil(n/16)][k][16];
 // columns past n are zero.
@@ -31,7 +29,9 @@ inline void pack_f32_panels(size_t n, size_t k, const float* w, float* out) {
 
 // Offset (in floats) of row `row`'s first element in a PanelF32x16 weight with inner
 // size k; its elements follow every kPanel floats.
-constexpr size_t f32_panel_row_offset(size_t k, size_t row) { return (row / kPanel) * k * kPanel + row % kPanel; }
+constexpr size_t f32_panel_row_offset(size_t k, size_t row) {
+  return (row / kPanel) * k * kPanel + row % kPanel;
+}
 
 // Element (row, col) of a PanelF32x16 weight.
 inline float f32_panel_at(const float* packed, size_t k, size_t row, size_t col) {
@@ -71,8 +71,7 @@ constexpr size_t qs8_panel_row_offset(size_t k, size_t row) {
 
 inline int8_t qs8_panel_at(const int8_t* packed, size_t k, size_t row, size_t col) {
   const size_t kg = qs8_k_padded(k) / kPanelK8;
-  return packed[(((row / kPanel) * kg + col / kPanelK8) * kPanel + row % kPanel) * kPanelK8 +
-                col % kPanelK8];
+  return packed[(((row / kPanel) * kg + col / kPanelK8) * kPanel + row % kPanel) * kPanelK8 + col % kPanelK8];
 }
 
 }  // namespace edgemt::ops

@@ -10,9 +10,8 @@ namespace edgemt::ops {
 namespace {
 
 template <class Arch>
-void f32_add_layernorm_generic(size_t rows, size_t d, const float* x, size_t ldx,
-                               const float* r, size_t ldr, const float* gamma,
-                               const float* beta, float eps, float* y, size_t ldy) {
+void f32_add_layernorm_generic(size_t rows, size_t d, const float* x, size_t ldx, const float* r, size_t ldr,
+                               const float* gamma, const float* beta, float eps, float* y, size_t ldy) {
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
   const size_t dv = d / W * W;
@@ -62,8 +61,7 @@ void f32_add_layernorm_generic(size_t rows, size_t d, const float* x, size_t ldx
     const B vr(rstd);
     for (j = 0; j < dv; j += W) {
       const B t = (B::load_unaligned(yi + j) - vmean) * vr;
-      xsimd::fma(t, B::load_unaligned(gamma + j), B::load_unaligned(beta + j))
-          .store_unaligned(yi + j);
+      xsimd::fma(t, B::load_unaligned(gamma + j), B::load_unaligned(beta + j)).store_unaligned(yi + j);
     }
     for (size_t j = dv; j < d; ++j) yi[j] = (yi[j] - mean) * rstd * gamma[j] + beta[j];
   }
@@ -72,11 +70,11 @@ void f32_add_layernorm_generic(size_t rows, size_t d, const float* x, size_t ldx
 }  // namespace
 }  // namespace edgemt::ops
 
-#define EDGEMT_INSTANTIATE_LAYERNORM(isa, Arch)                                               \
-  namespace edgemt::ops {                                                                      \
-  void f32_add_layernorm__##isa(size_t rows, size_t d, const float* x, size_t ldx,             \
-                                const float* r, size_t ldr, const float* gamma,                \
-                                const float* beta, float eps, float* y, size_t ldy) {          \
-    f32_add_layernorm_generic<Arch>(rows, d, x, ldx, r, ldr, gamma, beta, eps, y, ldy);        \
-  }                                                                                            \
+#define EDGEMT_INSTANTIATE_LAYERNORM(isa, Arch)                                                         \
+  namespace edgemt::ops {                                                                               \
+  void f32_add_layernorm__##isa(size_t rows, size_t d, const float* x, size_t ldx, const float* r,      \
+                                size_t ldr, const float* gamma, const float* beta, float eps, float* y, \
+                                size_t ldy) {                                                           \
+    f32_add_layernorm_generic<Arch>(rows, d, x, ldx, r, ldr, gamma, beta, eps, y, ldy);                 \
+  }                                                                                                     \
   }

@@ -5,9 +5,8 @@
 
 namespace edgemt::ops {
 
-void f32_add_layernorm__ref(size_t rows, size_t d, const float* x, size_t ldx, const float* r,
-                            size_t ldr, const float* gamma, const float* beta, float eps,
-                            float* y, size_t ldy) {
+void f32_add_layernorm__ref(size_t rows, size_t d, const float* x, size_t ldx, const float* r, size_t ldr,
+                            const float* gamma, const float* beta, float eps, float* y, size_t ldy) {
   for (size_t i = 0; i < rows; ++i) {
     const float* xi = x + i * ldx;
     const float* ri = r != nullptr ? r + i * ldr : nullptr;

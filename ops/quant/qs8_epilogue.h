@@ -12,8 +12,7 @@ namespace {
 // acc: 16 exact int32 sums for the 16 columns of one panel; cols <= 16 are stored.
 template <class Arch>
 EDGEMT_ALWAYS_INLINE void qs8_store_panel_row(const int32_t* acc, float sa, const float* sw,
-                                              const float* bias, Activation act, float* c,
-                                              size_t cols) {
+                                              const float* bias, Activation act, float* c, size_t cols) {
   using B = xsimd::batch<float, Arch>;
   using I = xsimd::batch<int32_t, Arch>;
   constexpr size_t W = B::size;

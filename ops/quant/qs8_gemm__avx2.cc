@@ -19,7 +19,7 @@ namespace edgemt::ops {
 namespace {
 
 using Arch = xsimd::fma3<xsimd::avx2>;
-constexpr size_t kMr = 4;  // one pass holds 4 rows x 2 accumulators + 2 weights + 1 activation
+constexpr size_t kMr = 4;       // one pass holds 4 rows x 2 accumulators + 2 weights + 1 activation
 constexpr size_t kChunk = 256;  // k groups widened per chunk (stack: 4 x 256 x 8 bytes)
 
 // Widens rows [0, rows) of Q, k groups [g0, g1), to int16 quadwords: out[r * ld + g - g0].
@@ -64,7 +64,8 @@ EDGEMT_ALWAYS_INLINE void tile_store(__m256i (&acc)[2][Rows][2], int32_t* out) {
 }
 
 template <size_t Rows>
-__attribute__((noinline)) void tile(const int64_t* a16, size_t lda16, size_t kg, const int8_t* wp, int32_t* out) {
+__attribute__((noinline)) void tile(const int64_t* a16, size_t lda16, size_t kg, const int8_t* wp,
+                                    int32_t* out) {
   __m256i acc[2][Rows][2];
   for (size_t h = 0; h < 2; ++h)
     for (size_t r = 0; r < Rows; ++r) acc[h][r][0] = acc[h][r][1] = _mm256_setzero_si256();
@@ -74,7 +75,8 @@ __attribute__((noinline)) void tile(const int64_t* a16, size_t lda16, size_t kg,
 
 // Depth too large for the widened block (K > 8192): widen chunk by chunk per tile.
 template <size_t Rows>
-__attribute__((noinline)) void tile_chunked(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp, int32_t* out) {
+__attribute__((noinline)) void tile_chunked(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp,
+                                            int32_t* out) {
   __m256i acc[2][Rows][2];
   for (size_t h = 0; h < 2; ++h)
     for (size_t r = 0; r < Rows; ++r) acc[h][r][0] = acc[h][r][1] = _mm256_setzero_si256();
@@ -89,8 +91,9 @@ __attribute__((noinline)) void tile_chunked(size_t kg, const int8_t* q, size_t l
 
 }  // namespace
 
-void qs8_gemm__avx2(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa, const int8_t* w,
-                    const float* sw, const int32_t* wsum, float* c, size_t ldc, const GemmEpilogue& ep) {
+void qs8_gemm__avx2(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
+                    const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
+                    const GemmEpilogue& ep) {
   (void)wsum;
   const size_t kg = qs8_k_padded(k) / kPanelK8;
   const size_t panels = (n + kPanel - 1) / kPanel;
@@ -119,24 +122,35 @@ void qs8_gemm__avx2(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, c
           if (mc > 0) {
             const int64_t* ar = a16 + (i + r0 - i0) * kg;
             switch (h) {
-
-              case 4: tile<4>(ar, kg, kg, wp, out); break;
-              case 2: tile<2>(ar, kg, kg, wp, out); break;
-              default: tile<1>(ar, kg, kg, wp, out); break;
+              case 4:
+                tile<4>(ar, kg, kg, wp, out);
+                break;
+              case 2:
+                tile<2>(ar, kg, kg, wp, out);
+                break;
+              default:
+                tile<1>(ar, kg, kg, wp, out);
+                break;
             }
           } else {
             const int8_t* qr = q + (i + r0) * ldq;
             switch (h) {
-
-              case 4: tile_chunked<4>(kg, qr, ldq, wp, out); break;
-              case 2: tile_chunked<2>(kg, qr, ldq, wp, out); break;
-              default: tile_chunked<1>(kg, qr, ldq, wp, out); break;
+              case 4:
+                tile_chunked<4>(kg, qr, ldq, wp, out);
+                break;
+              case 2:
+                tile_chunked<2>(kg, qr, ldq, wp, out);
+                break;
+              default:
+                tile_chunked<1>(kg, qr, ldq, wp, out);
+                break;
             }
           }
           r0 += h;
         }
         for (size_t r = 0; r < rows; ++r)
-          qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act, c + (i + r) * ldc + j0, cols);
+          qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act,
+                                    c + (i + r) * ldc + j0, cols);
       }
     }
   }

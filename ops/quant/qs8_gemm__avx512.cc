@@ -3,8 +3,9 @@
 
 namespace edgemt::ops {
 
-void qs8_gemm__avx512(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa, const int8_t* w,
-                      const float* sw, const int32_t* wsum, float* c, size_t ldc, const GemmEpilogue& ep) {
+void qs8_gemm__avx512(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
+                      const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
+                      const GemmEpilogue& ep) {
   qs8_gemm__avx2(m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
 }
 

@@ -21,8 +21,8 @@ namespace edgemt::ops {
 namespace {
 
 template <size_t Rows>
-EDGEMT_ALWAYS_INLINE void vnni_tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp, const int32_t* wsum,
-                                    size_t cols, int32_t* out) {
+EDGEMT_ALWAYS_INLINE void vnni_tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp,
+                                    const int32_t* wsum, size_t cols, int32_t* out) {
   __m512i acc[Rows];
   for (size_t r = 0; r < Rows; ++r) acc[r] = _mm512_setzero_si512();
   const __m512i flip = _mm512_set1_epi32(static_cast<int32_t>(0x80808080u));
@@ -59,14 +59,30 @@ void qs8_gemm__avx512vnni(size_t m, size_t n, size_t k, const int8_t* q, size_t 
     for (size_t i = 0; i < m; i += Mr) {
       const size_t rows = m - i < Mr ? m - i : Mr;
       switch (rows) {
-        case 8: vnni_tile<8>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc); break;
-        case 7: vnni_tile<7>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc); break;
-        case 6: vnni_tile<6>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc); break;
-        case 5: vnni_tile<5>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc); break;
-        case 4: vnni_tile<4>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc); break;
-        case 3: vnni_tile<3>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc); break;
-        case 2: vnni_tile<2>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc); break;
-        default: vnni_tile<1>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc); break;
+        case 8:
+          vnni_tile<8>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
+          break;
+        case 7:
+          vnni_tile<7>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
+          break;
+        case 6:
+          vnni_tile<6>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
+          break;
+        case 5:
+          vnni_tile<5>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
+          break;
+        case 4:
+          vnni_tile<4>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
+          break;
+        case 3:
+          vnni_tile<3>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
+          break;
+        case 2:
+          vnni_tile<2>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
+          break;
+        default:
+          vnni_tile<1>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
+          break;
       }
       for (size_t r = 0; r < rows; ++r)
         qs8_store_panel_row<xsimd::avx512bw>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act,

@@ -51,10 +51,18 @@ void qs8_gemm__neon64_dot(size_t m, size_t n, size_t k, const int8_t* q, size_t 
     for (size_t i = 0; i < m; i += Mr) {
       const size_t rows = m - i < Mr ? m - i : Mr;
       switch (rows) {
-        case 4: sdot_tile<4>(kg, q + i * ldq, ldq, wp, acc); break;
-        case 3: sdot_tile<3>(kg, q + i * ldq, ldq, wp, acc); break;
-        case 2: sdot_tile<2>(kg, q + i * ldq, ldq, wp, acc); break;
-        default: sdot_tile<1>(kg, q + i * ldq, ldq, wp, acc); break;
+        case 4:
+          sdot_tile<4>(kg, q + i * ldq, ldq, wp, acc);
+          break;
+        case 3:
+          sdot_tile<3>(kg, q + i * ldq, ldq, wp, acc);
+          break;
+        case 2:
+          sdot_tile<2>(kg, q + i * ldq, ldq, wp, acc);
+          break;
+        default:
+          sdot_tile<1>(kg, q + i * ldq, ldq, wp, acc);
+          break;
       }
       for (size_t r = 0; r < rows; ++r)
         qs8_store_panel_row<xsimd::neon64>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act,

@@ -62,7 +62,8 @@ EDGEMT_ALWAYS_INLINE void tile_pass(const int64_t* a16, size_t lda16, const int8
       wv[v] = _mm_cvtepi8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(wg + 8 * v)));
     EDGEMT_UNROLL
     for (size_t r = 0; r < Rows; ++r) {
-      const __m128i a = _mm_castpd_si128(_mm_loaddup_pd(reinterpret_cast<const double*>(a16 + r * lda16 + g)));
+      const __m128i a =
+          _mm_castpd_si128(_mm_loaddup_pd(reinterpret_cast<const double*>(a16 + r * lda16 + g)));
       EDGEMT_UNROLL
       for (size_t v = 0; v < kV; ++v) acc[r][v] = _mm_add_epi32(acc[r][v], _mm_madd_epi16(wv[v], a));
     }
@@ -81,13 +82,15 @@ EDGEMT_ALWAYS_INLINE void tile_pass(const int64_t* a16, size_t lda16, const int8
 }
 
 template <size_t Rows>
-__attribute__((noinline)) void tile(const int64_t* a16, size_t lda16, size_t kg, const int8_t* wp, int32_t* out) {
+__attribute__((noinline)) void tile(const int64_t* a16, size_t lda16, size_t kg, const int8_t* wp,
+                                    int32_t* out) {
   for (size_t h = 0; h < Rows; ++h) tile_pass<Rows, false>(a16, lda16, wp, 0, kg, h, out);
 }
 
 // Depth too large for the widened block (K > 8192): widen chunk by chunk per tile.
 template <size_t Rows>
-__attribute__((noinline)) void tile_chunked(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp, int32_t* out) {
+__attribute__((noinline)) void tile_chunked(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp,
+                                            int32_t* out) {
   for (size_t i = 0; i < Rows * kPanel; ++i) out[i] = 0;
   alignas(64) int64_t a16[Rows * kChunk];
   for (size_t g0 = 0; g0 < kg; g0 += kChunk) {
@@ -130,22 +133,35 @@ void qs8_gemm__sse4_2(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq,
           if (mc > 0) {
             const int64_t* ar = a16 + (i + r0 - i0) * kg;
             switch (th) {
-              case 4: tile<4>(ar, kg, kg, wp, out); break;
-              case 2: tile<2>(ar, kg, kg, wp, out); break;
-              default: tile<1>(ar, kg, kg, wp, out); break;
+              case 4:
+                tile<4>(ar, kg, kg, wp, out);
+                break;
+              case 2:
+                tile<2>(ar, kg, kg, wp, out);
+                break;
+              default:
+                tile<1>(ar, kg, kg, wp, out);
+                break;
             }
           } else {
             const int8_t* qr = q + (i + r0) * ldq;
             switch (th) {
-              case 4: tile_chunked<4>(kg, qr, ldq, wp, out); break;
-              case 2: tile_chunked<2>(kg, qr, ldq, wp, out); break;
-              default: tile_chunked<1>(kg, qr, ldq, wp, out); break;
+              case 4:
+                tile_chunked<4>(kg, qr, ldq, wp, out);
+                break;
+              case 2:
+                tile_chunked<2>(kg, qr, ldq, wp, out);
+                break;
+              default:
+                tile_chunked<1>(kg, qr, ldq, wp, out);
+                break;
             }
           }
           r0 += th;
         }
         for (size_t r = 0; r < rows; ++r)
-          qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act, c + (i + r) * ldc + j0, cols);
+          qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act,
+                                    c + (i + r) * ldc + j0, cols);
       }
     }
   }

@@ -20,12 +20,14 @@ inline int32x4_t pair_sums(int32x4_t x, int32x4_t y) {
 #if defined(__aarch64__)
   return vpaddq_s32(x, y);
 #else
-  return vcombine_s32(vpadd_s32(vget_low_s32(x), vget_high_s32(x)), vpadd_s32(vget_low_s32(y), vget_high_s32(y)));
+  return vcombine_s32(vpadd_s32(vget_low_s32(x), vget_high_s32(x)),
+                      vpadd_s32(vget_low_s32(y), vget_high_s32(y)));
 #endif
 }
 
 template <size_t Rows>
-EDGEMT_ALWAYS_INLINE void neon_mull_tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp, int32_t* out) {
+EDGEMT_ALWAYS_INLINE void neon_mull_tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp,
+                                         int32_t* out) {
   // acc[r][2c + h]: columns 4c..4c+3, h = low (c0, c1) / high (c2, c3) half.
   int32x4_t acc[Rows][8];
   for (size_t r = 0; r < Rows; ++r)
@@ -47,12 +49,13 @@ EDGEMT_ALWAYS_INLINE void neon_mull_tile(size_t kg, const int8_t* q, size_t ldq,
     }
   }
   for (size_t r = 0; r < Rows; ++r)
-    for (size_t c = 0; c < 4; ++c) vst1q_s32(out + r * kPanel + 4 * c, pair_sums(acc[r][2 * c], acc[r][2 * c + 1]));
+    for (size_t c = 0; c < 4; ++c)
+      vst1q_s32(out + r * kPanel + 4 * c, pair_sums(acc[r][2 * c], acc[r][2 * c + 1]));
 }
 
 template <class Arch, size_t Mr>
-void qs8_gemm_neon_mull(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa, const int8_t* w,
-                        const float* sw, float* c, size_t ldc, const GemmEpilogue& ep) {
+void qs8_gemm_neon_mull(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
+                        const int8_t* w, const float* sw, float* c, size_t ldc, const GemmEpilogue& ep) {
   const size_t kg = qs8_k_padded(k) / kPanelK8;
   const size_t panels = (n + kPanel - 1) / kPanel;
   alignas(64) int32_t acc[Mr * kPanel];
@@ -69,7 +72,8 @@ void qs8_gemm_neon_mull(size_t m, size_t n, size_t k, const int8_t* q, size_t ld
         neon_mull_tile<1>(kg, q + i * ldq, ldq, wp, acc);
       }
       for (size_t r = 0; r < rows; ++r)
-        qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act, c + (i + r) * ldc + j0, cols);
+        qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act, c + (i + r) * ldc + j0,
+                                  cols);
     }
   }
 }

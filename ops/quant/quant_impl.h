@@ -10,8 +10,8 @@ namespace edgemt::ops {
 namespace {
 
 template <class Arch>
-void qs8_quantize_generic(size_t m, size_t k, const float* a, size_t lda, int8_t* q,
-                          size_t ldq, float* scale) {
+void qs8_quantize_generic(size_t m, size_t k, const float* a, size_t lda, int8_t* q, size_t ldq,
+                          float* scale) {
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
   for (size_t i = 0; i < m; ++i) {
@@ -44,10 +44,10 @@ void qs8_quantize_generic(size_t m, size_t k, const float* a, size_t lda, int8_t
 }  // namespace
 }  // namespace edgemt::ops
 
-#define EDGEMT_INSTANTIATE_QUANT(isa, Arch)                                                  \
-  namespace edgemt::ops {                                                                     \
-  void qs8_quantize__##isa(size_t m, size_t k, const float* a, size_t lda, int8_t* q,         \
-                           size_t ldq, float* scale) {                                        \
-    qs8_quantize_generic<Arch>(m, k, a, lda, q, ldq, scale);                                  \
-  }                                                                                           \
+#define EDGEMT_INSTANTIATE_QUANT(isa, Arch)                                                       \
+  namespace edgemt::ops {                                                                         \
+  void qs8_quantize__##isa(size_t m, size_t k, const float* a, size_t lda, int8_t* q, size_t ldq, \
+                           float* scale) {                                                        \
+    qs8_quantize_generic<Arch>(m, k, a, lda, q, ldq, scale);                                      \
+  }                                                                                               \
   }

@@ -7,8 +7,7 @@
 
 namespace edgemt::ops {
 
-void qs8_quantize__ref(size_t m, size_t k, const float* a, size_t lda, int8_t* q, size_t ldq,
-                       float* scale) {
+void qs8_quantize__ref(size_t m, size_t k, const float* a, size_t lda, int8_t* q, size_t ldq, float* scale) {
   for (size_t i = 0; i < m; ++i) {
     const float* ai = a + i * lda;
     float mx = 0.0f;

@@ -29,9 +29,9 @@ void f32_topk_generic(size_t n, const float* x, size_t k, float* values, uint32_
 }  // namespace
 }  // namespace edgemt::ops
 
-#define EDGEMT_INSTANTIATE_SEARCH(isa, Arch)                                                \
-  namespace edgemt::ops {                                                                    \
-  void f32_topk__##isa(size_t n, const float* x, size_t k, float* values, uint32_t* indices) {\
-    f32_topk_generic<Arch>(n, x, k, values, indices);                                        \
-  }                                                                                          \
+#define EDGEMT_INSTANTIATE_SEARCH(isa, Arch)                                                   \
+  namespace edgemt::ops {                                                                      \
+  void f32_topk__##isa(size_t n, const float* x, size_t k, float* values, uint32_t* indices) { \
+    f32_topk_generic<Arch>(n, x, k, values, indices);                                          \
+  }                                                                                            \
   }

@@ -10,8 +10,7 @@ namespace {
 // Offers (v, i) to the sorted list values[0..*filled) (descending, capacity k).
 // Candidates arrive in increasing index order, so an equal value never displaces an
 // earlier one: ties keep the lower index first. NaN is never kept once the list is full.
-inline void topk_offer(float v, uint32_t i, size_t k, size_t* filled, float* values,
-                       uint32_t* indices) {
+inline void topk_offer(float v, uint32_t i, size_t k, size_t* filled, float* values, uint32_t* indices) {
   size_t pos;
   if (*filled < k) {
     pos = (*filled)++;

@@ -89,12 +89,10 @@ float f32_logsumexp_generic(size_t n, const float* x) {
 }  // namespace
 }  // namespace edgemt::ops
 
-#define EDGEMT_INSTANTIATE_SOFTMAX(isa, Arch)                                             \
-  namespace edgemt::ops {                                                                  \
-  void f32_softmax__##isa(size_t n, size_t n_total, const float* x, float* y) {            \
-    f32_softmax_generic<Arch>(n, n_total, x, y);                                           \
-  }                                                                                        \
-  float f32_logsumexp__##isa(size_t n, const float* x) {                                   \
-    return f32_logsumexp_generic<Arch>(n, x);                                              \
-  }                                                                                        \
+#define EDGEMT_INSTANTIATE_SOFTMAX(isa, Arch)                                                        \
+  namespace edgemt::ops {                                                                            \
+  void f32_softmax__##isa(size_t n, size_t n_total, const float* x, float* y) {                      \
+    f32_softmax_generic<Arch>(n, n_total, x, y);                                                     \
+  }                                                                                                  \
+  float f32_logsumexp__##isa(size_t n, const float* x) { return f32_logsumexp_generic<Arch>(n, x); } \
   }

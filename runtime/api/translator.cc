@@ -36,8 +36,8 @@ Expected<std::unique_ptr<Translator>> Translator::create(std::shared_ptr<const M
   EngineLimits lim;
   lim.max_batch = options.max_batch;
   lim.max_beam = options.max_beam > 0 ? options.max_beam : std::max(1, gen.num_beams);
-  lim.max_source_length = options.max_source_length > 0 ? options.max_source_length
-                                                        : std::min(cfg.max_positions, 512);
+  lim.max_source_length =
+      options.max_source_length > 0 ? options.max_source_length : std::min(cfg.max_positions, 512);
   if (options.max_target_length > 0) {
     lim.max_target_length = options.max_target_length;
   } else {
@@ -61,22 +61,26 @@ Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
   SearchParams p;
   p.beam = o.beam.value_or(std::min(std::max(1, gen.num_beams), lim.max_beam));
   if (p.beam < 1 || p.beam > lim.max_beam)
-    return invalid_argument("beam " + std::to_string(p.beam) + " is outside [1, " + std::to_string(lim.max_beam) +
-                            "] (this translator's max beam)");
+    return invalid_argument("beam " + std::to_string(p.beam) + " is outside [1, " +
+                            std::to_string(lim.max_beam) + "] (this translator's max beam)");
   p.max_new_tokens = o.max_length.value_or(lim.max_target_length);
   if (p.max_new_tokens < 1 || p.max_new_tokens > lim.max_target_length)
     return invalid_argument("max length " + std::to_string(p.max_new_tokens) + " is outside [1, " +
-                            std::to_string(lim.max_target_length) + "] (this translator's max target length)");
+                            std::to_string(lim.max_target_length) +
+                            "] (this translator's max target length)");
   p.length_penalty = o.length_penalty.value_or(gen.length_penalty);
   if (!std::isfinite(p.length_penalty))
     return invalid_argument("length penalty " + std::to_string(p.length_penalty) + " is not a finite number");
-  p.early_stopping = o.early_stopping.value_or(gen.early_stopping ? EarlyStopping::kTrue : EarlyStopping::kFalse);
+  p.early_stopping =
+      o.early_stopping.value_or(gen.early_stopping ? EarlyStopping::kTrue : EarlyStopping::kFalse);
   switch (p.early_stopping) {
     case EarlyStopping::kTrue:
     case EarlyStopping::kFalse:
-    case EarlyStopping::kNever: break;
-    default: return invalid_argument("early stopping " + std::to_string(static_cast<int>(p.early_stopping)) +
-                                     " is not one of kTrue, kFalse, kNever");
+    case EarlyStopping::kNever:
+      break;
+    default:
+      return invalid_argument("early stopping " + std::to_string(static_cast<int>(p.early_stopping)) +
+                              " is not one of kTrue, kFalse, kNever");
   }
   return p;
 }
@@ -91,7 +95,8 @@ Status Translator::translate_batch_ids(std::span<const std::span<const int32_t>>
 
 Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources,
                                std::span<std::vector<int32_t>> results, const SearchParams& params) {
-  if (results.size() < sources.size()) return invalid_argument("results has room for fewer sequences than sources");
+  if (results.size() < sources.size())
+    return invalid_argument("results has room for fewer sequences than sources");
   const size_t limit = static_cast<size_t>(engine_->limits().max_source_length);
   const size_t piece = limit > 1 ? limit - 1 : 1;
   const int32_t eos = model_->config().eos_id;
@@ -107,7 +112,8 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
       const size_t len = std::min(piece, n - start);
       if (chunks_.size() <= nchunks) chunks_.emplace_back();
       std::vector<int32_t>& c = chunks_[nchunks++];
-      c.assign(src.begin() + static_cast<std::ptrdiff_t>(start), src.begin() + static_cast<std::ptrdiff_t>(start + len));
+      c.assign(src.begin() + static_cast<std::ptrdiff_t>(start),
+               src.begin() + static_cast<std::ptrdiff_t>(start + len));
       c.push_back(eos);
       chunk_owner_.push_back(i);
       start += len;
@@ -130,7 +136,8 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   for (size_t b = 0; b < nchunks; b += bmax) {
     const size_t n = std::min(bmax, nchunks - b);
     for (size_t i = 0; i < n; ++i) batch_src_[i] = chunks_[order_[b + i]];
-    EDGEMT_RETURN_IF_ERROR(engine_->run(std::span(batch_src_.data(), n), params, std::span(batch_out_.data(), n)));
+    EDGEMT_RETURN_IF_ERROR(
+        engine_->run(std::span(batch_src_.data(), n), params, std::span(batch_out_.data(), n)));
     for (size_t i = 0; i < n; ++i) outs[order_[b + i]].assign(batch_out_[i].begin(), batch_out_[i].end());
   }
   for (size_t c = 0; c < nchunks; ++c) {
@@ -140,7 +147,8 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   return Status::ok();
 }
 
-std::span<const std::span<const int32_t>> Translator::views_of(const std::vector<std::vector<int32_t>>& sources) {
+std::span<const std::span<const int32_t>> Translator::views_of(
+    const std::vector<std::vector<int32_t>>& sources) {
   views_.resize(sources.size());
   for (size_t i = 0; i < sources.size(); ++i) views_[i] = sources[i];
   return views_;
@@ -154,7 +162,8 @@ Status Translator::translate_ids(std::span<const std::span<const int32_t>> sourc
 }
 
 Status Translator::translate_ids(const std::vector<std::vector<int32_t>>& sources,
-                                 std::vector<std::vector<int32_t>>* results, const TranslateOptions& options) {
+                                 std::vector<std::vector<int32_t>>* results,
+                                 const TranslateOptions& options) {
   auto p = resolve(options);
   if (!p) return p.status();
   results->resize(sources.size());
@@ -196,7 +205,8 @@ std::string default_model_path() {
   if (n > 0) {
     buf[n] = '\0';
     const fs::path exe(buf);
-    const fs::path installed = exe.parent_path().parent_path() / "share" / "edgemt" / "models" / EDGEMT_DEFAULT_MODEL_NAME;
+    const fs::path installed =
+        exe.parent_path().parent_path() / "share" / "edgemt" / "models" / EDGEMT_DEFAULT_MODEL_NAME;
     if (fs::exists(installed, ec)) return installed.string();
     // Next to the executable (an unpacked archive).
     const fs::path beside = exe.parent_path() / "models" / EDGEMT_DEFAULT_MODEL_NAME;

@@ -39,10 +39,10 @@ struct TranslatorOptions {
 // Per call; what is not set comes from the model (its generation config) or the
 // translator's limits.
 struct TranslateOptions {
-  std::optional<int> beam;                       // unset: the model's num_beams, capped at max_beam
-  std::optional<int> max_length;                 // max generated tokens incl. eos; unset: max_target_length
-  std::optional<float> length_penalty;           // unset: the model's
-  std::optional<EarlyStopping> early_stopping;   // unset: the model's (true or false)
+  std::optional<int> beam;                      // unset: the model's num_beams, capped at max_beam
+  std::optional<int> max_length;                // max generated tokens incl. eos; unset: max_target_length
+  std::optional<float> length_penalty;          // unset: the model's
+  std::optional<EarlyStopping> early_stopping;  // unset: the model's (true or false)
 };
 
 class Translator {
@@ -73,12 +73,11 @@ class Translator {
   // Long sequences are split into chunks as in translate() and their outputs
   // concatenated. results[i] (results.size() >= sources.size()) receives sequence i's
   // output; its capacity is reused, so a steady stream of calls allocates nothing.
-  Status translate_ids(std::span<const std::span<const int32_t>> sources, std::span<std::vector<int32_t>> results,
-                       const TranslateOptions& options = {});
+  Status translate_ids(std::span<const std::span<const int32_t>> sources,
+                       std::span<std::vector<int32_t>> results, const TranslateOptions& options = {});
   // Same, for vectors; `results` is resized to sources.size().
   Status translate_ids(const std::vector<std::vector<int32_t>>& sources,
-                       std::vector<std::vector<int32_t>>* results,
-                       const TranslateOptions& options = {});
+                       std::vector<std::vector<int32_t>>* results, const TranslateOptions& options = {});
 
   const Model& model() const { return *model_; }
   std::shared_ptr<const Model> shared_model() const { return model_; }
@@ -93,8 +92,8 @@ class Translator {
 
  private:
   Translator() = default;
-  Status run_chunked(std::span<const std::span<const int32_t>> sources, std::span<std::vector<int32_t>> results,
-                     const SearchParams& params);
+  Status run_chunked(std::span<const std::span<const int32_t>> sources,
+                     std::span<std::vector<int32_t>> results, const SearchParams& params);
   // Views of vector inputs for run_chunked.
   std::span<const std::span<const int32_t>> views_of(const std::vector<std::vector<int32_t>>& sources);
 

@@ -80,7 +80,8 @@ int parse_args(int argc, char** argv, Args* a) {
         return false;
       }
       if (!parse_int(argv[++i], lo, hi, out)) {
-        std::fprintf(stderr, "translate: %s expects an integer in [%d, %d], got '%s'\n", arg.c_str(), lo, hi, argv[i]);
+        std::fprintf(stderr, "translate: %s expects an integer in [%d, %d], got '%s'\n", arg.c_str(), lo, hi,
+                     argv[i]);
         return false;
       }
       return true;
@@ -133,7 +134,8 @@ bool parse_ids(const std::string& line, std::vector<int32_t>* ids, std::string* 
     char* q = nullptr;
     errno = 0;
     const long v = std::strtol(p, &q, 10);
-    if (q == p || errno != 0 || v < 0 || v > INT32_MAX || (q < end && *q != ' ' && *q != '\t' && *q != '\r')) {
+    if (q == p || errno != 0 || v < 0 || v > INT32_MAX ||
+        (q < end && *q != ' ' && *q != '\t' && *q != '\r')) {
       *why = "not a list of non-negative token ids";
       return false;
     }
@@ -160,9 +162,9 @@ struct Counters {
 // capacities suffice, the --ids path allocates nothing per line.
 struct Session {
   std::vector<std::string> lines;
-  std::vector<std::vector<int32_t>> ids;           // parsed ids of each line
-  std::vector<std::span<const int32_t>> todo;      // the non-empty, well-formed lines
-  std::vector<size_t> which;                       // line of each todo entry
+  std::vector<std::vector<int32_t>> ids;       // parsed ids of each line
+  std::vector<std::span<const int32_t>> todo;  // the non-empty, well-formed lines
+  std::vector<size_t> which;                   // line of each todo entry
   std::vector<std::vector<int32_t>> results;
   std::string why;
   std::string out;
@@ -202,7 +204,8 @@ bool process_ids(edgemt::Translator& tr, const Args& a, Session& s, size_t count
       const edgemt::Status st = tr.translate_ids(todo.subspan(j, 1), results.subspan(j, 1), o);
       if (!st.is_ok()) {
         results[j].clear();
-        std::fprintf(stderr, "translate: input line '%.60s': %s\n", s.lines[s.which[j]].c_str(), st.to_string().c_str());
+        std::fprintf(stderr, "translate: input line '%.60s': %s\n", s.lines[s.which[j]].c_str(),
+                     st.to_string().c_str());
         ok = false;
       }
     }
@@ -260,8 +263,9 @@ int main(int argc, char** argv) {
   if (a.model.empty()) {
     a.model = edgemt::default_model_path();
     if (a.model.empty()) {
-      std::fprintf(stderr, "translate: no --model given and the bundled model was not found "
-                           "(set EDGEMT_MODEL or pass --model FILE)\n");
+      std::fprintf(stderr,
+                   "translate: no --model given and the bundled model was not found "
+                   "(set EDGEMT_MODEL or pass --model FILE)\n");
       return 1;
     }
   }
@@ -275,7 +279,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "translate: %s\n", model.status().message().c_str());
     return 1;
   }
-  const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load0).count();
+  const double load_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load0).count();
   edgemt::TranslatorOptions topt;
   topt.max_batch = a.batch;
   topt.num_threads = a.threads;
@@ -312,8 +317,8 @@ int main(int argc, char** argv) {
     if (n > 0) ok = process(t, a, s, n, &c) && ok;
   }
   if (a.profile) {
-    std::fprintf(stderr, "\nper-op profile (isa %s, %d thread%s):\n%s", edgemt::active_isa(),
-                 a.threads, a.threads == 1 ? "" : "s", t.profiler().report().c_str());
+    std::fprintf(stderr, "\nper-op profile (isa %s, %d thread%s):\n%s", edgemt::active_isa(), a.threads,
+                 a.threads == 1 ? "" : "s", t.profiler().report().c_str());
   }
   if (a.stats) {
     std::fprintf(stderr,
@@ -328,10 +333,11 @@ int main(int argc, char** argv) {
                  t.model().is_quantized() ? " int8" : " float32", load_ms, t.arena_bytes(),
                  t.arena_bytes() / 1048576.0, t.limits().max_batch, t.limits().max_beam,
                  t.limits().max_source_length, t.limits().max_target_length, peak_rss_kib(),
-                 peak_rss_kib() / 1024.0, edgemt::active_isa(), a.threads,
-                 a.threads == 1 ? "" : "s", c.sentences, c.seconds, c.seconds > 0 ? c.sentences / c.seconds : 0.0);
+                 peak_rss_kib() / 1024.0, edgemt::active_isa(), a.threads, a.threads == 1 ? "" : "s",
+                 c.sentences, c.seconds, c.seconds > 0 ? c.sentences / c.seconds : 0.0);
     if (a.ids && c.seconds > 0)
-      std::fprintf(stderr, "target tokens: %zu (%.1f tokens/s)\n", c.target_tokens, c.target_tokens / c.seconds);
+      std::fprintf(stderr, "target tokens: %zu (%.1f tokens/s)\n", c.target_tokens,
+                   c.target_tokens / c.seconds);
   }
   return ok ? 0 : 1;
 }

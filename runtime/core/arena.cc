@@ -51,8 +51,8 @@ std::string ArenaPlanner::describe() const {
   std::string out;
   char line[256];
   for (const Buffer& b : buffers_) {
-    std::snprintf(line, sizeof line, "%-28s %12zu bytes  steps %3d..%-3d  offset %zu\n",
-                  b.name.c_str(), b.bytes, b.first, b.last, b.offset);
+    std::snprintf(line, sizeof line, "%-28s %12zu bytes  steps %3d..%-3d  offset %zu\n", b.name.c_str(),
+                  b.bytes, b.first, b.last, b.offset);
     out += line;
   }
   return out;
@@ -88,8 +88,7 @@ Status Arena::allocate(size_t bytes) {
   // become resident only when touched.
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) {
-    return Status(StatusCode::kOutOfRange,
-                  "cannot reserve an arena of " + std::to_string(bytes) + " bytes");
+    return Status(StatusCode::kOutOfRange, "cannot reserve an arena of " + std::to_string(bytes) + " bytes");
   }
   data_ = static_cast<uint8_t*>(p);
   size_ = bytes;

@@ -57,13 +57,18 @@ class Arena {
   ~Arena();
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
-  Arena(Arena&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr; o.size_ = 0; }
+  Arena(Arena&& o) noexcept : data_(o.data_), size_(o.size_) {
+    o.data_ = nullptr;
+    o.size_ = 0;
+  }
 
   Status allocate(size_t bytes);
   uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   template <class T>
-  T* at(size_t offset) const { return reinterpret_cast<T*>(data_ + offset); }
+  T* at(size_t offset) const {
+    return reinterpret_cast<T*>(data_ + offset);
+  }
 
  private:
   uint8_t* data_ = nullptr;

@@ -34,12 +34,11 @@ std::string Profiler::report() const {
     if (entries_[i].calls > 0) order.push_back(i);
     total += entries_[i].ns;
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return entries_[a].ns > entries_[b].ns; });
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return entries_[a].ns > entries_[b].ns; });
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "%-26s %10s %12s %12s %8s %8s\n", "op", "calls", "total ms",
-                "avg us", "%", "cum %");
+  std::snprintf(line, sizeof line, "%-26s %10s %12s %12s %8s %8s\n", "op", "calls", "total ms", "avg us", "%",
+                "cum %");
   out += line;
   double cum = 0.0;
   for (int i : order) {

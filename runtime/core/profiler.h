@@ -9,40 +9,40 @@
 namespace edgemt {
 
 // X(id, name)
-#define EDGEMT_PROFILE_OPS(X)                 \
-  X(kTokenize, "tokenize")                    \
-  X(kDetokenize, "detokenize")                \
-  X(kEncEmbed, "encoder.embed")               \
-  X(kEncGemmQkv, "encoder.gemm_qkv")          \
-  X(kEncAttention, "encoder.attention")       \
-  X(kEncGemmOut, "encoder.gemm_attn_out")     \
-  X(kEncLayerNorm, "encoder.add_layernorm")   \
-  X(kEncGemmFfn1, "encoder.gemm_ffn1")        \
-  X(kEncGemmFfn2, "encoder.gemm_ffn2")        \
-  X(kEncQuantize, "encoder.quantize")         \
-  X(kCrossKv, "decoder.gemm_cross_kv")        \
-  X(kDecEmbed, "decoder.embed")               \
-  X(kDecGemmQkv, "decoder.gemm_qkv")          \
-  X(kDecKvAppend, "decoder.kv_append")        \
-  X(kDecSelfAttention, "decoder.self_attention") \
-  X(kDecGemmOut, "decoder.gemm_attn_out")     \
-  X(kDecLayerNorm, "decoder.add_layernorm")   \
-  X(kDecGemmCrossQ, "decoder.gemm_cross_q")   \
+#define EDGEMT_PROFILE_OPS(X)                      \
+  X(kTokenize, "tokenize")                         \
+  X(kDetokenize, "detokenize")                     \
+  X(kEncEmbed, "encoder.embed")                    \
+  X(kEncGemmQkv, "encoder.gemm_qkv")               \
+  X(kEncAttention, "encoder.attention")            \
+  X(kEncGemmOut, "encoder.gemm_attn_out")          \
+  X(kEncLayerNorm, "encoder.add_layernorm")        \
+  X(kEncGemmFfn1, "encoder.gemm_ffn1")             \
+  X(kEncGemmFfn2, "encoder.gemm_ffn2")             \
+  X(kEncQuantize, "encoder.quantize")              \
+  X(kCrossKv, "decoder.gemm_cross_kv")             \
+  X(kDecEmbed, "decoder.embed")                    \
+  X(kDecGemmQkv, "decoder.gemm_qkv")               \
+  X(kDecKvAppend, "decoder.kv_append")             \
+  X(kDecSelfAttention, "decoder.self_attention")   \
+  X(kDecGemmOut, "decoder.gemm_attn_out")          \
+  X(kDecLayerNorm, "decoder.add_layernorm")        \
+  X(kDecGemmCrossQ, "decoder.gemm_cross_q")        \
   X(kDecCrossAttention, "decoder.cross_attention") \
-  X(kDecGemmCrossOut, "decoder.gemm_cross_out") \
-  X(kDecGemmFfn1, "decoder.gemm_ffn1")        \
-  X(kDecGemmFfn2, "decoder.gemm_ffn2")        \
-  X(kDecQuantize, "decoder.quantize")         \
-  X(kDecGemmLogits, "decoder.gemm_logits")    \
-  X(kSearchSoftmax, "search.logsumexp_topk") \
-  X(kSearchTopK, "search.select")             \
+  X(kDecGemmCrossOut, "decoder.gemm_cross_out")    \
+  X(kDecGemmFfn1, "decoder.gemm_ffn1")             \
+  X(kDecGemmFfn2, "decoder.gemm_ffn2")             \
+  X(kDecQuantize, "decoder.quantize")              \
+  X(kDecGemmLogits, "decoder.gemm_logits")         \
+  X(kSearchSoftmax, "search.logsumexp_topk")       \
+  X(kSearchTopK, "search.select")                  \
   X(kSearchReorder, "search.kv_reorder")
 
 enum class ProfOp : uint8_t {
 #define EDGEMT_PROF_ENUM(id, name) id,
   EDGEMT_PROFILE_OPS(EDGEMT_PROF_ENUM)
 #undef EDGEMT_PROF_ENUM
-  kCount
+      kCount
 };
 
 class Profiler {

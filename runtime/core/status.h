@@ -52,7 +52,7 @@ inline Status internal_error(std::string m) { return {StatusCode::kInternal, std
 template <class T>
 class [[nodiscard]] Expected {
  public:
-  Expected(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Expected(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
   Expected(Status status) : status_(std::move(status)) {  // NOLINT
     if (status_.is_ok()) status_ = internal_error("Expected built from an ok Status");
   }

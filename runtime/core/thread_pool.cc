@@ -52,7 +52,8 @@ void ThreadPool::work_on(uint32_t gen, int thread) {
   uint64_t w = work_.load(std::memory_order_acquire);
   for (;;) {
     if (gen_of(w) != gen || next_of(w) >= chunks_of(w)) return;
-    if (!work_.compare_exchange_weak(w, w + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+    if (!work_.compare_exchange_weak(w, w + 1, std::memory_order_acq_rel, std::memory_order_acquire))
+      continue;
     // Chunk next_of(w) of job `gen` is ours: the job is not over until we report it.
     const size_t i = next_of(w), chunks = chunks_of(w), n = n_;
     fn_(ctx_, n * i / chunks, n * (i + 1) / chunks, thread);
@@ -69,7 +70,8 @@ void ThreadPool::run(size_t n, Fn fn, void* ctx, size_t min_per_thread) {
     fn(ctx, 0, n, 0);
     return;
   }
-  const size_t active = pieces < static_cast<size_t>(num_threads_) ? pieces : static_cast<size_t>(num_threads_);
+  const size_t active =
+      pieces < static_cast<size_t>(num_threads_) ? pieces : static_cast<size_t>(num_threads_);
   size_t chunks = active * kChunksPerThread;
   if (chunks > pieces) chunks = pieces;
   if (chunks > kMaxChunks) chunks = kMaxChunks;

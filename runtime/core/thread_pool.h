@@ -40,7 +40,8 @@ class ThreadPool {
   // Convenience: f(begin, end, thread).
   template <class F>
   void parallel_for(size_t n, const F& f, size_t min_per_thread = 1) {
-    run(n, [](void* ctx, size_t b, size_t e, int t) { (*static_cast<const F*>(ctx))(b, e, t); },
+    run(
+        n, [](void* ctx, size_t b, size_t e, int t) { (*static_cast<const F*>(ctx))(b, e, t); },
         const_cast<F*>(&f), min_per_thread);
   }
 

@@ -42,9 +42,9 @@ struct ModelConfig {
   DecoderLayerKind decoder_layer_kind = DecoderLayerKind::kTransformer;
   float layer_norm_epsilon = 1e-5f;
   int max_positions = 0;
-  float embedding_scale = 1.0f;  // token embeddings are multiplied by this
-  bool shared_embeddings = true; // encoder and decoder use one table
-  bool tied_output = true;       // the output projection is the decoder's table
+  float embedding_scale = 1.0f;   // token embeddings are multiplied by this
+  bool shared_embeddings = true;  // encoder and decoder use one table
+  bool tied_output = true;        // the output projection is the decoder's table
   bool has_final_logits_bias = false;
   int pad_id = 0;
   int eos_id = 0;

@@ -8,8 +8,8 @@
 
 #include "runtime/core/arena.h"
 #include "runtime/model/config_schema.h"
-#include "runtime/model/tensor_table.h"
 #include "runtime/model/schema_version.h"
+#include "runtime/model/tensor_table.h"
 #include "schema/edgemt_generated.h"
 
 namespace edgemt {
@@ -44,7 +44,7 @@ Expected<std::shared_ptr<const Model>> Model::from_bytes(const void* data, size_
     if (p == nullptr) return out_of_range("cannot allocate " + std::to_string(size) + " bytes");
     std::memcpy(p, data, size);
     m->owned_ = std::unique_ptr<uint8_t[], void (*)(uint8_t*)>(static_cast<uint8_t*>(p),
-                                                              [](uint8_t* q) { std::free(q); });
+                                                               [](uint8_t* q) { std::free(q); });
     m->data_ = m->owned_.get();
   }
   m->size_ = size;
@@ -57,16 +57,18 @@ Expected<std::shared_ptr<const Model>> Model::finish(std::shared_ptr<Model> m) {
 }
 
 Status Model::parse() {
-  if (size_ < 16) return invalid_model("the file is too small to be an edgemt model (" + std::to_string(size_) + " bytes)");
+  if (size_ < 16)
+    return invalid_model("the file is too small to be an edgemt model (" + std::to_string(size_) + " bytes)");
   if (size_ >= (size_t{1} << 31)) return invalid_model("the file is larger than the 2 GiB FlatBuffers limit");
   if (!flatbuffers::BufferHasIdentifier(data_, kFileIdentifier, /*size_prefixed=*/true))
     return invalid_model("not an edgemt model file (file identifier is not \"EMT1\")");
   // The file starts with its own length: a truncated or extended file is caught even
   // where only padding is missing.
-  const size_t declared = static_cast<size_t>(flatbuffers::GetPrefixedSize(data_)) + sizeof(flatbuffers::uoffset_t);
+  const size_t declared =
+      static_cast<size_t>(flatbuffers::GetPrefixedSize(data_)) + sizeof(flatbuffers::uoffset_t);
   if (declared != size_)
-    return invalid_model("the file is truncated or has trailing data: it declares " + std::to_string(declared) +
-                         " bytes but has " + std::to_string(size_));
+    return invalid_model("the file is truncated or has trailing data: it declares " +
+                         std::to_string(declared) + " bytes but has " + std::to_string(size_));
   flatbuffers::Verifier verifier(data_, size_, /*max_depth=*/64, /*max_tables=*/1000000);
   if (!fb::VerifySizePrefixedModelBuffer(verifier))
     return invalid_model("the file is corrupt (FlatBuffers verification failed)");
@@ -90,7 +92,8 @@ Status Model::parse() {
   EDGEMT_RETURN_IF_ERROR(check_range("target_vocab_size", c->target_vocab_size(), 2, 1 << 24));
   EDGEMT_RETURN_IF_ERROR(check_range("max_positions", c->max_positions(), 2, 1 << 20));
   if (c->d_model() % c->encoder_heads() != 0 || c->d_model() % c->decoder_heads() != 0)
-    return invalid_model("config d_model " + std::to_string(c->d_model()) + " is not divisible by the head count");
+    return invalid_model("config d_model " + std::to_string(c->d_model()) +
+                         " is not divisible by the head count");
   cfg.source_vocab_size = c->source_vocab_size();
   cfg.target_vocab_size = c->target_vocab_size();
   cfg.d_model = c->d_model();
@@ -101,14 +104,16 @@ Status Model::parse() {
   cfg.encoder_ffn_dim = c->encoder_ffn_dim();
   cfg.decoder_ffn_dim = c->decoder_ffn_dim();
   const auto activation = from_schema(c->activation());
-  if (!activation) return invalid_model("unknown activation " + std::to_string(static_cast<int>(c->activation())));
+  if (!activation)
+    return invalid_model("unknown activation " + std::to_string(static_cast<int>(c->activation())));
   cfg.activation = *activation;
   const auto placement = from_schema(c->norm_placement());
   if (!placement)
     return invalid_model("unknown norm placement " + std::to_string(static_cast<int>(c->norm_placement())));
   cfg.norm_placement = *placement;
   const auto positions = from_schema(c->position_kind());
-  if (!positions) return invalid_model("unknown position kind " + std::to_string(static_cast<int>(c->position_kind())));
+  if (!positions)
+    return invalid_model("unknown position kind " + std::to_string(static_cast<int>(c->position_kind())));
   cfg.position_kind = *positions;
   const auto layer_kind = from_schema(c->decoder_layer_kind());
   if (!layer_kind)
@@ -117,7 +122,8 @@ Status Model::parse() {
   cfg.decoder_layer_kind = *layer_kind;
   cfg.layer_norm_epsilon = c->layer_norm_epsilon();
   if (!(cfg.layer_norm_epsilon > 0.0f && cfg.layer_norm_epsilon < 1.0f))
-    return invalid_model("config layer_norm_epsilon " + std::to_string(cfg.layer_norm_epsilon) + " is not in (0, 1)");
+    return invalid_model("config layer_norm_epsilon " + std::to_string(cfg.layer_norm_epsilon) +
+                         " is not in (0, 1)");
   cfg.max_positions = c->max_positions();
   cfg.embedding_scale = c->embedding_scale();
   if (!(cfg.embedding_scale > 0.0f && cfg.embedding_scale < 1e6f))
@@ -174,11 +180,14 @@ Status Model::parse() {
       tok->source_vocab() == nullptr || tok->source_vocab()->pieces() == nullptr)
     return invalid_model("the model has no tokenizer (SentencePiece models and vocabulary)");
   TokenizerSpec spec;
-  spec.source_spm = std::string_view(reinterpret_cast<const char*>(tok->source_spm()->data()), tok->source_spm()->size());
-  spec.target_spm = std::string_view(reinterpret_cast<const char*>(tok->target_spm()->data()), tok->target_spm()->size());
+  spec.source_spm =
+      std::string_view(reinterpret_cast<const char*>(tok->source_spm()->data()), tok->source_spm()->size());
+  spec.target_spm =
+      std::string_view(reinterpret_cast<const char*>(tok->target_spm()->data()), tok->target_spm()->size());
   for (const auto* s : *tok->source_vocab()->pieces()) spec.source_pieces.emplace_back(s->c_str(), s->size());
   if (tok->target_vocab() != nullptr && tok->target_vocab()->pieces() != nullptr)
-    for (const auto* s : *tok->target_vocab()->pieces()) spec.target_pieces.emplace_back(s->c_str(), s->size());
+    for (const auto* s : *tok->target_vocab()->pieces())
+      spec.target_pieces.emplace_back(s->c_str(), s->size());
   if (spec.source_pieces.size() != sv)
     return invalid_model("the source vocabulary has " + std::to_string(spec.source_pieces.size()) +
                          " pieces, expected " + std::to_string(sv));
@@ -196,7 +205,8 @@ Status Model::parse() {
 
   if (fm->metadata() != nullptr) {
     for (const fb::KeyValue* kv : *fm->metadata()) {
-      if (kv->key() != nullptr && kv->value() != nullptr) metadata_.emplace_back(kv->key()->str(), kv->value()->str());
+      if (kv->key() != nullptr && kv->value() != nullptr)
+        metadata_.emplace_back(kv->key()->str(), kv->value()->str());
     }
   }
   return Status::ok();

@@ -30,8 +30,8 @@ inline constexpr std::string_view kCrossQ = "cross_attn/q_proj";       // [d, d]
 inline constexpr std::string_view kCrossKv = "cross_attn/kv_proj";     // [2d, d]: k, v
 inline constexpr std::string_view kCrossOut = "cross_attn/out_proj";   // [d, d]
 inline constexpr std::string_view kCrossNorm = "cross_attn_layer_norm";
-inline constexpr std::string_view kFc1 = "fc1";                        // [ffn, d]
-inline constexpr std::string_view kFc2 = "fc2";                        // [d, ffn]
+inline constexpr std::string_view kFc1 = "fc1";  // [ffn, d]
+inline constexpr std::string_view kFc2 = "fc2";  // [d, ffn]
 inline constexpr std::string_view kFinalNorm = "final_layer_norm";
 
 enum class Stack { kEncoder, kDecoder };

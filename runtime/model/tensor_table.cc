@@ -27,9 +27,12 @@ std::string shape_str(const flatbuffers::Vector<int64_t>* s) {
 
 const char* dtype_name(fb::DType t) {
   switch (t) {
-    case fb::DType::F32: return "f32";
-    case fb::DType::I8: return "i8";
-    case fb::DType::I32: return "i32";
+    case fb::DType::F32:
+      return "f32";
+    case fb::DType::I8:
+      return "i8";
+    case fb::DType::I32:
+      return "i32";
   }
   return "unknown";
 }
@@ -56,9 +59,8 @@ Status TensorTable::f32(std::string_view name, const std::vector<int64_t>& shape
   const fb::Tensor* t = nullptr;
   EDGEMT_RETURN_IF_ERROR(find(name, &t));
   if (t->dtype() != fb::DType::F32 || t->layout() != fb::Layout::RowMajor)
-    return invalid_model("tensor " + std::string(name) + " is " + dtype_name(t->dtype()) +
-                         " (layout " + std::to_string(static_cast<int>(t->layout())) +
-                         "), expected f32 row-major");
+    return invalid_model("tensor " + std::string(name) + " is " + dtype_name(t->dtype()) + " (layout " +
+                         std::to_string(static_cast<int>(t->layout())) + "), expected f32 row-major");
   EDGEMT_RETURN_IF_ERROR(check_shape(name, t, shape));
   size_t count = 1;
   for (int64_t d : shape) count *= static_cast<size_t>(d);
@@ -117,7 +119,8 @@ Status TensorTable::embedding(std::string_view name, size_t rows, size_t d, Embe
   e->d = d;
   const void* p = nullptr;
   if (t->dtype() == fb::DType::F32) {
-    EDGEMT_RETURN_IF_ERROR(check_data(name, t, (f32_panel ? ops::f32_panel_size(rows, d) : rows * d) * sizeof(float), &p));
+    EDGEMT_RETURN_IF_ERROR(
+        check_data(name, t, (f32_panel ? ops::f32_panel_size(rows, d) : rows * d) * sizeof(float), &p));
     e->type = WeightType::kF32;
     e->f32 = static_cast<const float*>(p);
     e->panel = f32_panel;
@@ -129,12 +132,14 @@ Status TensorTable::embedding(std::string_view name, size_t rows, size_t d, Embe
     EDGEMT_RETURN_IF_ERROR(check_scales(name, t, rows, &e->scales));
     if (i8_panel) {
       if (t->row_sums() == nullptr || t->row_sums()->size() != rows)
-        return invalid_model("tensor " + std::string(name) + " has no row sums for its " + std::to_string(rows) + " rows");
+        return invalid_model("tensor " + std::string(name) + " has no row sums for its " +
+                             std::to_string(rows) + " rows");
       EDGEMT_RETURN_IF_ERROR(check_aligned(name, t->row_sums()->Data()));
       e->row_sums = t->row_sums()->data();
     }
   } else {
-    return invalid_model("tensor " + std::string(name) + " has dtype " + dtype_name(t->dtype()) + ", expected f32 or i8");
+    return invalid_model("tensor " + std::string(name) + " has dtype " + dtype_name(t->dtype()) +
+                         ", expected f32 or i8");
   }
   return Status::ok();
 }
@@ -151,13 +156,15 @@ Status TensorTable::find(std::string_view name, const fb::Tensor** t) const {
   return Status::ok();
 }
 
-Status TensorTable::check_shape(std::string_view name, const fb::Tensor* t, const std::vector<int64_t>& want) {
+Status TensorTable::check_shape(std::string_view name, const fb::Tensor* t,
+                                const std::vector<int64_t>& want) {
   const auto* s = t->shape();
   bool ok = s != nullptr && s->size() == want.size();
-  for (size_t i = 0; ok && i < want.size(); ++i) ok = s->Get(static_cast<flatbuffers::uoffset_t>(i)) == want[i];
+  for (size_t i = 0; ok && i < want.size(); ++i)
+    ok = s->Get(static_cast<flatbuffers::uoffset_t>(i)) == want[i];
   if (!ok)
-    return invalid_model("tensor " + std::string(name) + " has shape " + shape_str(s) +
-                         ", expected " + shape_str(want));
+    return invalid_model("tensor " + std::string(name) + " has shape " + shape_str(s) + ", expected " +
+                         shape_str(want));
   return Status::ok();
 }
 
@@ -169,7 +176,8 @@ Status TensorTable::check_aligned(std::string_view name, const void* p) const {
   return Status::ok();
 }
 
-Status TensorTable::check_data(std::string_view name, const fb::Tensor* t, size_t bytes, const void** p) const {
+Status TensorTable::check_data(std::string_view name, const fb::Tensor* t, size_t bytes,
+                               const void** p) const {
   if (t->data() == nullptr) return invalid_model("tensor " + std::string(name) + " has no data");
   if (t->data()->size() != bytes)
     return invalid_model("tensor " + std::string(name) + " has " + std::to_string(t->data()->size()) +
@@ -179,14 +187,16 @@ Status TensorTable::check_data(std::string_view name, const fb::Tensor* t, size_
   return Status::ok();
 }
 
-Status TensorTable::check_scales(std::string_view name, const fb::Tensor* t, size_t n, const float** out) const {
+Status TensorTable::check_scales(std::string_view name, const fb::Tensor* t, size_t n,
+                                 const float** out) const {
   if (t->scales() == nullptr || t->scales()->size() != n)
     return invalid_model("tensor " + std::string(name) + " needs " + std::to_string(n) + " scales");
   EDGEMT_RETURN_IF_ERROR(check_aligned(name, t->scales()->Data()));
   const float* s = t->scales()->data();
   for (size_t i = 0; i < n; ++i) {
     if (!(s[i] > 0.0f) || !(s[i] < 1e30f))
-      return invalid_model("tensor " + std::string(name) + " has an invalid scale at row " + std::to_string(i));
+      return invalid_model("tensor " + std::string(name) + " has an invalid scale at row " +
+                           std::to_string(i));
   }
   *out = s;
   return Status::ok();

@@ -41,7 +41,8 @@ Status DecoderLayerWeights::load(const TensorTable& t, const ModelConfig& cfg, i
 
 Status ModelWeights::load(const TensorTable& t, const ModelConfig& cfg) {
   const size_t d = static_cast<size_t>(cfg.d_model);
-  const size_t sv = static_cast<size_t>(cfg.source_vocab_size), tv = static_cast<size_t>(cfg.target_vocab_size);
+  const size_t sv = static_cast<size_t>(cfg.source_vocab_size),
+               tv = static_cast<size_t>(cfg.target_vocab_size);
   const int64_t dp = cfg.d_model, mp = cfg.max_positions;
   EDGEMT_RETURN_IF_ERROR(t.embedding(names::kEncoderEmbedTokens, sv, d, &source_embed));
   if (cfg.shared_embeddings) {
@@ -71,7 +72,8 @@ Status ModelWeights::load(const TensorTable& t, const ModelConfig& cfg) {
   } else {
     // A tied projection is the embedding table itself, stored in the gemm's panels.
     if (!target_embed.panel)
-      return invalid_model("the embedding table used as the tied output projection must be in a panel layout");
+      return invalid_model(
+          "the embedding table used as the tied output projection must be in a panel layout");
     output.type = target_embed.type;
     output.n = tv;
     output.k = d;

@@ -17,11 +17,11 @@ namespace edgemt {
 struct LinearWeights {
   WeightType type = WeightType::kF32;
   size_t n = 0, k = 0;
-  const float* w = nullptr;         // kF32: PanelF32x16
-  const int8_t* w8 = nullptr;       // kI8: PanelI8x16x4
-  const float* scales = nullptr;    // kI8: [n]
-  const int32_t* row_sums = nullptr;// kI8: [n]
-  const float* bias = nullptr;      // [n] or null
+  const float* w = nullptr;           // kF32: PanelF32x16
+  const int8_t* w8 = nullptr;         // kI8: PanelI8x16x4
+  const float* scales = nullptr;      // kI8: [n]
+  const int32_t* row_sums = nullptr;  // kI8: [n]
+  const float* bias = nullptr;        // [n] or null
 };
 
 // Token embeddings [rows, d]: f32 row-major, or int8 with a scale per row, row-major
@@ -70,7 +70,7 @@ struct DecoderLayerWeights {
 
 struct ModelWeights {
   EmbeddingWeights source_embed;
-  EmbeddingWeights target_embed;  // == source_embed when shared
+  EmbeddingWeights target_embed;            // == source_embed when shared
   const float* source_positions = nullptr;  // [max_positions, d]
   const float* target_positions = nullptr;
   std::vector<EncoderLayerWeights> encoder;

@@ -47,52 +47,72 @@ void NmtContext::linear(const LinearWeights& w, size_t rows, const float* x, siz
   const size_t min_panels = std::max<size_t>(1, (size_t{1} << 16) / std::max<size_t>(per_panel, 1));
   if (w.type == WeightType::kF32) {
     ScopedProf sp(profiler, op);
-    pool->parallel_for(panels, [&](size_t b, size_t e, int) {
-      const size_t j0 = b * ops::kPanel, j1 = std::min(e * ops::kPanel, w.n);
-      ops::GemmEpilogue ep{w.bias != nullptr ? w.bias + j0 : nullptr, act};
-      k.f32_gemm(rows, j1 - j0, w.k, x, ldx, w.w + b * w.k * ops::kPanel, y + j0, ldy, ep);
-    }, min_panels);
+    pool->parallel_for(
+        panels,
+        [&](size_t b, size_t e, int) {
+          const size_t j0 = b * ops::kPanel, j1 = std::min(e * ops::kPanel, w.n);
+          ops::GemmEpilogue ep{w.bias != nullptr ? w.bias + j0 : nullptr, act};
+          k.f32_gemm(rows, j1 - j0, w.k, x, ldx, w.w + b * w.k * ops::kPanel, y + j0, ldy, ep);
+        },
+        min_panels);
     return;
   }
   const size_t kp = ops::qs8_k_padded(w.k);
   {
     ScopedProf sq(profiler, quant_op);
-    pool->parallel_for(rows, [&](size_t b, size_t e, int) {
-      k.qs8_quantize(e - b, w.k, x + b * ldx, ldx, q.values + b * q.row_bytes, q.row_bytes, q.scales + b);
-    }, 16);
+    pool->parallel_for(
+        rows,
+        [&](size_t b, size_t e, int) {
+          k.qs8_quantize(e - b, w.k, x + b * ldx, ldx, q.values + b * q.row_bytes, q.row_bytes, q.scales + b);
+        },
+        16);
   }
   ScopedProf sp(profiler, op);
-  pool->parallel_for(panels, [&](size_t b, size_t e, int) {
-    const size_t j0 = b * ops::kPanel, j1 = std::min(e * ops::kPanel, w.n);
-    ops::GemmEpilogue ep{w.bias != nullptr ? w.bias + j0 : nullptr, act};
-    k.qs8_gemm(rows, j1 - j0, w.k, q.values, q.row_bytes, q.scales, w.w8 + b * ops::kPanel * kp, w.scales + j0,
-               w.row_sums + j0, y + j0, ldy, ep);
-  }, min_panels);
+  pool->parallel_for(
+      panels,
+      [&](size_t b, size_t e, int) {
+        const size_t j0 = b * ops::kPanel, j1 = std::min(e * ops::kPanel, w.n);
+        ops::GemmEpilogue ep{w.bias != nullptr ? w.bias + j0 : nullptr, act};
+        k.qs8_gemm(rows, j1 - j0, w.k, q.values, q.row_bytes, q.scales, w.w8 + b * ops::kPanel * kp,
+                   w.scales + j0, w.row_sums + j0, y + j0, ldy, ep);
+      },
+      min_panels);
 }
 
 void NmtContext::layernorm(size_t rows, const float* x, float* y, const NormWeights& n, ProfOp op) const {
   ScopedProf sp(profiler, op);
   const float eps = config->layer_norm_epsilon;
   const size_t d = dims.model;
-  pool->parallel_for(rows, [&](size_t b, size_t e, int) {
-    kernels->f32_add_layernorm(e - b, d, x + b * d, d, nullptr, 0, n.gamma, n.beta, eps, y + b * d, d);
-  }, 8);
+  pool->parallel_for(
+      rows,
+      [&](size_t b, size_t e, int) {
+        kernels->f32_add_layernorm(e - b, d, x + b * d, d, nullptr, 0, n.gamma, n.beta, eps, y + b * d, d);
+      },
+      8);
 }
 
-void NmtContext::add_layernorm(size_t rows, const float* x, float* resid, const NormWeights& n, ProfOp op) const {
+void NmtContext::add_layernorm(size_t rows, const float* x, float* resid, const NormWeights& n,
+                               ProfOp op) const {
   ScopedProf sp(profiler, op);
   const float eps = config->layer_norm_epsilon;
   const size_t d = dims.model;
-  pool->parallel_for(rows, [&](size_t b, size_t e, int) {
-    kernels->f32_add_layernorm(e - b, d, x + b * d, d, resid + b * d, d, n.gamma, n.beta, eps, resid + b * d, d);
-  }, 8);
+  pool->parallel_for(
+      rows,
+      [&](size_t b, size_t e, int) {
+        kernels->f32_add_layernorm(e - b, d, x + b * d, d, resid + b * d, d, n.gamma, n.beta, eps,
+                                   resid + b * d, d);
+      },
+      8);
 }
 
 void NmtContext::add_inplace(size_t rows, const float* x, float* resid) const {
   const size_t d = dims.model;
-  pool->parallel_for(rows, [&](size_t b, size_t e, int) {
-    kernels->f32_add((e - b) * d, x + b * d, resid + b * d, resid + b * d);
-  }, 8);
+  pool->parallel_for(
+      rows,
+      [&](size_t b, size_t e, int) {
+        kernels->f32_add((e - b) * d, x + b * d, resid + b * d, resid + b * d);
+      },
+      8);
 }
 
 }  // namespace edgemt

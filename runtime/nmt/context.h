@@ -35,26 +35,26 @@ enum Phase : int {
 
 // Sizes the engine is built for, from the model's config and the engine's limits.
 struct Dims {
-  size_t model = 0;            // d_model
+  size_t model = 0;  // d_model
   size_t encoder_heads = 0, encoder_head_dim = 0;
   size_t decoder_heads = 0, decoder_head_dim = 0;
   size_t encoder_ffn = 0, decoder_ffn = 0;
   size_t encoder_layers = 0, decoder_layers = 0;
   size_t target_vocab = 0;
-  size_t max_source = 0;        // source tokens per sentence, incl. eos
-  size_t max_target = 0;        // generated tokens per sentence, incl. eos
-  size_t max_batch = 0;         // sentences per run
+  size_t max_source = 0;  // source tokens per sentence, incl. eos
+  size_t max_target = 0;  // generated tokens per sentence, incl. eos
+  size_t max_batch = 0;   // sentences per run
   size_t max_beam = 0;
-  size_t max_rows = 0;          // decoder rows: max_batch * max_beam
-  size_t max_source_tokens = 0; // max_batch * max_source
-  size_t source_key_blocks = 0; // ceil(max_source / ops::kKeyBlock)
-  size_t target_key_blocks = 0; // ceil(max_target / ops::kKeyBlock)
+  size_t max_rows = 0;           // decoder rows: max_batch * max_beam
+  size_t max_source_tokens = 0;  // max_batch * max_source
+  size_t source_key_blocks = 0;  // ceil(max_source / ops::kKeyBlock)
+  size_t target_key_blocks = 0;  // ceil(max_target / ops::kKeyBlock)
   // Row length of the wide buffers that hold either q|k|v or the FFN's hidden layer.
   size_t encoder_wide = 0, decoder_wide = 0;
   // Row length of int8 activations (k padded for the int8 gemm).
   size_t encoder_q8_row = 0, decoder_q8_row = 0;
   float encoder_attention_scale = 0.0f, decoder_attention_scale = 0.0f;
-  bool quantized = false;       // some linear layer is int8: quantized activations needed
+  bool quantized = false;  // some linear layer is int8: quantized activations needed
 };
 
 Dims make_dims(const Model& model, const EngineLimits& limits);
@@ -110,7 +110,8 @@ struct NmtContext {
 //   in = res.input(rows, x, tmp, norm);  ...f(in) -> out...;  res.add(rows, out, x, norm);
 class Residual {
  public:
-  Residual(const NmtContext& c, ProfOp op) : c_(c), op_(op), pre_(c.config->norm_placement == NormPlacement::kPre) {}
+  Residual(const NmtContext& c, ProfOp op)
+      : c_(c), op_(op), pre_(c.config->norm_placement == NormPlacement::kPre) {}
   bool pre_norm() const { return pre_; }
   // The sub-layer's input: x (post-norm) or LN(x) written to tmp (pre-norm).
   const float* input(size_t rows, float* x, float* tmp, const NormWeights& n) const {

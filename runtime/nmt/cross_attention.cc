@@ -18,20 +18,24 @@ void CrossMemory::build(const SourceBatch& src, const float* encoder_out, const 
   const Dims& d = c_.dims;
   const size_t n = src.tokens, heads = d.decoder_heads, hd = d.decoder_head_dim, ld = 2 * d.model;
   for (size_t l = 0; l < d.decoder_layers; ++l) {
-    c_.linear(c_.weights->decoder[l].cross_kv, n, encoder_out, d.model, projection_, ld, ops::Activation::kNone, q,
-              ProfOp::kCrossKv, ProfOp::kEncQuantize);
+    c_.linear(c_.weights->decoder[l].cross_kv, n, encoder_out, d.model, projection_, ld,
+              ops::Activation::kNone, q, ProfOp::kCrossKv, ProfOp::kEncQuantize);
     ScopedProf sp(c_.profiler, ProfOp::kCrossKv);
     c_.pool->parallel_for(src.sentences * heads, [&](size_t b, size_t e, int) {
       for (size_t task = b; task < e; ++task) {
         const size_t s = task / heads, h = task % heads;
-        c_.kernels->f32_pack_keys(src.length(s), hd, projection_ + src.offset(s) * ld + h * hd, ld, keys(l, s, h),
-                                  hd * ops::kKeyBlock, 0, true);
+        c_.kernels->f32_pack_keys(src.length(s), hd, projection_ + src.offset(s) * ld + h * hd, ld,
+                                  keys(l, s, h), hd * ops::kKeyBlock, 0, true);
       }
     });
     float* v = values(l);
-    c_.pool->parallel_for(n, [&](size_t b, size_t e, int) {
-      for (size_t r = b; r < e; ++r) std::memcpy(v + r * d.model, projection_ + r * ld + d.model, d.model * sizeof(float));
-    }, 64);
+    c_.pool->parallel_for(
+        n,
+        [&](size_t b, size_t e, int) {
+          for (size_t r = b; r < e; ++r)
+            std::memcpy(v + r * d.model, projection_ + r * ld + d.model, d.model * sizeof(float));
+        },
+        64);
   }
 }
 
@@ -40,8 +44,8 @@ void CrossMemory::attend(const DecoderLayerWeights& layer, size_t layer_index, c
                          float* out, const QuantBuffers& q) const {
   const Dims& d = c_.dims;
   const size_t heads = d.decoder_heads, hd = d.decoder_head_dim;
-  c_.linear(layer.cross_q, rows, in, d.model, queries, d.model, ops::Activation::kNone, q, ProfOp::kDecGemmCrossQ,
-            ProfOp::kDecQuantize);
+  c_.linear(layer.cross_q, rows, in, d.model, queries, d.model, ops::Activation::kNone, q,
+            ProfOp::kDecGemmCrossQ, ProfOp::kDecQuantize);
   {
     ScopedProf sp(c_.profiler, ProfOp::kDecCrossAttention);
     const float* v = values(layer_index);
@@ -50,8 +54,9 @@ void CrossMemory::attend(const DecoderLayerWeights& layer, size_t layer_index, c
       for (size_t task = b; task < e; ++task) {
         const size_t r = task / heads, h = task % heads;
         const size_t s = static_cast<size_t>(step.sentence[r]);
-        c_.kernels->f32_attention(1, src.length(s), hd, queries + r * d.model + h * hd, hd, keys(layer_index, s, h),
-                                  hd * ops::kKeyBlock, v + src.offset(s) * d.model + h * hd, d.model,
+        c_.kernels->f32_attention(1, src.length(s), hd, queries + r * d.model + h * hd, hd,
+                                  keys(layer_index, s, h), hd * ops::kKeyBlock,
+                                  v + src.offset(s) * d.model + h * hd, d.model,
                                   context + r * d.model + h * hd, d.model, d.decoder_attention_scale, scores);
       }
     });

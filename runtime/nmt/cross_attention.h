@@ -21,8 +21,9 @@ class CrossMemory {
 
   // One decoder step's cross-attention sub-layer for `rows` rows (row r reads source
   // sentence step.sentence[r]). queries: [rows][d], context, out: [rows][d].
-  void attend(const DecoderLayerWeights& layer, size_t layer_index, const SourceBatch& src, const StepRows& step,
-              size_t rows, const float* in, float* queries, float* context, float* out, const QuantBuffers& q) const;
+  void attend(const DecoderLayerWeights& layer, size_t layer_index, const SourceBatch& src,
+              const StepRows& step, size_t rows, const float* in, float* queries, float* context, float* out,
+              const QuantBuffers& q) const;
 
  private:
   float* keys(size_t layer, size_t sentence, size_t head) const {
@@ -30,7 +31,9 @@ class CrossMemory {
     return keys_ + ((layer * d.max_batch + sentence) * d.decoder_heads + head) * head_key_floats();
   }
   float* values(size_t layer) const { return values_ + layer * c_.dims.max_source_tokens * c_.dims.model; }
-  size_t head_key_floats() const { return c_.dims.source_key_blocks * c_.dims.decoder_head_dim * ops::kKeyBlock; }
+  size_t head_key_floats() const {
+    return c_.dims.source_key_blocks * c_.dims.decoder_head_dim * ops::kKeyBlock;
+  }
 
   const NmtContext& c_;
   float* projection_ = nullptr;  // [tokens][2d]: k|v of one layer

@@ -17,7 +17,8 @@ void Decoder::declare(ArenaLayout& layout) {
   layout.add(&sublayer_, "decoder sublayer out", rows * d.model, kPhaseDecode, kPhaseDecode);
   if (d.quantized) {
     quant_.row_bytes = d.decoder_q8_row;
-    layout.add(&quant_.values, "decoder int8 activations", rows * d.decoder_q8_row, kPhaseDecode, kPhaseDecode);
+    layout.add(&quant_.values, "decoder int8 activations", rows * d.decoder_q8_row, kPhaseDecode,
+               kPhaseDecode);
     layout.add(&quant_.scales, "decoder int8 scales", rows, kPhaseDecode, kPhaseDecode);
   }
   output_.declare(layout);
@@ -25,8 +26,8 @@ void Decoder::declare(ArenaLayout& layout) {
 
 float* Decoder::score(size_t rows, size_t t) {
   const ModelWeights& w = *c_.weights;
-  embed_rows(c_, w.target_embed, w.target_positions, rows, step_.token, nullptr, static_cast<int32_t>(t), hidden_,
-             ProfOp::kDecEmbed);
+  embed_rows(c_, w.target_embed, w.target_positions, rows, step_.token, nullptr, static_cast<int32_t>(t),
+             hidden_, ProfOp::kDecEmbed);
   const Residual res(c_, ProfOp::kDecLayerNorm);
   for (size_t l = 0; l < w.decoder.size(); ++l) {
     const DecoderLayerWeights& layer = w.decoder[l];

@@ -43,10 +43,10 @@ class Decoder final : public TokenScorer {
   CrossMemory cross_;
   KvCache cache_;
   OutputLayer output_;
-  float* hidden_ = nullptr;   // [rows][d]: the residual stream
-  float* wide_ = nullptr;     // [rows][decoder_wide]: q|k|v, cross queries or the FFN hidden layer
-  float* context_ = nullptr;  // [rows][d]: attention context, then the FFN output
-  float* sublayer_ = nullptr; // [rows][d]: a sub-layer's output (or normalised input)
+  float* hidden_ = nullptr;    // [rows][d]: the residual stream
+  float* wide_ = nullptr;      // [rows][decoder_wide]: q|k|v, cross queries or the FFN hidden layer
+  float* context_ = nullptr;   // [rows][d]: attention context, then the FFN output
+  float* sublayer_ = nullptr;  // [rows][d]: a sub-layer's output (or normalised input)
   QuantBuffers quant_;
 };
 

@@ -8,12 +8,14 @@ void KvCache::declare(ArenaLayout& layout) {
   const Dims& d = c_.dims;
   const size_t slots = d.decoder_layers * d.max_rows;
   layout.add(&keys_, "self-attention key cache", slots * slot_key_floats(), kPhaseDecode, kPhaseDecode);
-  layout.add(&values_, "self-attention value cache", slots * d.max_target * d.model, kPhaseDecode, kPhaseDecode);
+  layout.add(&values_, "self-attention value cache", slots * d.max_target * d.model, kPhaseDecode,
+             kPhaseDecode);
   const size_t scratch = d.max_beam > 1 ? d.max_beam * (slot_key_floats() + d.max_target * d.model) : 0;
   layout.add(&reorder_scratch_, "beam reorder scratch", scratch, kPhaseDecode, kPhaseDecode);
 }
 
-void KvCache::append(size_t layer, size_t slot, size_t head, size_t t, const float* key, const float* value) const {
+void KvCache::append(size_t layer, size_t slot, size_t head, size_t t, const float* key,
+                     const float* value) const {
   const size_t hd = c_.dims.decoder_head_dim;
   c_.kernels->f32_pack_keys(1, hd, key, hd, keys(layer, slot, head), hd * ops::kKeyBlock, t,
                             t % ops::kKeyBlock == 0);
@@ -36,7 +38,8 @@ void KvCache::reorder(size_t first_slot, const int32_t* parents, size_t beams, s
   }
   const Dims& d = c_.dims;
   const size_t heads = d.decoder_heads;
-  const size_t key_bytes = (t / ops::kKeyBlock + 1) * d.decoder_head_dim * ops::kKeyBlock * sizeof(float);  // one head
+  const size_t key_bytes =
+      (t / ops::kKeyBlock + 1) * d.decoder_head_dim * ops::kKeyBlock * sizeof(float);  // one head
   const size_t value_bytes = (t + 1) * d.model * sizeof(float);
   const size_t saved_floats = slot_key_floats() + d.max_target * d.model;
   for (size_t l = 0; l < d.decoder_layers; ++l) {
@@ -56,7 +59,8 @@ void KvCache::reorder(size_t first_slot, const int32_t* parents, size_t beams, s
         const float* src = saved ? tmp + h * head_key_floats() : keys(l, first_slot + p, h);
         std::memcpy(keys(l, first_slot + i, h), src, key_bytes);
       }
-      std::memcpy(values(l, first_slot + i), saved ? tmp + slot_key_floats() : values(l, first_slot + p), value_bytes);
+      std::memcpy(values(l, first_slot + i), saved ? tmp + slot_key_floats() : values(l, first_slot + p),
+                  value_bytes);
     }
   }
 }

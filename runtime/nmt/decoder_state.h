@@ -43,13 +43,15 @@ class KvCache final : public DecoderState {
   void reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t t) override;
 
  private:
-  size_t head_key_floats() const { return c_.dims.target_key_blocks * c_.dims.decoder_head_dim * ops::kKeyBlock; }
+  size_t head_key_floats() const {
+    return c_.dims.target_key_blocks * c_.dims.decoder_head_dim * ops::kKeyBlock;
+  }
   size_t slot_key_floats() const { return c_.dims.decoder_heads * head_key_floats(); }
 
   const NmtContext& c_;
-  float* keys_ = nullptr;            // [layers][max_rows][heads][key blocks][head_dim][kKeyBlock]
-  float* values_ = nullptr;          // [layers][max_rows][max_target][d]
-  float* reorder_scratch_ = nullptr; // [max_beam][slot keys + slot values]
+  float* keys_ = nullptr;             // [layers][max_rows][heads][key blocks][head_dim][kKeyBlock]
+  float* values_ = nullptr;           // [layers][max_rows][max_target][d]
+  float* reorder_scratch_ = nullptr;  // [max_beam][slot keys + slot values]
 };
 
 }  // namespace edgemt

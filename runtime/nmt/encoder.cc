@@ -19,7 +19,8 @@ void Encoder::declare(ArenaLayout& layout) {
   layout.add(&sublayer_, "encoder sublayer out", n * d.model, kPhaseEncode, kPhaseEncode);
   if (d.quantized) {
     quant_.row_bytes = d.encoder_q8_row;
-    layout.add(&quant_.values, "encoder int8 activations", n * d.encoder_q8_row, kPhaseEncode, kPhaseCrossMemory);
+    layout.add(&quant_.values, "encoder int8 activations", n * d.encoder_q8_row, kPhaseEncode,
+               kPhaseCrossMemory);
     layout.add(&quant_.scales, "encoder int8 scales", n, kPhaseEncode, kPhaseCrossMemory);
   }
 }
@@ -27,7 +28,8 @@ void Encoder::declare(ArenaLayout& layout) {
 void Encoder::run(const SourceBatch& src) {
   const ModelWeights& w = *c_.weights;
   const size_t n = src.tokens;
-  embed_rows(c_, w.source_embed, w.source_positions, n, src.ids, src.positions, 0, hidden_, ProfOp::kEncEmbed);
+  embed_rows(c_, w.source_embed, w.source_positions, n, src.ids, src.positions, 0, hidden_,
+             ProfOp::kEncEmbed);
   const Residual res(c_, ProfOp::kEncLayerNorm);
   for (const EncoderLayerWeights& layer : w.encoder) {
     const float* in = res.input(n, hidden_, sublayer_, layer.self_norm);

@@ -22,10 +22,10 @@ class Encoder {
 
  private:
   const NmtContext& c_;
-  float* hidden_ = nullptr;   // [tokens][d]: the residual stream, then the output
-  float* wide_ = nullptr;     // [tokens][encoder_wide]: q|k|v or the FFN hidden layer
-  float* context_ = nullptr;  // [tokens][d]: attention context, then the FFN output
-  float* sublayer_ = nullptr; // [tokens][d]: a sub-layer's output (or normalised input)
+  float* hidden_ = nullptr;    // [tokens][d]: the residual stream, then the output
+  float* wide_ = nullptr;      // [tokens][encoder_wide]: q|k|v or the FFN hidden layer
+  float* context_ = nullptr;   // [tokens][d]: attention context, then the FFN output
+  float* sublayer_ = nullptr;  // [tokens][d]: a sub-layer's output (or normalised input)
   QuantBuffers quant_;
 };
 

@@ -16,8 +16,12 @@ namespace edgemt {
 // writes; search drives the decoder through the TokenScorer interface.
 struct Engine::Impl {
   explicit Impl(const NmtContext& c)
-      : context(c), encoder(context), search(context), decoder(context, source, search.rows),
-        greedy(context, search), beam(context, search) {}
+      : context(c),
+        encoder(context),
+        search(context),
+        decoder(context, source, search.rows),
+        greedy(context, search),
+        beam(context, search) {}
 
   NmtContext context;
   SourceBatch source;
@@ -37,10 +41,12 @@ Status check_limits(const ModelConfig& cfg, const EngineLimits& limits) {
     return invalid_argument("max beam " + std::to_string(limits.max_beam) + " is outside [1, 32]");
   if (limits.max_source_length < 1 || limits.max_source_length > cfg.max_positions)
     return invalid_argument("max source length " + std::to_string(limits.max_source_length) +
-                            " is outside [1, " + std::to_string(cfg.max_positions) + "] (the model's positions)");
+                            " is outside [1, " + std::to_string(cfg.max_positions) +
+                            "] (the model's positions)");
   if (limits.max_target_length < 1 || limits.max_target_length > cfg.max_positions)
     return invalid_argument("max target length " + std::to_string(limits.max_target_length) +
-                            " is outside [1, " + std::to_string(cfg.max_positions) + "] (the model's positions)");
+                            " is outside [1, " + std::to_string(cfg.max_positions) +
+                            "] (the model's positions)");
   if (limits.num_threads < 1 || limits.num_threads > 256)
     return invalid_argument("thread count " + std::to_string(limits.num_threads) + " is outside [1, 256]");
   return Status::ok();
@@ -48,8 +54,9 @@ Status check_limits(const ModelConfig& cfg, const EngineLimits& limits) {
 
 }  // namespace
 
-Expected<std::unique_ptr<Engine>> Engine::create(std::shared_ptr<const Model> model, const EngineLimits& limits,
-                                                 const ops::Kernels* isa, const EngineProbes& probes) {
+Expected<std::unique_ptr<Engine>> Engine::create(std::shared_ptr<const Model> model,
+                                                 const EngineLimits& limits, const ops::Kernels* isa,
+                                                 const EngineProbes& probes) {
   if (model == nullptr) return invalid_argument("no model");
   EDGEMT_RETURN_IF_ERROR(check_limits(model->config(), limits));
 
@@ -72,7 +79,8 @@ Expected<std::unique_ptr<Engine>> Engine::create(std::shared_ptr<const Model> mo
   const Dims& d = c.dims;
   const size_t kb = ops::kKeyBlock;
   const size_t longest = std::max(d.max_source, d.max_target + 1);
-  c.scratch_floats_per_thread = align_up(d.source_key_blocks * d.encoder_head_dim * kb + 4 * align_up(longest, kb), 16);
+  c.scratch_floats_per_thread =
+      align_up(d.source_key_blocks * d.encoder_head_dim * kb + 4 * align_up(longest, kb), 16);
   e->impl_ = std::make_unique<Impl>(c);
   Impl& m = *e->impl_;
 
@@ -113,8 +121,8 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
                         std::to_string(d.max_batch));
   if (results.size() < n) return invalid_argument("results has room for fewer sentences than sources");
   if (params.beam < 1 || static_cast<size_t>(params.beam) > d.max_beam)
-    return invalid_argument("beam " + std::to_string(params.beam) + " is outside [1, " + std::to_string(d.max_beam) +
-                            "]");
+    return invalid_argument("beam " + std::to_string(params.beam) + " is outside [1, " +
+                            std::to_string(d.max_beam) + "]");
   if (params.max_new_tokens < 1 || static_cast<size_t>(params.max_new_tokens) > d.max_target)
     return invalid_argument("max new tokens " + std::to_string(params.max_new_tokens) + " is outside [1, " +
                             std::to_string(d.max_target) + "]");
@@ -126,7 +134,8 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
   if (params.beam == 1) {
     m.greedy.run(n, max_new, m.decoder);
   } else {
-    m.beam.run(n, max_new, static_cast<size_t>(params.beam), params.length_penalty, params.early_stopping, m.decoder);
+    m.beam.run(n, max_new, static_cast<size_t>(params.beam), params.length_penalty, params.early_stopping,
+               m.decoder);
   }
   for (size_t s = 0; s < n; ++s) results[s] = m.search.result(s);
   return Status::ok();

@@ -20,7 +20,8 @@ inline void feed_forward(const NmtContext& c, const LinearWeights& fc1, const Li
                          const float* in, float* hidden, size_t ld_hidden, float* out, const QuantBuffers& q,
                          const FeedForwardProf& prof) {
   c.linear(fc1, rows, in, c.dims.model, hidden, ld_hidden, c.config->activation, q, prof.ffn1, prof.quantize);
-  c.linear(fc2, rows, hidden, ld_hidden, out, c.dims.model, ops::Activation::kNone, q, prof.ffn2, prof.quantize);
+  c.linear(fc2, rows, hidden, ld_hidden, out, c.dims.model, ops::Activation::kNone, q, prof.ffn2,
+           prof.quantize);
 }
 
 }  // namespace edgemt

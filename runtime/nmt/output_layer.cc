@@ -17,8 +17,8 @@ void OutputLayer::declare(ArenaLayout& layout) {
 
 float* OutputLayer::project(size_t rows, size_t t, const float* in, const QuantBuffers& q) {
   const size_t vocab = c_.dims.target_vocab;
-  c_.linear(weights_, rows, in, c_.dims.model, logits_, vocab, ops::Activation::kNone, q, ProfOp::kDecGemmLogits,
-            ProfOp::kDecQuantize);
+  c_.linear(weights_, rows, in, c_.dims.model, logits_, vocab, ops::Activation::kNone, q,
+            ProfOp::kDecGemmLogits, ProfOp::kDecQuantize);
   if (t == 0 && first_logits_ != nullptr) std::memcpy(first_logits_, logits_, rows * vocab * sizeof(float));
   return logits_;
 }

@@ -17,7 +17,8 @@ void encoder_self_attention(const NmtContext& c, const EncoderLayerWeights& laye
         const size_t s = task / heads, h = task % heads;
         const size_t off = src.offset(s), len = src.length(s);
         const float* qkv = wide + off * ld;
-        c.kernels->f32_pack_keys(len, hd, qkv + d.model + h * hd, ld, packed_keys, hd * ops::kKeyBlock, 0, true);
+        c.kernels->f32_pack_keys(len, hd, qkv + d.model + h * hd, ld, packed_keys, hd * ops::kKeyBlock, 0,
+                                 true);
         c.kernels->f32_attention(len, len, hd, qkv + h * hd, ld, packed_keys, hd * ops::kKeyBlock,
                                  qkv + 2 * d.model + h * hd, ld, context + off * d.model + h * hd, d.model,
                                  d.encoder_attention_scale, scores);

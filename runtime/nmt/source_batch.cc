@@ -20,7 +20,8 @@ Status SourceBatch::fill(std::span<const std::span<const int32_t>> sources, cons
   size_t off = 0;
   for (size_t s = 0; s < n; ++s) {
     const auto src = sources[s];
-    if (src.empty()) return invalid_argument("sentence " + std::to_string(s) + " has no tokens (it needs at least eos)");
+    if (src.empty())
+      return invalid_argument("sentence " + std::to_string(s) + " has no tokens (it needs at least eos)");
     if (src.size() > dims.max_source)
       return out_of_range("sentence " + std::to_string(s) + " has " + std::to_string(src.size()) +
                           " tokens, more than the limit of " + std::to_string(dims.max_source));

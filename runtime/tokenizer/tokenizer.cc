@@ -21,7 +21,8 @@ Expected<std::unique_ptr<Tokenizer>> Tokenizer::create(TokenizerSpec spec) {
     try {
       const auto st = p->LoadFromSerializedProto(absl::string_view(bytes.data(), bytes.size()));
       if (st.ok()) return Status::ok();
-      return invalid_model(std::string("the ") + which + " SentencePiece model does not parse: " + st.ToString());
+      return invalid_model(std::string("the ") + which +
+                           " SentencePiece model does not parse: " + st.ToString());
     } catch (const std::exception& e) {
       return invalid_model(std::string("the ") + which + " SentencePiece model does not parse: " + e.what());
     }
@@ -42,8 +43,7 @@ Expected<std::unique_ptr<Tokenizer>> Tokenizer::create(TokenizerSpec spec) {
   t->pad_id_ = spec.pad_id;
   t->source_ids_.reserve(t->source_pieces_.size());
   for (size_t i = 0; i < t->source_pieces_.size(); ++i) {
-    if (!t->source_pieces_[i].empty())
-      t->source_ids_.emplace(t->source_pieces_[i], static_cast<int32_t>(i));
+    if (!t->source_pieces_[i].empty()) t->source_ids_.emplace(t->source_pieces_[i], static_cast<int32_t>(i));
   }
   // MarianTokenizer's special tokens, by their text (with separate vocabularies the
   // config's pad id is a target id, so ids cannot be used here).

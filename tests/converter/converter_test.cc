@@ -53,10 +53,12 @@ class ConverterTest : public ::testing::Test {
   }
   void expect_error(const std::string& needle) {
     const std::string msg = convert();
-    EXPECT_NE(msg.find(needle), std::string::npos) << "message: '" << msg << "' should mention '" << needle << "'";
+    EXPECT_NE(msg.find(needle), std::string::npos)
+        << "message: '" << msg << "' should mention '" << needle << "'";
     EXPECT_FALSE(fs::exists(out_)) << "a failed conversion left " << out_;
     for (const auto& e : fs::directory_iterator(work_))
-      EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << "temporary file left: " << e.path();
+      EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos)
+          << "temporary file left: " << e.path();
   }
 
   fs::path work_, dir_, out_;
@@ -139,7 +141,8 @@ TEST_F(ConverterTest, ExistingOutputIsNotClobberedOnFailure) {
 }
 
 TEST_F(ConverterTest, CommandLineReportsErrors) {
-  const std::string cmd = std::string(EDGEMT_CONVERT_BIN) + " " + (work_ / "nope").string() + " " + out_.string() + " 2>&1";
+  const std::string cmd =
+      std::string(EDGEMT_CONVERT_BIN) + " " + (work_ / "nope").string() + " " + out_.string() + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   char buf[512] = {};

@@ -30,9 +30,9 @@ namespace edgemt::convert {
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 using edgemt::testing::make_stored_zip;
 using edgemt::testing::zip_crc32;
+using nlohmann::json;
 using namespace std::string_literals;
 
 const fs::path kBinDir = EDGEMT_PYTORCH_BIN_DIR;
@@ -105,8 +105,10 @@ float round_to(const std::string& dtype, float v) {
       m.at("source_safetensors_crc32").get<uint32_t>() == zip_crc32(st))
     return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
-         << kSourceDir / "model.safetensors" << " is not the file " << kBinDir / "pytorch_model.bin"
-         << " was made from (the parity models were regenerated?): rerun python3 tools/parity/make_bin_checkpoint.py "
+         << kSourceDir / "model.safetensors"
+         << " is not the file " << kBinDir / "pytorch_model.bin"
+         << " was made from (the parity models were regenerated?): rerun python3 "
+            "tools/parity/make_bin_checkpoint.py "
             "tests/data/parity/m2_joint_swish_d40h4_untied tests/data/pytorch_bin";
 }
 
@@ -142,8 +144,8 @@ TEST(PytorchBin, EveryTensorEqualsTheSafetensorsValue) {
     for (size_t i = 0; i < t.data.size(); ++i) {
       const float w = round_to(dtype, want.data[i]);
       if (t.data[i] != w && bad++ < 3)
-        ADD_FAILURE() << name << " (" << dtype << ") element " << i << ": read " << t.data[i] << ", expected " << w
-                      << " (safetensors " << want.data[i] << ")";
+        ADD_FAILURE() << name << " (" << dtype << ") element " << i << ": read " << t.data[i] << ", expected "
+                      << w << " (safetensors " << want.data[i] << ")";
     }
     EXPECT_EQ(bad, 0u);
     ++compared;
@@ -164,7 +166,8 @@ void write_safetensors(const fs::path& path, const Checkpoint& ck, const json& m
     const FloatTensor t = ck.read(name);
     std::vector<float> v(t.data.size());
     for (size_t i = 0; i < v.size(); ++i) v[i] = round_to(info.at("dtype").get<std::string>(), t.data[i]);
-    header[name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {data.size(), data.size() + 4 * v.size()}}};
+    header[name] = {
+        {"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {data.size(), data.size() + 4 * v.size()}}};
     data.append(reinterpret_cast<const char*>(v.data()), 4 * v.size());
   }
   std::string h = header.dump();
@@ -199,7 +202,8 @@ TEST(PytorchBin, ConvertsToTheSameModelFileAsSafetensors) {
   const std::string a = read_file(work / "from_bin.emt"), b = read_file(work / "from_safetensors.emt");
   EXPECT_GT(a.size(), 100000u);
   EXPECT_TRUE(a == b) << "the .emt converted from pytorch_model.bin (" << a.size()
-                      << " bytes) differs from the one converted from model.safetensors (" << b.size() << " bytes)";
+                      << " bytes) differs from the one converted from model.safetensors (" << b.size()
+                      << " bytes)";
   fs::remove_all(work);
 }
 
@@ -216,7 +220,8 @@ void expect_error(const std::string& bytes, const std::string& needle, bool read
   } catch (const ConvertError& e) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("bad.bin"), std::string::npos) << "message does not name the file: " << msg;
-    EXPECT_NE(msg.find(needle), std::string::npos) << "message: '" << msg << "' should mention '" << needle << "'";
+    EXPECT_NE(msg.find(needle), std::string::npos)
+        << "message: '" << msg << "' should mention '" << needle << "'";
   } catch (const std::exception& e) {
     ADD_FAILURE() << "not a ConvertError: " << e.what();
   }
@@ -249,13 +254,14 @@ std::string state_dict_pickle(const std::vector<FakeTensor>& ts) {
   for (const FakeTensor& t : ts) {
     p += pickle_str(t.name);
     p += "ctorch._utils\n_rebuild_tensor_v2\n(";
-    p += "(" + pickle_str("storage") + "ctorch\n" + t.storage_type + "\n" + pickle_str(t.key) + pickle_str("cpu") +
-         pickle_int(t.numel) + "tQ";
+    p += "(" + pickle_str("storage") + "ctorch\n" + t.storage_type + "\n" + pickle_str(t.key) +
+         pickle_str("cpu") + pickle_int(t.numel) + "tQ";
     p += pickle_int(t.offset) + pickle_tuple(t.size) + pickle_tuple(t.stride) + "\x89}tR";
   }
   return p + "u.";
 }
-std::string archive(const std::string& pkl, std::vector<std::pair<std::string, std::string>> storages = {{"0", std::string(24, '\0')}}) {
+std::string archive(const std::string& pkl, std::vector<std::pair<std::string, std::string>> storages = {
+                                                {"0", std::string(24, '\0')}}) {
   std::vector<std::pair<std::string, std::string>> e{{"archive/data.pkl", pkl}};
   for (auto& [k, v] : storages) e.emplace_back("archive/data/" + k, v);
   e.emplace_back("archive/byteorder", "little");
@@ -304,16 +310,25 @@ TEST(PytorchBin, MalformedArchivesGiveNamedErrors) {
   deflated[cd + 10] = 8;
   expect_error(deflated, "compressed");
   // A big-endian checkpoint, a TorchScript archive, no data.pkl.
-  expect_error(make_stored_zip({{"a/data.pkl", state_dict_pickle({})}, {"a/byteorder", "big"}}), "big-endian");
-  expect_error(make_stored_zip({{"a/data.pkl", state_dict_pickle({})}, {"a/constants.pkl", "x"}}), "TorchScript");
+  expect_error(make_stored_zip({{"a/data.pkl", state_dict_pickle({})}, {"a/byteorder", "big"}}),
+               "big-endian");
+  expect_error(make_stored_zip({{"a/data.pkl", state_dict_pickle({})}, {"a/constants.pkl", "x"}}),
+               "TorchScript");
   expect_error(make_stored_zip({{"a/other.pkl", "x"}}), "no <archive>/data.pkl");
 }
 
 TEST(PytorchBin, MalformedPicklesGiveNamedErrors) {
   // Anything but tensors in dicts is refused; no callable is ever run.
-  expect_error(archive("\x80\x02" "cos\nsystem\n" "X\x02\x00\x00\x00" "ls" "\x85R."s), "os.system");
+  expect_error(archive("\x80\x02"
+                       "cos\nsystem\n"
+                       "X\x02\x00\x00\x00"
+                       "ls"
+                       "\x85R."s),
+               "os.system");
   expect_error(archive("\x80\x02K\x01."s), "holds an int");
-  expect_error(archive("\x80\x02}(X\x01\x00\x00\x00" "aK\x01u."s), "not a tensor");
+  expect_error(archive("\x80\x02}(X\x01\x00\x00\x00"
+                       "aK\x01u."s),
+               "not a tensor");
   expect_error(archive("\x80\x02}q\x00("s), "truncated");
   expect_error(archive("\x80\x02s."s), "empty stack");
   expect_error(archive("\x80\x02h\x07."s), "memo");

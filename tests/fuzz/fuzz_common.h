@@ -11,14 +11,14 @@
 
 namespace edgemt::fuzz {
 
-#define EDGEMT_FUZZ_CHECK(cond, ...)                                        \
-  do {                                                                      \
-    if (!(cond)) {                                                          \
+#define EDGEMT_FUZZ_CHECK(cond, ...)                                                     \
+  do {                                                                                   \
+    if (!(cond)) {                                                                       \
       std::fprintf(stderr, "invariant failed: %s (%s:%d): ", #cond, __FILE__, __LINE__); \
-      std::fprintf(stderr, __VA_ARGS__);                                    \
-      std::fputc('\n', stderr);                                             \
-      std::abort();                                                         \
-    }                                                                       \
+      std::fprintf(stderr, __VA_ARGS__);                                                 \
+      std::fputc('\n', stderr);                                                          \
+      std::abort();                                                                      \
+    }                                                                                    \
   } while (0)
 
 // $EDGEMT_FUZZ_MODEL, else the model converted at build time.

@@ -38,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       entries.emplace_back("archive/data/" + std::to_string(i), std::move(bytes));
     }
     entries.emplace_back("archive/byteorder", "little");
-    entries[0].second.assign(reinterpret_cast<const char*>(data + std::min(pos, size)), size - std::min(pos, size));
+    entries[0].second.assign(reinterpret_cast<const char*>(data + std::min(pos, size)),
+                             size - std::min(pos, size));
     file = testing::make_stored_zip(entries);
   }
   try {

@@ -38,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<std::string>& out = r.value();
   EDGEMT_FUZZ_CHECK(out.size() == lines.size(), "%zu outputs for %zu lines", out.size(), lines.size());
   for (size_t i = 0; i < lines.size(); ++i)
-    EDGEMT_FUZZ_CHECK(!blank(lines[i]) || out[i].empty(), "blank line %zu translated to '%s'", i, out[i].c_str());
+    EDGEMT_FUZZ_CHECK(!blank(lines[i]) || out[i].empty(), "blank line %zu translated to '%s'", i,
+                      out[i].c_str());
 
   // Determinism across calls and batch compositions (kept cheap: few lines only).
   if (lines.size() <= 4) {

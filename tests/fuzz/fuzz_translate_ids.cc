@@ -29,8 +29,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (((opt >> 4) & 3) != 0) to.early_stopping = kStops[((opt >> 4) & 3) - 1];
   if (opt & 0x40) to.length_penalty = (opt & 0x80) ? -2.0f : 0.0f;
 
-  const int32_t specials[] = {-1, INT32_MIN, INT32_MAX, sv, sv - 1, cfg.eos_id, cfg.pad_id, cfg.unk_id, 0, tv, -sv,
-                              cfg.decoder_start_id, 1, 2, 3};
+  const int32_t specials[] = {-1,         INT32_MIN,  INT32_MAX, sv, sv - 1, cfg.eos_id,
+                              cfg.pad_id, cfg.unk_id, 0,         tv, -sv,    cfg.decoder_start_id,
+                              1,          2,          3};
   std::vector<std::vector<int32_t>> sources(1);
   bool valid = true;
   for (size_t i = 1; i < size; ++i) {
@@ -55,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     EDGEMT_FUZZ_CHECK(!st.is_ok(), "out-of-range ids were accepted");
   } else {
     EDGEMT_FUZZ_CHECK(st.is_ok(), "valid ids failed: %s", st.to_string().c_str());
-    EDGEMT_FUZZ_CHECK(results.size() == sources.size(), "%zu results for %zu sources", results.size(), sources.size());
+    EDGEMT_FUZZ_CHECK(results.size() == sources.size(), "%zu results for %zu sources", results.size(),
+                      sources.size());
     // Each chunk of at most max_source_length - 1 ids gives at most max_length ids.
     const size_t piece = static_cast<size_t>(t.limits().max_source_length) - 1;
     for (size_t i = 0; i < results.size(); ++i) {
@@ -64,7 +66,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const size_t chunks = n == 0 ? 1 : (n + piece - 1) / piece;
       EDGEMT_FUZZ_CHECK(results[i].size() <= chunks * static_cast<size_t>(*to.max_length),
                         "%zu output ids for %zu chunks", results[i].size(), chunks);
-      for (int32_t id : results[i]) EDGEMT_FUZZ_CHECK(id >= 0 && id < tv, "output id %d outside [0, %d)", id, tv);
+      for (int32_t id : results[i])
+        EDGEMT_FUZZ_CHECK(id >= 0 && id < tv, "output id %d outside [0, %d)", id, tv);
     }
   }
 
@@ -76,8 +79,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const Status bs = t.translate_batch_ids(src, out, to);
     if (bs.is_ok()) {
       for (size_t i = 0; i < src.size(); ++i) {
-        EDGEMT_FUZZ_CHECK(out[i].size() <= static_cast<size_t>(*to.max_length), "batch output %zu too long", i);
-        for (int32_t id : out[i]) EDGEMT_FUZZ_CHECK(id >= 0 && id < tv, "output id %d outside [0, %d)", id, tv);
+        EDGEMT_FUZZ_CHECK(out[i].size() <= static_cast<size_t>(*to.max_length), "batch output %zu too long",
+                          i);
+        for (int32_t id : out[i])
+          EDGEMT_FUZZ_CHECK(id >= 0 && id < tv, "output id %d outside [0, %d)", id, tv);
       }
     }
   }

@@ -42,10 +42,15 @@ std::string rewrite(const std::string& msg, const Edit& edit) {
       case 0:
         if (!read_varint(msg, &pos, &v)) throw edgemt::convert::ConvertError("bad varint");
         break;
-      case 1: pos += 8; break;
-      case 5: pos += 4; break;
+      case 1:
+        pos += 8;
+        break;
+      case 5:
+        pos += 4;
+        break;
       case 2: {
-        if (!read_varint(msg, &pos, &v) || v > msg.size() - pos) throw edgemt::convert::ConvertError("bad length");
+        if (!read_varint(msg, &pos, &v) || v > msg.size() - pos)
+          throw edgemt::convert::ConvertError("bad length");
         std::string payload = msg.substr(pos, v);
         pos += v;
         bool keep = true;
@@ -57,7 +62,8 @@ std::string rewrite(const std::string& msg, const Edit& edit) {
         }
         continue;
       }
-      default: throw edgemt::convert::ConvertError("unsupported wire type");
+      default:
+        throw edgemt::convert::ConvertError("unsupported wire type");
     }
     out.append(msg, start, pos - start);
   }

@@ -26,7 +26,8 @@ const Kernels& ref() {
 }
 
 struct Aligned {
-  explicit Aligned(size_t n) : n_(n), p_(static_cast<float*>(std::aligned_alloc(64, (n * 4 + 127) / 64 * 64))) {}
+  explicit Aligned(size_t n)
+      : n_(n), p_(static_cast<float*>(std::aligned_alloc(64, (n * 4 + 127) / 64 * 64))) {}
   ~Aligned() { std::free(p_); }
   Aligned(const Aligned&) = delete;
   float* data() { return p_; }
@@ -50,8 +51,8 @@ std::vector<float> random_floats(size_t n, uint32_t seed, float lo = -1.0f, floa
   for (size_t i = 0; i < n; ++i) {
     const float diff = std::fabs(got[i] - want[i]);
     if (!(diff <= atol + rtol * std::fabs(want[i])) && !(std::isinf(got[i]) && got[i] == want[i])) {
-      return ::testing::AssertionFailure() << what << ": index " << i << " got " << got[i] << " want " << want[i]
-                                           << " (diff " << diff << ")";
+      return ::testing::AssertionFailure() << what << ": index " << i << " got " << got[i] << " want "
+                                           << want[i] << " (diff " << diff << ")";
     }
   }
   return ::testing::AssertionSuccess();
@@ -91,9 +92,11 @@ void test_f32_gemm(const Kernels& k) {
           k.f32_gemm(m, n, kk, a.data(), kk, packed.data(), got.data(), n + 2, ep);
           ref().f32_gemm(m, n, kk, a.data(), kk, packed.data(), want.data(), n + 2, ep);
           const std::string what = "f32_gemm m=" + std::to_string(m) + " n=" + std::to_string(n) +
-                                   " k=" + std::to_string(kk) + " act=" + std::to_string(static_cast<int>(act));
+                                   " k=" + std::to_string(kk) +
+                                   " act=" + std::to_string(static_cast<int>(act));
           // Columns past n (ldc padding) must stay untouched.
-          ASSERT_TRUE(close(got.data(), want.data(), got.size(), 2e-5f * static_cast<float>(kk) + 1e-5f, 1e-4f, what));
+          ASSERT_TRUE(close(got.data(), want.data(), got.size(), 2e-5f * static_cast<float>(kk) + 1e-5f,
+                            1e-4f, what));
         }
       }
 }
@@ -104,7 +107,9 @@ void test_qs8_quantize(const Kernels& k) {
   for (size_t m : kRows)
     for (size_t kk : kDepth) {
       auto a = random_floats(m * kk, seed++, -3.0f, 3.0f);
-      if (m > 2) std::fill(a.begin() + static_cast<std::ptrdiff_t>(kk), a.begin() + static_cast<std::ptrdiff_t>(2 * kk), 0.0f);  // a zero row
+      if (m > 2)
+        std::fill(a.begin() + static_cast<std::ptrdiff_t>(kk),
+                  a.begin() + static_cast<std::ptrdiff_t>(2 * kk), 0.0f);  // a zero row
       const size_t ldq = qs8_k_padded(kk);
       std::vector<int8_t> q1(m * ldq, 55), q2(m * ldq, 66);
       std::vector<float> s1(m), s2(m);
@@ -141,8 +146,10 @@ void test_qs8_gemm(const Kernels& k) {
         const auto bias = random_floats(n, seed++);
         std::vector<float> got(m * n), want(m * n);
         const GemmEpilogue ep{bias.data(), Activation::kNone};
-        k.qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), got.data(), n, ep);
-        ref().qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), want.data(), n, ep);
+        k.qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), got.data(), n,
+                   ep);
+        ref().qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), want.data(),
+                       n, ep);
         ASSERT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * 4))
             << "qs8_gemm not bit-exact, m=" << m << " n=" << n << " k=" << kk;
       }
@@ -197,11 +204,12 @@ void test_f32_add_layernorm(const Kernels& k) {
       const auto beta = random_floats(d, 4);
       for (bool with_r : {true, false}) {
         std::vector<float> got(rows * (d + 3)), want(rows * (d + 3));
-        k.f32_add_layernorm(rows, d, x.data(), d + 1, with_r ? r.data() : nullptr, d + 2, gamma.data(), beta.data(),
-                            1e-5f, got.data(), d + 3);
-        ref().f32_add_layernorm(rows, d, x.data(), d + 1, with_r ? r.data() : nullptr, d + 2, gamma.data(), beta.data(),
-                                1e-5f, want.data(), d + 3);
-        ASSERT_TRUE(close(got.data(), want.data(), got.size(), 1e-5f, 1e-5f, "f32_add_layernorm d=" + std::to_string(d)));
+        k.f32_add_layernorm(rows, d, x.data(), d + 1, with_r ? r.data() : nullptr, d + 2, gamma.data(),
+                            beta.data(), 1e-5f, got.data(), d + 3);
+        ref().f32_add_layernorm(rows, d, x.data(), d + 1, with_r ? r.data() : nullptr, d + 2, gamma.data(),
+                                beta.data(), 1e-5f, want.data(), d + 3);
+        ASSERT_TRUE(close(got.data(), want.data(), got.size(), 1e-5f, 1e-5f,
+                          "f32_add_layernorm d=" + std::to_string(d)));
       }
     }
   }
@@ -257,7 +265,8 @@ void test_qs8_embed(const Kernels& k) {
   // A panel row reads the same values as the row-major row it was packed from.
   const size_t n = 37, d = 24;
   std::vector<int8_t> rows(n * d), packed(qs8_panel_size(n, d));
-  for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int8_t>(static_cast<int>(i * 13 % 255) - 127);
+  for (size_t i = 0; i < rows.size(); ++i)
+    rows[i] = static_cast<int8_t>(static_cast<int>(i * 13 % 255) - 127);
   pack_qs8_panels(n, d, rows.data(), packed.data());
   for (size_t r : {0, 5, 16, 36}) {
     std::vector<float> a(d), b(d);
@@ -283,11 +292,13 @@ void test_f32_attention(const Kernels& k) {
         Aligned scratch(4 * nb * kKeyBlock + 16);
         std::vector<float> got(lq * ldo, 5.0f), want(lq * ldo, 5.0f);
         const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-        k.f32_attention(lq, lk, hd, q.data(), ldq, kt.data(), ldkb, v.data(), ldv, got.data(), ldo, scale, scratch.data());
-        ref().f32_attention(lq, lk, hd, q.data(), ldq, kt.data(), ldkb, v.data(), ldv, want.data(), ldo, scale,
-                            scratch.data());
+        k.f32_attention(lq, lk, hd, q.data(), ldq, kt.data(), ldkb, v.data(), ldv, got.data(), ldo, scale,
+                        scratch.data());
+        ref().f32_attention(lq, lk, hd, q.data(), ldq, kt.data(), ldkb, v.data(), ldv, want.data(), ldo,
+                            scale, scratch.data());
         ASSERT_TRUE(close(got.data(), want.data(), got.size(), 1e-5f, 1e-5f,
-                          "f32_attention hd=" + std::to_string(hd) + " lk=" + std::to_string(lk) + " lq=" + std::to_string(lq)));
+                          "f32_attention hd=" + std::to_string(hd) + " lk=" + std::to_string(lk) +
+                              " lq=" + std::to_string(lq)));
       }
 }
 
@@ -342,7 +353,9 @@ std::vector<Isa> all_isas() {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllIsas, KernelTest, ::testing::ValuesIn(all_isas()),
-                         [](const ::testing::TestParamInfo<Isa>& info) { return std::string(isa_name(info.param)); });
+                         [](const ::testing::TestParamInfo<Isa>& info) {
+                           return std::string(isa_name(info.param));
+                         });
 
 // The reference oracle itself, against double-precision math.
 TEST(Reference, GemmMatchesDouble) {

@@ -69,7 +69,8 @@ class Parity : public ::testing::TestWithParam<size_t> {
   void SetUp() override {
     ASSERT_LT(GetParam(), cases().size());
     c_ = &cases()[GetParam()];
-    ASSERT_TRUE(fs::exists(c_->model_file)) << c_->model_file << " was not converted (run ctest, which converts first)";
+    ASSERT_TRUE(fs::exists(c_->model_file))
+        << c_->model_file << " was not converted (run ctest, which converts first)";
     auto m = Model::load(c_->model_file.string());
     ASSERT_TRUE(m.has_value()) << m.status().to_string();
     model_ = m.value();
@@ -77,12 +78,14 @@ class Parity : public ::testing::TestWithParam<size_t> {
     max_new_ = c_->ref.at("max_new_tokens").get<int>();
   }
 
-  std::unique_ptr<Engine> engine(const ops::Kernels* isa, int threads, int batch, int beam, bool logits = false) {
+  std::unique_ptr<Engine> engine(const ops::Kernels* isa, int threads, int batch, int beam,
+                                 bool logits = false) {
     EngineLimits lim;
     lim.max_batch = batch;
     lim.max_beam = beam;
     lim.max_source_length = 0;
-    for (const auto& s : src_) lim.max_source_length = std::max(lim.max_source_length, static_cast<int>(s.size()));
+    for (const auto& s : src_)
+      lim.max_source_length = std::max(lim.max_source_length, static_cast<int>(s.size()));
     lim.max_target_length = max_new_;
     lim.num_threads = threads;
     EngineProbes probes;
@@ -232,7 +235,8 @@ TEST_P(Parity, BatchesAndThreadsDoNotChangeOutputs) {
     if (first.empty()) {
       first = l;
     } else {
-      ASSERT_EQ(0, std::memcmp(first.data(), l.data(), l.size() * 4)) << "logits differ with " << threads << " threads";
+      ASSERT_EQ(0, std::memcmp(first.data(), l.data(), l.size() * 4))
+          << "logits differ with " << threads << " threads";
     }
   }
 }
@@ -279,13 +283,18 @@ TEST_P(Parity, Int8WithinQuantizationErrorOnEveryIsa) {
     }
     ASSERT_EQ(got_enc.size(), n == 0 ? 0 : want_enc.size());
     float enc_err = 0.0f, logit_err = 0.0f;
-    for (size_t i = 0; i < want_enc.size(); ++i) enc_err = std::max(enc_err, std::fabs(got_enc[i] - want_enc[i]));
+    for (size_t i = 0; i < want_enc.size(); ++i)
+      enc_err = std::max(enc_err, std::fabs(got_enc[i] - want_enc[i]));
     for (size_t i = 0; i < want_logits.size(); ++i)
       logit_err = std::max(logit_err, std::fabs(got_logits[i] - want_logits[i]));
-    RecordProperty("int8_encoder_rel_err_" + std::string(ops::isa_name(isa)), std::to_string(enc_err / enc_scale));
-    RecordProperty("int8_logits_rel_err_" + std::string(ops::isa_name(isa)), std::to_string(logit_err / logit_scale));
-    EXPECT_LE(enc_err, kInt8EncoderRelTol * enc_scale) << c_->name << " int8 encoder output vs transformers float32";
-    EXPECT_LE(logit_err, kInt8LogitsRelTol * logit_scale) << c_->name << " int8 first logits vs transformers float32";
+    RecordProperty("int8_encoder_rel_err_" + std::string(ops::isa_name(isa)),
+                   std::to_string(enc_err / enc_scale));
+    RecordProperty("int8_logits_rel_err_" + std::string(ops::isa_name(isa)),
+                   std::to_string(logit_err / logit_scale));
+    EXPECT_LE(enc_err, kInt8EncoderRelTol * enc_scale)
+        << c_->name << " int8 encoder output vs transformers float32";
+    EXPECT_LE(logit_err, kInt8LogitsRelTol * logit_scale)
+        << c_->name << " int8 first logits vs transformers float32";
     if (ref_enc.empty()) {
       ASSERT_EQ(isa, ops::Isa::ref) << "runnable_isas() starts with the scalar reference";
       ref_enc = got_enc;
@@ -293,11 +302,13 @@ TEST_P(Parity, Int8WithinQuantizationErrorOnEveryIsa) {
       continue;
     }
     float isa_err = 0.0f;
-    for (size_t i = 0; i < ref_enc.size(); ++i) isa_err = std::max(isa_err, std::fabs(got_enc[i] - ref_enc[i]));
+    for (size_t i = 0; i < ref_enc.size(); ++i)
+      isa_err = std::max(isa_err, std::fabs(got_enc[i] - ref_enc[i]));
     for (size_t i = 0; i < ref_logits.size(); ++i)
       isa_err = std::max(isa_err, std::fabs(got_logits[i] - ref_logits[i]) / logit_scale * enc_scale);
     RecordProperty("int8_vs_ref_isa_" + std::string(ops::isa_name(isa)), std::to_string(isa_err / enc_scale));
-    EXPECT_LE(isa_err, kInt8IsaRelTol * enc_scale) << c_->name << " int8 on this ISA vs int8 on the scalar reference";
+    EXPECT_LE(isa_err, kInt8IsaRelTol * enc_scale)
+        << c_->name << " int8 on this ISA vs int8 on the scalar reference";
   }
 }
 
@@ -333,7 +344,9 @@ INSTANTIATE_TEST_SUITE_P(Models, Parity, ::testing::Range<size_t>(0, cases().siz
                            return n;
                          });
 
-TEST(ParityData, ModelsArePresent) { EXPECT_GE(cases().size(), 4u) << "tests/data/parity holds the parity models"; }
+TEST(ParityData, ModelsArePresent) {
+  EXPECT_GE(cases().size(), 4u) << "tests/data/parity holds the parity models";
+}
 
 }  // namespace
 }  // namespace edgemt

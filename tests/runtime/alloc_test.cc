@@ -99,7 +99,10 @@ TEST(NoAllocation, CountingAllocatorSeesAllocations) {
   // The counters work: a vector allocates.
   g_calls = 0;
   g_counting = true;
-  { std::vector<int> v(100); v[0] = 1; }
+  {
+    std::vector<int> v(100);
+    v[0] = 1;
+  }
   g_counting = false;
   EXPECT_GE(g_calls.load(), 2);
 }
@@ -147,7 +150,8 @@ TEST(NoAllocation, TranslatingIdsAllocatesNothing) {
           for (size_t batch : {1, 3, 4}) {
             for (size_t i = 0; i < batch; ++i) in[i] = src[(first + i) % src.size()];
             for (const TranslateOptions* opt : {&greedy, &beam, &beam2}) {
-              const Status st = t.translate_batch_ids(std::span(in.data(), batch), std::span(out.data(), batch), *opt);
+              const Status st =
+                  t.translate_batch_ids(std::span(in.data(), batch), std::span(out.data(), batch), *opt);
               if (!st.is_ok()) {
                 g_counting = false;
                 FAIL() << st.to_string();
@@ -182,16 +186,32 @@ TEST(WeightsInPlace, EveryWeightPointerLiesInTheMapping) {
       EXPECT_EQ(reinterpret_cast<uintptr_t>(l.w != nullptr ? static_cast<const void*>(l.w) : l.w8) % 64, 0u);
       ++checked;
     };
-    auto norm = [&](const NormWeights& n) { EXPECT_TRUE(inside(n.gamma) && inside(n.beta)); ++checked; };
+    auto norm = [&](const NormWeights& n) {
+      EXPECT_TRUE(inside(n.gamma) && inside(n.beta));
+      ++checked;
+    };
     EXPECT_TRUE(inside(w.source_embed.f32) && inside(w.source_embed.i8));
     EXPECT_TRUE(inside(w.target_embed.f32) && inside(w.source_positions) && inside(w.target_positions));
     EXPECT_TRUE(inside(w.final_logits_bias));
     for (const auto& l : w.encoder) {
-      lin(l.qkv); lin(l.out); lin(l.fc1); lin(l.fc2); norm(l.self_norm); norm(l.final_norm);
+      lin(l.qkv);
+      lin(l.out);
+      lin(l.fc1);
+      lin(l.fc2);
+      norm(l.self_norm);
+      norm(l.final_norm);
     }
     for (const auto& l : w.decoder) {
-      lin(l.qkv); lin(l.out); lin(l.cross_q); lin(l.cross_kv); lin(l.cross_out); lin(l.fc1); lin(l.fc2);
-      norm(l.self_norm); norm(l.cross_norm); norm(l.final_norm);
+      lin(l.qkv);
+      lin(l.out);
+      lin(l.cross_q);
+      lin(l.cross_kv);
+      lin(l.cross_out);
+      lin(l.fc1);
+      lin(l.fc2);
+      norm(l.self_norm);
+      norm(l.cross_norm);
+      norm(l.final_norm);
     }
     if (!w.output_tied) lin(w.output);
     EXPECT_GT(checked, 5);

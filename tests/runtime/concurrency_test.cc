@@ -33,7 +33,9 @@ const std::vector<std::string> kSentences = {
     "We will meet at noon.",
 };
 
-std::string model_path(const char* name) { return (fs::path(EDGEMT_PARITY_BUILD_DIR) / name).string() + ".emt"; }
+std::string model_path(const char* name) {
+  return (fs::path(EDGEMT_PARITY_BUILD_DIR) / name).string() + ".emt";
+}
 
 std::shared_ptr<const Model> load(const char* name) {
   auto m = Model::load(model_path(name));
@@ -89,8 +91,10 @@ TEST_P(Concurrency, TranslatorsSharingOneModelInParallelThreads) {
           errors[i] = r.status().to_string();
           return;
         }
-        if (round == 0) got[i] = r.value();
-        else if (r.value() != got[i]) errors[i] = "round 2 differs from round 1";
+        if (round == 0)
+          got[i] = r.value();
+        else if (r.value() != got[i])
+          errors[i] = "round 2 differs from round 1";
       }
       std::vector<std::vector<int32_t>> ids;
       for (const std::string& s : kSentences) {

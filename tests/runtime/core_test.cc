@@ -76,7 +76,8 @@ TEST_P(PoolTest, ManyShortJobs) {
 TEST_P(PoolTest, RespectsMinimumWorkPerThread) {
   ThreadPool pool(GetParam());
   std::atomic<int> calls{0};
-  pool.parallel_for(10, [&](size_t, size_t, int) { calls.fetch_add(1); }, 100);
+  pool.parallel_for(
+      10, [&](size_t, size_t, int) { calls.fetch_add(1); }, 100);
   EXPECT_EQ(calls.load(), 1);
 }
 
@@ -90,14 +91,17 @@ TEST_P(PoolTest, RangesAreAtLeastTheMinimumAndThreadsRunOneAtATime) {
   for (int rep = 0; rep < 200; ++rep) {
     for (size_t n : {size_t{5}, size_t{33}, size_t{640}}) {
       covered = 0;
-      pool.parallel_for(n, [&](size_t b, size_t e, int t) {
-        if (busy[static_cast<size_t>(t)].fetch_add(1) != 0) overlaps.fetch_add(1);
-        if (e - b < 8 && n >= 8) short_ranges.fetch_add(1);
-        volatile double x = 0;
-        for (size_t i = b; i < e; ++i) x = x + static_cast<double>(i);
-        covered.fetch_add(e - b);
-        busy[static_cast<size_t>(t)].fetch_sub(1);
-      }, 8);
+      pool.parallel_for(
+          n,
+          [&](size_t b, size_t e, int t) {
+            if (busy[static_cast<size_t>(t)].fetch_add(1) != 0) overlaps.fetch_add(1);
+            if (e - b < 8 && n >= 8) short_ranges.fetch_add(1);
+            volatile double x = 0;
+            for (size_t i = b; i < e; ++i) x = x + static_cast<double>(i);
+            covered.fetch_add(e - b);
+            busy[static_cast<size_t>(t)].fetch_sub(1);
+          },
+          8);
       ASSERT_EQ(covered.load(), n);
     }
   }

@@ -67,8 +67,8 @@ TEST(ModelLoad, MissingFileAndDirectory) {
 
 TEST(ModelLoad, TruncatedFilesAreRejected) {
   const auto bytes = read_bytes(good_model());
-  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{16}, size_t{100}, bytes.size() / 3, bytes.size() / 2,
-                   bytes.size() - 64, bytes.size() - 1}) {
+  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{16}, size_t{100}, bytes.size() / 3,
+                   bytes.size() / 2, bytes.size() - 64, bytes.size() - 1}) {
     std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
     auto m = Model::from_bytes(cut.data(), cut.size());
     ASSERT_FALSE(m.has_value()) << "a file cut to " << n << " bytes loaded";
@@ -144,7 +144,8 @@ TEST_F(SpecVariant, UnchangedLoads) { EXPECT_TRUE(write_and_load().is_ok()); }
 
 TEST_F(SpecVariant, MissingTensorIsNamed) {
   const std::string name = "decoder/layer_0/fc1/weight";
-  auto it = std::find_if(spec_.tensors.begin(), spec_.tensors.end(), [&](const auto& t) { return t.name == name; });
+  auto it =
+      std::find_if(spec_.tensors.begin(), spec_.tensors.end(), [&](const auto& t) { return t.name == name; });
   ASSERT_NE(it, spec_.tensors.end());
   spec_.tensors.erase(it);
   const Status s = write_and_load();

@@ -70,22 +70,25 @@ void BeamSearch::candidates(size_t rows, bool last) {
   const size_t K2 = 2 * beam_, vocab = c_.dims.target_vocab;
   ScopedProf sp(c_.profiler, ProfOp::kSearchSoftmax);
   const bool forced = last && c_.model->generation().forced_eos_id >= 0;
-  c_.pool->parallel_for(rows, [&](size_t b, size_t e, int) {
-    for (size_t r = b; r < e; ++r) {
-      float* row = logits_ + r * vocab;
-      float* cv = candidate_scores_ + r * K2;
-      uint32_t* ci = candidate_ids_ + r * K2;
-      if (forced) {
-        state_.process_logits(row, true);
-        c_.kernels->f32_topk(vocab, row, K2, cv, ci);
-      } else {
-        const float lse = c_.kernels->f32_logsumexp(vocab, row);
-        state_.process_logits(row, false);
-        c_.kernels->f32_topk(vocab, row, K2, cv, ci);
-        for (size_t j = 0; j < K2; ++j) cv[j] = cv[j] - lse;
-      }
-    }
-  }, 4);
+  c_.pool->parallel_for(
+      rows,
+      [&](size_t b, size_t e, int) {
+        for (size_t r = b; r < e; ++r) {
+          float* row = logits_ + r * vocab;
+          float* cv = candidate_scores_ + r * K2;
+          uint32_t* ci = candidate_ids_ + r * K2;
+          if (forced) {
+            state_.process_logits(row, true);
+            c_.kernels->f32_topk(vocab, row, K2, cv, ci);
+          } else {
+            const float lse = c_.kernels->f32_logsumexp(vocab, row);
+            state_.process_logits(row, false);
+            c_.kernels->f32_topk(vocab, row, K2, cv, ci);
+            for (size_t j = 0; j < K2; ++j) cv[j] = cv[j] - lse;
+          }
+        }
+      },
+      4);
 }
 
 size_t BeamSearch::select(size_t t, size_t max_new, bool last, size_t rows) {
@@ -120,7 +123,8 @@ size_t BeamSearch::select(size_t t, size_t max_new, bool last, size_t rows) {
       const float v = merged_scores_[a];
       const int32_t ix = merged_ids_[a];
       size_t b = a;
-      while (b > 0 && (merged_scores_[b - 1] < v || (merged_scores_[b - 1] == v && merged_ids_[b - 1] > ix))) {
+      while (b > 0 &&
+             (merged_scores_[b - 1] < v || (merged_scores_[b - 1] == v && merged_ids_[b - 1] > ix))) {
         merged_scores_[b] = merged_scores_[b - 1];
         merged_ids_[b] = merged_ids_[b - 1];
         --b;
@@ -182,7 +186,8 @@ size_t BeamSearch::select(size_t t, size_t max_new, bool last, size_t rows) {
         } else {
           const double len = (es == EarlyStopping::kNever && lp > 0.0f) ? static_cast<double>(max_new)
                                                                         : static_cast<double>(t + 1);
-          const float best = running_scores_[s * K] / static_cast<float>(std::pow(len, static_cast<double>(lp)));
+          const float best =
+              running_scores_[s * K] / static_cast<float>(std::pow(len, static_cast<double>(lp)));
           if (!(best > fin_score[s * K + K - 1])) is_done = true;
         }
       }
