@@ -13,7 +13,7 @@
 
 #include "ops/declarations.h"
 #include "ops/gemm/pack.h"
-#include "ops/quant/qs8_epilogue.h"
+#include "ops/quant/qs8_gemm_driver.h"
 
 namespace edgemt::ops {
 namespace {
@@ -89,71 +89,29 @@ __attribute__((noinline)) void tile_chunked(size_t kg, const int8_t* q, size_t l
   tile_store<Rows>(acc, out);
 }
 
+// The tiles, for the shared driver (qs8_gemm_driver.h).
+struct Tiles {
+  static void widen_rows(const int8_t* q, size_t ldq, size_t rows, size_t g0, size_t g1, int64_t* out,
+                         size_t ld) {
+    widen(q, ldq, rows, g0, g1, out, ld);
+  }
+  template <size_t Rows>
+  static void widened_tile(const int64_t* a16, size_t lda16, size_t kg, const int8_t* wp, int32_t* out) {
+    tile<Rows>(a16, lda16, kg, wp, out);
+  }
+  template <size_t Rows>
+  static void chunked_tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp, int32_t* out) {
+    tile_chunked<Rows>(kg, q, ldq, wp, out);
+  }
+};
+
 }  // namespace
 
 void qs8_gemm__avx2(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
                     const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
                     const GemmEpilogue& ep) {
-  (void)wsum;
-  const size_t kg = qs8_k_padded(k) / kPanelK8;
-  const size_t panels = (n + kPanel - 1) / kPanel;
-  alignas(64) int32_t acc[kMr * kPanel];
-  // Rows are widened to int16 once per block (at most 64 KiB on the stack), then every
-  // panel reuses them.
-  constexpr size_t kWidened = 8192;  // int64 entries
-  size_t mc = kWidened / (kg > 0 ? kg : 1) / kMr * kMr;
-  if (mc > 96) mc = 96;
-  alignas(64) int64_t a16[kWidened];
-  for (size_t i0 = 0; i0 < m; i0 += (mc > 0 ? mc : kMr)) {
-    const size_t i1 = mc > 0 ? (m - i0 < mc ? m : i0 + mc) : (m - i0 < kMr ? m : i0 + kMr);
-    if (mc > 0) widen(q + i0 * ldq, ldq, i1 - i0, 0, kg, a16, kg);
-    for (size_t p = 0; p < panels; ++p) {
-      const int8_t* wp = w + p * kg * kPanel * kPanelK8;
-      const size_t j0 = p * kPanel;
-      const size_t cols = n - j0 < kPanel ? n - j0 : kPanel;
-      const float* bias = ep.bias != nullptr ? ep.bias + j0 : nullptr;
-      for (size_t i = i0; i < i1; i += kMr) {
-        const size_t rows = i1 - i < kMr ? i1 - i : kMr;
-        // Tile heights 4, 2, 1 (a 3-row tail is 2 + 1): few instantiations.
-        for (size_t r0 = 0; r0 < rows;) {
-          const size_t left = rows - r0;
-          const size_t h = left >= 4 ? 4 : left >= 2 ? 2 : 1;
-          int32_t* out = acc + r0 * kPanel;
-          if (mc > 0) {
-            const int64_t* ar = a16 + (i + r0 - i0) * kg;
-            switch (h) {
-              case 4:
-                tile<4>(ar, kg, kg, wp, out);
-                break;
-              case 2:
-                tile<2>(ar, kg, kg, wp, out);
-                break;
-              default:
-                tile<1>(ar, kg, kg, wp, out);
-                break;
-            }
-          } else {
-            const int8_t* qr = q + (i + r0) * ldq;
-            switch (h) {
-              case 4:
-                tile_chunked<4>(kg, qr, ldq, wp, out);
-                break;
-              case 2:
-                tile_chunked<2>(kg, qr, ldq, wp, out);
-                break;
-              default:
-                tile_chunked<1>(kg, qr, ldq, wp, out);
-                break;
-            }
-          }
-          r0 += h;
-        }
-        for (size_t r = 0; r < rows; ++r)
-          qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act,
-                                    c + (i + r) * ldc + j0, cols);
-      }
-    }
-  }
+  Qs8WidenedLevel<Tiles> level;
+  qs8_gemm_drive<Arch>(level, m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
 }
 
 }  // namespace edgemt::ops

@@ -15,7 +15,7 @@
 
 #include "ops/declarations.h"
 #include "ops/gemm/pack.h"
-#include "ops/quant/qs8_epilogue.h"
+#include "ops/quant/qs8_gemm_driver.h"
 
 namespace edgemt::ops {
 namespace {
@@ -47,48 +47,11 @@ EDGEMT_ALWAYS_INLINE void vnni_tile(size_t kg, const int8_t* q, size_t ldq, cons
 void qs8_gemm__avx512vnni(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
                           const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
                           const GemmEpilogue& ep) {
-  constexpr size_t Mr = 8;
-  const size_t kg = qs8_k_padded(k) / kPanelK8;
-  const size_t panels = (n + kPanel - 1) / kPanel;
-  alignas(64) int32_t acc[Mr * kPanel];
-  for (size_t p = 0; p < panels; ++p) {
-    const int8_t* wp = w + p * kg * kPanel * kPanelK8;
-    const size_t j0 = p * kPanel;
-    const size_t cols = n - j0 < kPanel ? n - j0 : kPanel;
-    const float* bias = ep.bias != nullptr ? ep.bias + j0 : nullptr;
-    for (size_t i = 0; i < m; i += Mr) {
-      const size_t rows = m - i < Mr ? m - i : Mr;
-      switch (rows) {
-        case 8:
-          vnni_tile<8>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
-          break;
-        case 7:
-          vnni_tile<7>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
-          break;
-        case 6:
-          vnni_tile<6>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
-          break;
-        case 5:
-          vnni_tile<5>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
-          break;
-        case 4:
-          vnni_tile<4>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
-          break;
-        case 3:
-          vnni_tile<3>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
-          break;
-        case 2:
-          vnni_tile<2>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
-          break;
-        default:
-          vnni_tile<1>(kg, q + i * ldq, ldq, wp, wsum + j0, cols, acc);
-          break;
-      }
-      for (size_t r = 0; r < rows; ++r)
-        qs8_store_panel_row<xsimd::avx512bw>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act,
-                                             c + (i + r) * ldc + j0, cols);
-    }
-  }
+  auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t* ws,
+                 size_t cols,
+                 int32_t* out) { vnni_tile<decltype(rows)::value>(kg, qr, ldq_, wp, ws, cols, out); };
+  Qs8DirectLevel<8, decltype(tile)> level{tile};
+  qs8_gemm_drive<xsimd::avx512bw>(level, m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
 }
 
 }  // namespace edgemt::ops

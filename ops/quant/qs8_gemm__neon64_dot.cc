@@ -6,7 +6,7 @@
 
 #include "ops/declarations.h"
 #include "ops/gemm/pack.h"
-#include "ops/quant/qs8_epilogue.h"
+#include "ops/quant/qs8_gemm_driver.h"
 
 namespace edgemt::ops {
 namespace {
@@ -38,37 +38,10 @@ EDGEMT_ALWAYS_INLINE void sdot_tile(size_t kg, const int8_t* q, size_t ldq, cons
 void qs8_gemm__neon64_dot(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
                           const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
                           const GemmEpilogue& ep) {
-  (void)wsum;
-  constexpr size_t Mr = 4;
-  const size_t kg = qs8_k_padded(k) / kPanelK8;
-  const size_t panels = (n + kPanel - 1) / kPanel;
-  alignas(64) int32_t acc[Mr * kPanel];
-  for (size_t p = 0; p < panels; ++p) {
-    const int8_t* wp = w + p * kg * kPanel * kPanelK8;
-    const size_t j0 = p * kPanel;
-    const size_t cols = n - j0 < kPanel ? n - j0 : kPanel;
-    const float* bias = ep.bias != nullptr ? ep.bias + j0 : nullptr;
-    for (size_t i = 0; i < m; i += Mr) {
-      const size_t rows = m - i < Mr ? m - i : Mr;
-      switch (rows) {
-        case 4:
-          sdot_tile<4>(kg, q + i * ldq, ldq, wp, acc);
-          break;
-        case 3:
-          sdot_tile<3>(kg, q + i * ldq, ldq, wp, acc);
-          break;
-        case 2:
-          sdot_tile<2>(kg, q + i * ldq, ldq, wp, acc);
-          break;
-        default:
-          sdot_tile<1>(kg, q + i * ldq, ldq, wp, acc);
-          break;
-      }
-      for (size_t r = 0; r < rows; ++r)
-        qs8_store_panel_row<xsimd::neon64>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act,
-                                           c + (i + r) * ldc + j0, cols);
-    }
-  }
+  auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t*,
+                 size_t, int32_t* out) { sdot_tile<decltype(rows)::value>(kg, qr, ldq_, wp, out); };
+  Qs8DirectLevel<4, decltype(tile)> level{tile};
+  qs8_gemm_drive<xsimd::neon64>(level, m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
 }
 
 }  // namespace edgemt::ops

@@ -11,7 +11,7 @@
 #include <arm_neon.h>
 
 #include "ops/gemm/pack.h"
-#include "ops/quant/qs8_epilogue.h"
+#include "ops/quant/qs8_gemm_driver.h"
 
 namespace edgemt::ops {
 namespace {
@@ -56,26 +56,10 @@ EDGEMT_ALWAYS_INLINE void neon_mull_tile(size_t kg, const int8_t* q, size_t ldq,
 template <class Arch, size_t Mr>
 void qs8_gemm_neon_mull(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
                         const int8_t* w, const float* sw, float* c, size_t ldc, const GemmEpilogue& ep) {
-  const size_t kg = qs8_k_padded(k) / kPanelK8;
-  const size_t panels = (n + kPanel - 1) / kPanel;
-  alignas(64) int32_t acc[Mr * kPanel];
-  for (size_t p = 0; p < panels; ++p) {
-    const int8_t* wp = w + p * kg * kPanel * kPanelK8;
-    const size_t j0 = p * kPanel;
-    const size_t cols = n - j0 < kPanel ? n - j0 : kPanel;
-    const float* bias = ep.bias != nullptr ? ep.bias + j0 : nullptr;
-    for (size_t i = 0; i < m; i += Mr) {
-      const size_t rows = m - i < Mr ? m - i : Mr;
-      if (Mr >= 2 && rows == 2) {
-        neon_mull_tile<(Mr >= 2 ? 2 : 1)>(kg, q + i * ldq, ldq, wp, acc);
-      } else {
-        neon_mull_tile<1>(kg, q + i * ldq, ldq, wp, acc);
-      }
-      for (size_t r = 0; r < rows; ++r)
-        qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act, c + (i + r) * ldc + j0,
-                                  cols);
-    }
-  }
+  auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t*,
+                 size_t, int32_t* out) { neon_mull_tile<decltype(rows)::value>(kg, qr, ldq_, wp, out); };
+  Qs8DirectLevel<Mr, decltype(tile)> level{tile};
+  qs8_gemm_drive<Arch>(level, m, n, k, q, ldq, sa, w, sw, nullptr, c, ldc, ep);
 }
 
 }  // namespace

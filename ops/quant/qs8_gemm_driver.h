@@ -1,0 +1,132 @@
+// The loop every qs8_gemm level shares (contract in ops/ops.h), parameterised by the
+// level's tiles. Rows go in blocks that the level may prepare once (widening the
+// activations to int16, say); for each 16-column panel of W8 the block's rows go in
+// tiles of at most Level::kMaxRows rows, and each tile's exact int32 sums go through the
+// common float epilogue (qs8_epilogue.h). A level supplies:
+//
+//   static constexpr size_t kMaxRows;                    // rows per tile call
+//   size_t block_rows(size_t m, size_t kg);              // rows per block (>= 1)
+//   void prepare(const int8_t* q, size_t ldq, size_t rows, size_t kg);  // once per block
+//   void tile(size_t r, size_t rows, const int8_t* q, size_t ldq, size_t kg,
+//             const int8_t* panel, const int32_t* wsum, size_t cols, int32_t* out);
+//       // block rows r .. r+rows (q points at row r): out[rows][16] int32 sums
+//
+// kg is the number of 4-byte k groups (qs8_k_padded(k) / 4). Included only by the
+// per-level sources; its templates are instantiated with each level's own types, so no
+// inline code is shared between files compiled with different flags.
+#pragma once
+
+#include <type_traits>
+
+#include "ops/gemm/pack.h"
+#include "ops/quant/qs8_epilogue.h"
+
+namespace edgemt::ops {
+namespace {
+
+// Calls f(std::integral_constant<size_t, R>{}) with R = min(rows, Max), rows >= 1: one
+// tile instantiation per height.
+template <size_t Max, class F>
+EDGEMT_ALWAYS_INLINE void qs8_with_rows(size_t rows, F&& f) {
+  if constexpr (Max > 1) {
+    if (rows >= Max) {
+      f(std::integral_constant<size_t, Max>{});
+      return;
+    }
+    qs8_with_rows<Max - 1>(rows, f);
+  } else {
+    (void)rows;
+    f(std::integral_constant<size_t, 1>{});
+  }
+}
+
+template <class Arch, class Level>
+EDGEMT_ALWAYS_INLINE void qs8_gemm_drive(Level& level, size_t m, size_t n, size_t k, const int8_t* q, size_t ldq,
+                                         const float* sa, const int8_t* w, const float* sw, const int32_t* wsum,
+                                         float* c, size_t ldc, const GemmEpilogue& ep) {
+  constexpr size_t Mr = Level::kMaxRows;
+  const size_t kg = qs8_k_padded(k) / kPanelK8;
+  const size_t panels = (n + kPanel - 1) / kPanel;
+  alignas(64) int32_t acc[Mr * kPanel];
+  const size_t mc = level.block_rows(m, kg);
+  for (size_t i0 = 0; i0 < m; i0 += mc) {
+    const size_t i1 = m - i0 < mc ? m : i0 + mc;
+    level.prepare(q + i0 * ldq, ldq, i1 - i0, kg);
+    for (size_t p = 0; p < panels; ++p) {
+      const int8_t* wp = w + p * kg * kPanel * kPanelK8;
+      const size_t j0 = p * kPanel;
+      const size_t cols = n - j0 < kPanel ? n - j0 : kPanel;
+      const float* bias = ep.bias != nullptr ? ep.bias + j0 : nullptr;
+      for (size_t i = i0; i < i1; i += Mr) {
+        const size_t rows = i1 - i < Mr ? i1 - i : Mr;
+        level.tile(i - i0, rows, q + i * ldq, ldq, kg, wp, wsum != nullptr ? wsum + j0 : nullptr, cols, acc);
+        for (size_t r = 0; r < rows; ++r)
+          qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act, c + (i + r) * ldc + j0,
+                                    cols);
+      }
+    }
+  }
+}
+
+// The int16-widening levels (SSE4.2, AVX2): a block's rows are widened once into a stack
+// buffer (at most 64 KiB) that every panel reuses; a depth too large for it (K > 8192)
+// widens chunk by chunk inside each tile instead. Tiles are 4, 2 or 1 rows high (a
+// 3-row tail is 2 + 1). Tiles provides widen_rows(q, ldq, rows, g0, g1, a16, lda16),
+// widened_tile<R>(a16, lda16, kg, panel, out) and chunked_tile<R>(kg, q, ldq, panel, out).
+template <class Tiles>
+struct Qs8WidenedLevel {
+  static constexpr size_t kMaxRows = 4;
+  static constexpr size_t kWidened = 8192;  // int64 entries (4 int16 activations each)
+  alignas(64) int64_t a16[kWidened];
+  bool widened = false;
+
+  size_t block_rows(size_t, size_t kg) {
+    size_t mc = kWidened / (kg > 0 ? kg : 1) / kMaxRows * kMaxRows;
+    if (mc > 96) mc = 96;
+    widened = mc > 0;
+    return widened ? mc : kMaxRows;
+  }
+  void prepare(const int8_t* q, size_t ldq, size_t rows, size_t kg) {
+    if (widened) Tiles::widen_rows(q, ldq, rows, 0, kg, a16, kg);
+  }
+  void tile(size_t r, size_t rows, const int8_t* q, size_t ldq, size_t kg, const int8_t* wp, const int32_t*, size_t,
+            int32_t* acc) {
+    for (size_t r0 = 0; r0 < rows;) {
+      const size_t left = rows - r0;
+      const size_t h = left >= 4 ? 4 : left >= 2 ? 2 : 1;
+      int32_t* out = acc + r0 * kPanel;
+      if (widened) {
+        const int64_t* ar = a16 + (r + r0) * kg;
+        switch (h) {
+          case 4: Tiles::template widened_tile<4>(ar, kg, kg, wp, out); break;
+          case 2: Tiles::template widened_tile<2>(ar, kg, kg, wp, out); break;
+          default: Tiles::template widened_tile<1>(ar, kg, kg, wp, out); break;
+        }
+      } else {
+        const int8_t* qr = q + r0 * ldq;
+        switch (h) {
+          case 4: Tiles::template chunked_tile<4>(kg, qr, ldq, wp, out); break;
+          case 2: Tiles::template chunked_tile<2>(kg, qr, ldq, wp, out); break;
+          default: Tiles::template chunked_tile<1>(kg, qr, ldq, wp, out); break;
+        }
+      }
+      r0 += h;
+    }
+  }
+};
+
+// Levels whose tiles read int8 activations directly: one block, nothing to prepare.
+template <size_t MaxRows, class TileFn>
+struct Qs8DirectLevel {
+  static constexpr size_t kMaxRows = MaxRows;
+  TileFn tile_fn;  // tile_fn(integral_constant<R>, kg, q, ldq, panel, wsum, cols, out)
+  size_t block_rows(size_t m, size_t) { return m > 0 ? m : 1; }
+  void prepare(const int8_t*, size_t, size_t, size_t) {}
+  void tile(size_t, size_t rows, const int8_t* q, size_t ldq, size_t kg, const int8_t* wp, const int32_t* wsum,
+            size_t cols, int32_t* out) {
+    qs8_with_rows<MaxRows>(rows, [&](auto r) { tile_fn(r, kg, q, ldq, wp, wsum, cols, out); });
+  }
+};
+
+}  // namespace
+}  // namespace edgemt::ops
