@@ -41,9 +41,9 @@ EDGEMT_ALWAYS_INLINE void qs8_with_rows(size_t rows, F&& f) {
 }
 
 template <class Arch, class Level>
-EDGEMT_ALWAYS_INLINE void qs8_gemm_drive(Level& level, size_t m, size_t n, size_t k, const int8_t* q, size_t ldq,
-                                         const float* sa, const int8_t* w, const float* sw, const int32_t* wsum,
-                                         float* c, size_t ldc, const GemmEpilogue& ep) {
+EDGEMT_ALWAYS_INLINE void qs8_gemm_drive(Level& level, size_t m, size_t n, size_t k, const int8_t* q,
+                                         size_t ldq, const float* sa, const int8_t* w, const float* sw,
+                                         const int32_t* wsum, float* c, size_t ldc, const GemmEpilogue& ep) {
   constexpr size_t Mr = Level::kMaxRows;
   const size_t kg = qs8_k_padded(k) / kPanelK8;
   const size_t panels = (n + kPanel - 1) / kPanel;
@@ -61,8 +61,8 @@ EDGEMT_ALWAYS_INLINE void qs8_gemm_drive(Level& level, size_t m, size_t n, size_
         const size_t rows = i1 - i < Mr ? i1 - i : Mr;
         level.tile(i - i0, rows, q + i * ldq, ldq, kg, wp, wsum != nullptr ? wsum + j0 : nullptr, cols, acc);
         for (size_t r = 0; r < rows; ++r)
-          qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act, c + (i + r) * ldc + j0,
-                                    cols);
+          qs8_store_panel_row<Arch>(acc + r * kPanel, sa[i + r], sw + j0, bias, ep.act,
+                                    c + (i + r) * ldc + j0, cols);
       }
     }
   }
@@ -89,8 +89,8 @@ struct Qs8WidenedLevel {
   void prepare(const int8_t* q, size_t ldq, size_t rows, size_t kg) {
     if (widened) Tiles::widen_rows(q, ldq, rows, 0, kg, a16, kg);
   }
-  void tile(size_t r, size_t rows, const int8_t* q, size_t ldq, size_t kg, const int8_t* wp, const int32_t*, size_t,
-            int32_t* acc) {
+  void tile(size_t r, size_t rows, const int8_t* q, size_t ldq, size_t kg, const int8_t* wp, const int32_t*,
+            size_t, int32_t* acc) {
     for (size_t r0 = 0; r0 < rows;) {
       const size_t left = rows - r0;
       const size_t h = left >= 4 ? 4 : left >= 2 ? 2 : 1;
@@ -98,16 +98,28 @@ struct Qs8WidenedLevel {
       if (widened) {
         const int64_t* ar = a16 + (r + r0) * kg;
         switch (h) {
-          case 4: Tiles::template widened_tile<4>(ar, kg, kg, wp, out); break;
-          case 2: Tiles::template widened_tile<2>(ar, kg, kg, wp, out); break;
-          default: Tiles::template widened_tile<1>(ar, kg, kg, wp, out); break;
+          case 4:
+            Tiles::template widened_tile<4>(ar, kg, kg, wp, out);
+            break;
+          case 2:
+            Tiles::template widened_tile<2>(ar, kg, kg, wp, out);
+            break;
+          default:
+            Tiles::template widened_tile<1>(ar, kg, kg, wp, out);
+            break;
         }
       } else {
         const int8_t* qr = q + r0 * ldq;
         switch (h) {
-          case 4: Tiles::template chunked_tile<4>(kg, qr, ldq, wp, out); break;
-          case 2: Tiles::template chunked_tile<2>(kg, qr, ldq, wp, out); break;
-          default: Tiles::template chunked_tile<1>(kg, qr, ldq, wp, out); break;
+          case 4:
+            Tiles::template chunked_tile<4>(kg, qr, ldq, wp, out);
+            break;
+          case 2:
+            Tiles::template chunked_tile<2>(kg, qr, ldq, wp, out);
+            break;
+          default:
+            Tiles::template chunked_tile<1>(kg, qr, ldq, wp, out);
+            break;
         }
       }
       r0 += h;
@@ -122,8 +134,8 @@ struct Qs8DirectLevel {
   TileFn tile_fn;  // tile_fn(integral_constant<R>, kg, q, ldq, panel, wsum, cols, out)
   size_t block_rows(size_t m, size_t) { return m > 0 ? m : 1; }
   void prepare(const int8_t*, size_t, size_t, size_t) {}
-  void tile(size_t, size_t rows, const int8_t* q, size_t ldq, size_t kg, const int8_t* wp, const int32_t* wsum,
-            size_t cols, int32_t* out) {
+  void tile(size_t, size_t rows, const int8_t* q, size_t ldq, size_t kg, const int8_t* wp,
+            const int32_t* wsum, size_t cols, int32_t* out) {
     qs8_with_rows<MaxRows>(rows, [&](auto r) { tile_fn(r, kg, q, ldq, wp, wsum, cols, out); });
   }
 };

@@ -3,6 +3,7 @@
 # N and as 10 N lines under an LD_PRELOAD allocation counter; the extra 9 N lines may
 # cost at most one allocation per 100 lines (stdio and the error message path).
 #   cmake -DTRANSLATE=... -DSHIM=... -DMODEL=... -DREFERENCE=... -DWORK=dir -P ids_allocations.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/ids_line.cmake)
 file(READ "${REFERENCE}" ref)
 string(JSON src GET "${ref}" src_ids)
 string(JSON n LENGTH "${src}")
@@ -10,14 +11,7 @@ math(EXPR last "${n} - 1")
 set(block "")
 foreach(i RANGE ${last})
   string(JSON row GET "${src}" ${i})
-  string(JSON len LENGTH "${row}")
-  math(EXPR lastj "${len} - 1")
-  set(line "")
-  foreach(j RANGE ${lastj})
-    string(JSON id GET "${row}" ${j})
-    string(APPEND line " ${id}")
-  endforeach()
-  string(STRIP "${line}" line)
+  ids_line("${row}" line)
   string(APPEND block "${line}\n\n")
 endforeach()
 string(APPEND block "not ids\n")

@@ -12,14 +12,6 @@
 
 #include "runtime/api/translator.h"
 
-extern "C" {
-void* __libc_malloc(size_t);
-void* __libc_calloc(size_t, size_t);
-void* __libc_realloc(void*, size_t);
-void __libc_free(void*);
-void* __libc_memalign(size_t, size_t);
-}
-
 namespace {
 std::atomic<bool> g_counting{false};
 std::atomic<long> g_calls{0};
@@ -28,33 +20,8 @@ inline void count() {
 }
 }  // namespace
 
-extern "C" {
-void* malloc(size_t n) {
-  count();
-  return __libc_malloc(n);
-}
-void* calloc(size_t a, size_t b) {
-  count();
-  return __libc_calloc(a, b);
-}
-void* realloc(void* p, size_t n) {
-  count();
-  return __libc_realloc(p, n);
-}
-void free(void* p) {
-  if (p != nullptr) count();
-  __libc_free(p);
-}
-void* aligned_alloc(size_t a, size_t n) {
-  count();
-  return __libc_memalign(a, n);
-}
-int posix_memalign(void** out, size_t a, size_t n) {
-  count();
-  *out = __libc_memalign(a, n);
-  return *out != nullptr ? 0 : ENOMEM;
-}
-}
+static void edgemt_count_allocation() { count(); }
+#include "tests/common/counting_malloc.h"
 
 void* operator new(size_t n) {
   count();
