@@ -1,0 +1,136 @@
+/* edgemt C API: offline machine translation from C and any language with a C FFI.
+ *
+ *   edgemt_model* model = NULL;
+ *   if (edgemt_model_load("model.emt", &model) != EDGEMT_OK) {
+ *     fprintf(stderr, "%s\n", edgemt_last_error());
+ *     return 1;
+ *   }
+ *   edgemt_translator* tr = NULL;
+ *   edgemt_translator_create(model, NULL, &tr);          // NULL: default options
+ *   const char* in[] = {"The file could not be opened."};
+ *   const char* const* out = NULL;
+ *   if (edgemt_translate(tr, in, 1, NULL, &out) == EDGEMT_OK) puts(out[0]);
+ *   edgemt_translator_free(tr);
+ *   edgemt_model_free(model);
+ *
+ * Rules:
+ * - Every function returns an edgemt_status; on failure edgemt_last_error() gives a
+ *   message for this thread, valid until the thread's next edgemt call. No C++
+ *   exception ever crosses this interface.
+ * - A model is immutable once loaded and may be shared by any number of translators in
+ *   any threads. A translator is used by one thread at a time; it owns the results it
+ *   returns, valid until its next call or its destruction.
+ * - Option structs start with struct_size. Fill them with the matching _init function
+ *   (which sets struct_size to this header's sizeof) and change what you need: a
+ *   library built from a newer header reads only the fields an older caller's
+ *   struct_size covers and takes defaults for the rest.
+ * - Strings are UTF-8, NUL-terminated.
+ */
+#ifndef EDGEMT_H_
+#define EDGEMT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define EDGEMT_API __attribute__((visibility("default")))
+#else
+#define EDGEMT_API
+#endif
+
+#define EDGEMT_C_API_VERSION 1
+
+typedef enum edgemt_status {
+  EDGEMT_OK = 0,
+  EDGEMT_INVALID_ARGUMENT = 1, /* bad input from the caller (options, ids, NULL pointers) */
+  EDGEMT_NOT_FOUND = 2,        /* a file that should exist does not */
+  EDGEMT_IO_ERROR = 3,         /* reading failed */
+  EDGEMT_INVALID_MODEL = 4,    /* the model file is corrupt or inconsistent */
+  EDGEMT_UNSUPPORTED = 5,      /* valid, but not something edgemt implements */
+  EDGEMT_OUT_OF_RANGE = 6,     /* a limit was exceeded */
+  EDGEMT_OUT_OF_MEMORY = 7,    /* an allocation failed */
+  EDGEMT_INTERNAL = 8          /* a bug in edgemt */
+} edgemt_status;
+
+typedef enum edgemt_early_stopping {
+  EDGEMT_EARLY_STOPPING_DEFAULT = 0, /* the model's */
+  EDGEMT_EARLY_STOPPING_TRUE = 1,
+  EDGEMT_EARLY_STOPPING_FALSE = 2,
+  EDGEMT_EARLY_STOPPING_NEVER = 3
+} edgemt_early_stopping;
+
+typedef struct edgemt_model edgemt_model;
+typedef struct edgemt_translator edgemt_translator;
+
+/* Limits a translator's memory is planned for, fixed at creation. 0: from the model. */
+typedef struct edgemt_translator_options {
+  uint32_t struct_size;      /* sizeof(edgemt_translator_options), set by _init */
+  int32_t max_batch;         /* sentences translated together (default 8) */
+  int32_t max_beam;          /* 0: the model's num_beams */
+  int32_t max_source_length; /* tokens incl. eos; 0: min(model positions, 512) */
+  int32_t max_target_length; /* generated tokens incl. eos; 0: the model's */
+  int32_t num_threads;       /* worker threads (default 1) */
+} edgemt_translator_options;
+
+/* Per call. 0 / DEFAULT: the model's generation settings. */
+typedef struct edgemt_translate_options {
+  uint32_t struct_size;       /* sizeof(edgemt_translate_options), set by _init */
+  int32_t beam;               /* 0: the model's, capped at max_beam */
+  int32_t max_length;         /* max generated tokens incl. eos; 0: max_target_length */
+  int32_t has_length_penalty; /* nonzero: use length_penalty below */
+  float length_penalty;
+  edgemt_early_stopping early_stopping; /* beam search stopping rule */
+} edgemt_translate_options;
+
+EDGEMT_API void edgemt_translator_options_init(edgemt_translator_options* options);
+EDGEMT_API void edgemt_translate_options_init(edgemt_translate_options* options);
+
+/* "0.1.0"; the C API version is EDGEMT_C_API_VERSION. */
+EDGEMT_API const char* edgemt_version(void);
+/* The kernels in use in this process: "avx2", "avx512vnni", "neon64_dot", "ref", ... */
+EDGEMT_API const char* edgemt_active_isa(void);
+/* "ok", "invalid argument", ... */
+EDGEMT_API const char* edgemt_status_string(edgemt_status status);
+/* The message of this thread's last failed call ("" if none). */
+EDGEMT_API const char* edgemt_last_error(void);
+
+/* Maps and verifies a model file (.emt). */
+EDGEMT_API edgemt_status edgemt_model_load(const char* path, edgemt_model** model);
+/* The bundled default model's path ($EDGEMT_MODEL, the install prefix, the source
+ * tree), or "" when there is none. */
+EDGEMT_API const char* edgemt_default_model_path(void);
+/* A metadata value of the model ("converter", "source_format", ...), NULL if absent. */
+EDGEMT_API const char* edgemt_model_metadata(const edgemt_model* model, const char* key);
+/* Releases the caller's reference; translators made from it keep the model alive. */
+EDGEMT_API void edgemt_model_free(edgemt_model* model);
+
+/* options may be NULL (defaults). */
+EDGEMT_API edgemt_status edgemt_translator_create(const edgemt_model* model,
+                                                  const edgemt_translator_options* options,
+                                                  edgemt_translator** translator);
+EDGEMT_API void edgemt_translator_free(edgemt_translator* translator);
+
+/* Translates n texts (in order; an empty text gives ""). *results points at n strings
+ * owned by the translator. options may be NULL. */
+EDGEMT_API edgemt_status edgemt_translate(edgemt_translator* translator, const char* const* texts, size_t n,
+                                          const edgemt_translate_options* options,
+                                          const char* const** results);
+
+/* Token ids to token ids: n sequences (ids[i] has lengths[i] ids; eos is appended if
+ * missing; long ones are split into chunks). *out_ids[i] / *out_lengths[i]: sequence
+ * i's output ids (no decoder start, no final eos), owned by the translator. Once its
+ * buffers have grown, a steady stream of calls allocates nothing. options may be NULL. */
+EDGEMT_API edgemt_status edgemt_translate_ids(edgemt_translator* translator, const int32_t* const* ids,
+                                              const size_t* lengths, size_t n,
+                                              const edgemt_translate_options* options,
+                                              const int32_t* const** out_ids, const size_t** out_lengths);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EDGEMT_H_ */

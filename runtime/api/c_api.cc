@@ -1,0 +1,300 @@
+// The C API (include/edgemt.h) over the C++ API (translator.h). Every entry point
+// catches everything: no exception crosses the C boundary.
+#include <cstddef>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "edgemt.h"
+#include "runtime/api/translator.h"
+
+struct edgemt_model {
+  std::shared_ptr<const edgemt::Model> model;
+};
+
+struct edgemt_translator {
+  std::unique_ptr<edgemt::Translator> translator;
+  // Results of the last call, owned here (capacities reused across calls).
+  std::vector<std::string> texts;
+  std::vector<const char*> text_ptrs;
+  std::vector<std::span<const int32_t>> sources;
+  std::vector<std::vector<int32_t>> ids;
+  std::vector<const int32_t*> id_ptrs;
+  std::vector<size_t> id_lengths;
+};
+
+namespace {
+
+thread_local std::string t_error;
+thread_local std::string t_default_model;
+
+edgemt_status fail(edgemt_status s, std::string message) {
+  t_error = std::move(message);
+  return s;
+}
+
+edgemt_status from_status(const edgemt::Status& s) {
+  using edgemt::StatusCode;
+  if (s.is_ok()) return EDGEMT_OK;
+  t_error = s.message();
+  switch (s.code()) {
+    case StatusCode::kInvalidArgument:
+      return EDGEMT_INVALID_ARGUMENT;
+    case StatusCode::kNotFound:
+      return EDGEMT_NOT_FOUND;
+    case StatusCode::kIoError:
+      return EDGEMT_IO_ERROR;
+    case StatusCode::kInvalidModel:
+      return EDGEMT_INVALID_MODEL;
+    case StatusCode::kUnsupported:
+      return EDGEMT_UNSUPPORTED;
+    case StatusCode::kOutOfRange:
+      return EDGEMT_OUT_OF_RANGE;
+    default:
+      return EDGEMT_INTERNAL;
+  }
+}
+
+// Runs f, turning any exception into a status (bad_alloc: out of memory).
+template <class F>
+edgemt_status guarded(F&& f) noexcept {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return fail(EDGEMT_OUT_OF_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(EDGEMT_INTERNAL, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail(EDGEMT_INTERNAL, "internal error: unknown exception");
+  }
+}
+
+// Whether a caller's options struct (of struct_size bytes) holds `field`.
+#define EDGEMT_HAS_FIELD(opts, type, field) \
+  ((opts)->struct_size >= offsetof(type, field) + sizeof((opts)->field))
+
+// Largest struct_size accepted: anything bigger is not an initialised options struct.
+constexpr uint32_t kMaxStructSize = 4096;
+
+edgemt_status check_size(uint32_t size, const char* what) {
+  if (size < sizeof(uint32_t) || size > kMaxStructSize)
+    return fail(EDGEMT_INVALID_ARGUMENT, std::string(what) + ".struct_size is " + std::to_string(size) +
+                                             ": initialise the struct with " + what + "_init()");
+  return EDGEMT_OK;
+}
+
+edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::TranslateOptions* out) {
+  *out = {};
+  if (o == nullptr) return EDGEMT_OK;
+  if (const edgemt_status s = check_size(o->struct_size, "edgemt_translate_options"); s != EDGEMT_OK)
+    return s;
+  using T = edgemt_translate_options;
+  if (EDGEMT_HAS_FIELD(o, T, beam) && o->beam != 0) out->beam = o->beam;
+  if (EDGEMT_HAS_FIELD(o, T, max_length) && o->max_length != 0) out->max_length = o->max_length;
+  if (EDGEMT_HAS_FIELD(o, T, length_penalty) && o->has_length_penalty != 0)
+    out->length_penalty = o->length_penalty;
+  if (EDGEMT_HAS_FIELD(o, T, early_stopping)) {
+    switch (o->early_stopping) {
+      case EDGEMT_EARLY_STOPPING_DEFAULT:
+        break;
+      case EDGEMT_EARLY_STOPPING_TRUE:
+        out->early_stopping = edgemt::EarlyStopping::kTrue;
+        break;
+      case EDGEMT_EARLY_STOPPING_FALSE:
+        out->early_stopping = edgemt::EarlyStopping::kFalse;
+        break;
+      case EDGEMT_EARLY_STOPPING_NEVER:
+        out->early_stopping = edgemt::EarlyStopping::kNever;
+        break;
+      default:
+        return fail(EDGEMT_INVALID_ARGUMENT, "early_stopping " +
+                                                 std::to_string(static_cast<int>(o->early_stopping)) +
+                                                 " is not an " + "edgemt_early_stopping value");
+    }
+  }
+  return EDGEMT_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+void edgemt_translator_options_init(edgemt_translator_options* o) {
+  if (o == nullptr) return;
+  std::memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+  o->max_batch = 8;
+  o->num_threads = 1;
+}
+
+void edgemt_translate_options_init(edgemt_translate_options* o) {
+  if (o == nullptr) return;
+  std::memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+  o->length_penalty = 1.0f;
+  o->early_stopping = EDGEMT_EARLY_STOPPING_DEFAULT;
+}
+
+const char* edgemt_version(void) { return EDGEMT_VERSION_STRING; }
+
+const char* edgemt_active_isa(void) { return edgemt::active_isa(); }
+
+const char* edgemt_status_string(edgemt_status status) {
+  switch (status) {
+    case EDGEMT_OK:
+      return "ok";
+    case EDGEMT_INVALID_ARGUMENT:
+      return "invalid argument";
+    case EDGEMT_NOT_FOUND:
+      return "not found";
+    case EDGEMT_IO_ERROR:
+      return "i/o error";
+    case EDGEMT_INVALID_MODEL:
+      return "invalid model";
+    case EDGEMT_UNSUPPORTED:
+      return "unsupported";
+    case EDGEMT_OUT_OF_RANGE:
+      return "out of range";
+    case EDGEMT_OUT_OF_MEMORY:
+      return "out of memory";
+    case EDGEMT_INTERNAL:
+      return "internal error";
+  }
+  return "unknown status";
+}
+
+const char* edgemt_last_error(void) { return t_error.c_str(); }
+
+edgemt_status edgemt_model_load(const char* path, edgemt_model** model) {
+  return guarded([&] {
+    if (model == nullptr) return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_model_load: model is NULL");
+    *model = nullptr;
+    if (path == nullptr) return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_model_load: path is NULL");
+    auto m = edgemt::Model::load(path);
+    if (!m) return from_status(m.status());
+    *model = new edgemt_model{std::move(m.value())};
+    return EDGEMT_OK;
+  });
+}
+
+const char* edgemt_default_model_path(void) {
+  try {
+    t_default_model = edgemt::default_model_path();
+  } catch (...) {
+    t_default_model.clear();
+  }
+  return t_default_model.c_str();
+}
+
+const char* edgemt_model_metadata(const edgemt_model* model, const char* key) {
+  if (model == nullptr || key == nullptr) return nullptr;
+  for (const auto& [k, v] : model->model->metadata())
+    if (k == key) return v.c_str();
+  return nullptr;
+}
+
+void edgemt_model_free(edgemt_model* model) { delete model; }
+
+edgemt_status edgemt_translator_create(const edgemt_model* model, const edgemt_translator_options* options,
+                                       edgemt_translator** translator) {
+  return guarded([&] {
+    if (translator == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translator_create: translator is NULL");
+    *translator = nullptr;
+    if (model == nullptr) return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translator_create: model is NULL");
+    edgemt_translator_options defaults;
+    edgemt_translator_options_init(&defaults);
+    const edgemt_translator_options* o = options != nullptr ? options : &defaults;
+    if (const edgemt_status s = check_size(o->struct_size, "edgemt_translator_options"); s != EDGEMT_OK)
+      return s;
+    using T = edgemt_translator_options;
+    edgemt::TranslatorOptions to;
+    if (EDGEMT_HAS_FIELD(o, T, max_batch)) to.max_batch = o->max_batch;
+    if (EDGEMT_HAS_FIELD(o, T, max_beam)) to.max_beam = o->max_beam;
+    if (EDGEMT_HAS_FIELD(o, T, max_source_length)) to.max_source_length = o->max_source_length;
+    if (EDGEMT_HAS_FIELD(o, T, max_target_length)) to.max_target_length = o->max_target_length;
+    if (EDGEMT_HAS_FIELD(o, T, num_threads)) to.num_threads = o->num_threads;
+    if (to.max_beam < 0 || to.max_source_length < 0 || to.max_target_length < 0)
+      return fail(EDGEMT_INVALID_ARGUMENT,
+                  "edgemt_translator_options: limits must be 0 (the model's) or positive");
+    auto t = edgemt::Translator::create(model->model, to);
+    if (!t) return from_status(t.status());
+    auto* h = new edgemt_translator();
+    h->translator = std::move(t.value());
+    *translator = h;
+    return EDGEMT_OK;
+  });
+}
+
+void edgemt_translator_free(edgemt_translator* translator) { delete translator; }
+
+edgemt_status edgemt_translate(edgemt_translator* translator, const char* const* texts, size_t n,
+                               const edgemt_translate_options* options, const char* const** results) {
+  return guarded([&] {
+    if (results == nullptr) return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate: results is NULL");
+    *results = nullptr;
+    if (translator == nullptr) return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate: translator is NULL");
+    if (texts == nullptr && n > 0) return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate: texts is NULL");
+    edgemt::TranslateOptions to;
+    if (const edgemt_status s = to_translate_options(options, &to); s != EDGEMT_OK) return s;
+    std::vector<std::string> in;
+    in.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (texts[i] == nullptr)
+        return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate: text " + std::to_string(i) + " is NULL");
+      in.emplace_back(texts[i]);
+    }
+    auto r = translator->translator->translate(in, to);
+    if (!r) return from_status(r.status());
+    translator->texts = std::move(r.value());
+    translator->text_ptrs.resize(n);
+    for (size_t i = 0; i < n; ++i) translator->text_ptrs[i] = translator->texts[i].c_str();
+    *results = translator->text_ptrs.data();
+    return EDGEMT_OK;
+  });
+}
+
+edgemt_status edgemt_translate_ids(edgemt_translator* translator, const int32_t* const* ids,
+                                   const size_t* lengths, size_t n, const edgemt_translate_options* options,
+                                   const int32_t* const** out_ids, const size_t** out_lengths) {
+  return guarded([&] {
+    if (out_ids == nullptr || out_lengths == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_ids: out_ids or out_lengths is NULL");
+    *out_ids = nullptr;
+    *out_lengths = nullptr;
+    if (translator == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_ids: translator is NULL");
+    if (n > 0 && (ids == nullptr || lengths == nullptr))
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_ids: ids or lengths is NULL");
+    edgemt::TranslateOptions to;
+    if (const edgemt_status s = to_translate_options(options, &to); s != EDGEMT_OK) return s;
+    edgemt_translator& t = *translator;
+    // Buffers only grow: a steady stream of calls allocates nothing.
+    if (t.sources.size() < n) t.sources.resize(n);
+    if (t.ids.size() < n) t.ids.resize(n);
+    if (t.id_ptrs.size() < n) t.id_ptrs.resize(n);
+    if (t.id_lengths.size() < n) t.id_lengths.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (ids[i] == nullptr && lengths[i] > 0)
+        return fail(EDGEMT_INVALID_ARGUMENT,
+                    "edgemt_translate_ids: sequence " + std::to_string(i) + " is NULL");
+      t.sources[i] = std::span<const int32_t>(ids[i], lengths[i]);
+    }
+    const edgemt::Status st =
+        t.translator->translate_ids(std::span(t.sources.data(), n), std::span(t.ids.data(), n), to);
+    if (!st.is_ok()) return from_status(st);
+    for (size_t i = 0; i < n; ++i) {
+      t.id_ptrs[i] = t.ids[i].data();
+      t.id_lengths[i] = t.ids[i].size();
+    }
+    *out_ids = t.id_ptrs.data();
+    *out_lengths = t.id_lengths.data();
+    return EDGEMT_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,115 @@
+// The C API (include/edgemt.h, libedgemt.so) against transformers' references: every
+// parity model's greedy and beam-4 ids through edgemt_translate_ids, in batches, and
+// its texts through edgemt_translate equal to the C++ API's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "edgemt.h"
+#include "runtime/api/translator.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::vector<std::string> model_names() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(EDGEMT_PARITY_SOURCE_DIR))
+    if (e.is_directory() && fs::exists(e.path() / "reference.json"))
+      names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class CApi : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    std::ifstream in(fs::path(EDGEMT_PARITY_SOURCE_DIR) / GetParam() / "reference.json");
+    in >> ref_;
+    model_file_ = (fs::path(EDGEMT_PARITY_BUILD_DIR) / (GetParam() + ".emt")).string();
+    ASSERT_EQ(edgemt_model_load(model_file_.c_str(), &model_), EDGEMT_OK) << edgemt_last_error();
+  }
+  void TearDown() override { edgemt_model_free(model_); }
+
+  json ref_;
+  std::string model_file_;
+  edgemt_model* model_ = nullptr;
+};
+
+TEST_P(CApi, IdsEqualTransformersGreedyAndBeam) {
+  const int max_new = ref_.at("max_new_tokens").get<int>();
+  std::vector<std::vector<int32_t>> src;
+  for (const json& row : ref_.at("src_ids")) src.push_back(row.get<std::vector<int32_t>>());
+  edgemt_translator_options topt;
+  edgemt_translator_options_init(&topt);
+  topt.max_batch = 5;
+  topt.max_beam = 4;
+  topt.max_target_length = max_new;
+  topt.num_threads = 2;
+  edgemt_translator* tr = nullptr;
+  ASSERT_EQ(edgemt_translator_create(model_, &topt, &tr), EDGEMT_OK) << edgemt_last_error();
+  std::vector<const int32_t*> ids;
+  std::vector<size_t> lengths;
+  for (const auto& s : src) {
+    ids.push_back(s.data());
+    lengths.push_back(s.size());
+  }
+  for (const auto& [beam, key] : {std::pair{1, "greedy"}, std::pair{4, "beam4"}}) {
+    edgemt_translate_options o;
+    edgemt_translate_options_init(&o);
+    o.beam = beam;
+    o.max_length = max_new;
+    const int32_t* const* out = nullptr;
+    const size_t* out_len = nullptr;
+    ASSERT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len), EDGEMT_OK)
+        << edgemt_last_error();
+    const json& want = ref_.at(key);
+    for (size_t i = 0; i < src.size(); ++i) {
+      const std::vector<int32_t> got(out[i], out[i] + out_len[i]);
+      EXPECT_EQ(got, want.at(i).get<std::vector<int32_t>>()) << key << " sentence " << i;
+    }
+  }
+  edgemt_translator_free(tr);
+}
+
+TEST_P(CApi, TextEqualsTheCppApi) {
+  const std::vector<std::string> texts = ref_.at("sentences").get<std::vector<std::string>>();
+  std::vector<const char*> in;
+  for (const auto& t : texts) in.push_back(t.c_str());
+  edgemt_translator* tr = nullptr;
+  ASSERT_EQ(edgemt_translator_create(model_, nullptr, &tr), EDGEMT_OK) << edgemt_last_error();
+  const char* const* out = nullptr;
+  ASSERT_EQ(edgemt_translate(tr, in.data(), in.size(), nullptr, &out), EDGEMT_OK) << edgemt_last_error();
+  auto cpp = edgemt::Translator::create(model_file_, {});
+  ASSERT_TRUE(cpp.has_value()) << cpp.status().to_string();
+  auto want = cpp.value()->translate(texts);
+  ASSERT_TRUE(want.has_value());
+  for (size_t i = 0; i < texts.size(); ++i) EXPECT_EQ(out[i], want.value()[i]) << "sentence " << i;
+  edgemt_translator_free(tr);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, CApi, ::testing::ValuesIn(model_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+TEST(CApiErrors, BadFilesAndArgumentsGiveStatusAndMessage) {
+  edgemt_model* m = nullptr;
+  EXPECT_EQ(edgemt_model_load("/nonexistent.emt", &m), EDGEMT_NOT_FOUND);
+  EXPECT_NE(std::string(edgemt_last_error()).find("/nonexistent.emt"), std::string::npos);
+  const fs::path junk = fs::temp_directory_path() / "edgemt_capi_junk.emt";
+  std::ofstream(junk) << "this is not a model file, just some bytes to be rejected";
+  EXPECT_EQ(edgemt_model_load(junk.string().c_str(), &m), EDGEMT_INVALID_MODEL);
+  EXPECT_EQ(m, nullptr);
+  fs::remove(junk);
+  EXPECT_EQ(edgemt_model_load("x", nullptr), EDGEMT_INVALID_ARGUMENT);
+  edgemt_translator* t = nullptr;
+  EXPECT_EQ(edgemt_translator_create(nullptr, nullptr, &t), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_STREQ(edgemt_status_string(EDGEMT_INVALID_MODEL), "invalid model");
+}
+
+}  // namespace
