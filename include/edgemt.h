@@ -105,6 +105,12 @@ EDGEMT_API edgemt_status edgemt_model_load(const char* path, edgemt_model** mode
 EDGEMT_API const char* edgemt_default_model_path(void);
 /* A metadata value of the model ("converter", "source_format", ...), NULL if absent. */
 EDGEMT_API const char* edgemt_model_metadata(const edgemt_model* model, const char* key);
+/* Token pieces (SentencePiece strings such as "\xe2\x96\x81Hello") and ids, for callers
+ * that tokenize themselves: the source id of a piece (the unknown-token id when the
+ * vocabulary has no such piece), and the piece of a target id (NULL when out of range). */
+EDGEMT_API edgemt_status edgemt_model_source_token_id(const edgemt_model* model, const char* token,
+                                                      int32_t* id);
+EDGEMT_API const char* edgemt_model_target_token(const edgemt_model* model, int32_t id);
 /* Releases the caller's reference; translators made from it keep the model alive. */
 EDGEMT_API void edgemt_model_free(edgemt_model* model);
 

@@ -197,6 +197,20 @@ const char* edgemt_model_metadata(const edgemt_model* model, const char* key) {
   return nullptr;
 }
 
+edgemt_status edgemt_model_source_token_id(const edgemt_model* model, const char* token, int32_t* id) {
+  if (model == nullptr || token == nullptr || id == nullptr)
+    return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_model_source_token_id: model, token or id is NULL");
+  *id = model->model->tokenizer().source_id(token);
+  return EDGEMT_OK;
+}
+
+const char* edgemt_model_target_token(const edgemt_model* model, int32_t id) {
+  if (model == nullptr) return nullptr;
+  const std::string_view piece = model->model->tokenizer().target_piece(id);
+  // Pieces are stored NUL-terminated in the model file (FlatBuffers strings).
+  return piece.empty() ? nullptr : piece.data();
+}
+
 void edgemt_model_free(edgemt_model* model) { delete model; }
 
 edgemt_status edgemt_translator_create(const edgemt_model* model, const edgemt_translator_options* options,

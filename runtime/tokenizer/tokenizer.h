@@ -44,6 +44,18 @@ class Tokenizer {
   // transformers' decode(..., skip_special_tokens=True).
   std::string decode(std::span<const int32_t> ids) const;
 
+  // The source id of one piece as the vocabulary has it (unk when it has none).
+  int32_t source_id(std::string_view piece) const {
+    const auto it = source_ids_.find(piece);
+    return it != source_ids_.end() ? it->second : unk_id_;
+  }
+  // The piece of a target id ("" outside the vocabulary or for a hole in it).
+  std::string_view target_piece(int32_t id) const {
+    const auto& pieces = target_pieces();
+    return id >= 0 && static_cast<size_t>(id) < pieces.size() ? pieces[static_cast<size_t>(id)]
+                                                              : std::string_view();
+  }
+
   int source_vocab_size() const { return static_cast<int>(source_pieces_.size()); }
   int target_vocab_size() const { return static_cast<int>(target_pieces().size()); }
   bool shared_vocab() const { return target_pieces_.empty(); }

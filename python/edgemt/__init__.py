@@ -1,0 +1,148 @@
+"""edgemt: offline machine translation for small devices.
+
+The interface follows CTranslate2's, so that code written for it ports with few changes::
+
+    import edgemt
+    translator = edgemt.Translator("model.emt", intra_threads=2)
+    results = translator.translate_batch([["▁Hello", "▁world", "."]], beam_size=4)
+    print(results[0].hypotheses[0])            # target tokens
+
+    translator.translate(["Hello world."])     # text in, text out (the model's own tokenizer)
+    translator.translate_ids([[52, 7, 0]])     # token ids in and out
+
+The model file decides the weights' precision (float32 or int8), so ``compute_type`` is
+only checked, not applied. The GIL is released while translating: several Python
+threads can translate at once, each with its own Translator over one shared model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, List, Optional, Sequence, Union
+
+from . import _edgemt
+
+__all__ = ["Translator", "TranslationResult", "Model", "version", "active_isa"]
+__version__ = _edgemt.version()
+
+Model = _edgemt.Model
+
+
+def version() -> str:
+    """edgemt's version."""
+    return _edgemt.version()
+
+
+def active_isa() -> str:
+    """The instruction set the kernels use in this process ("avx2", "neon64_dot", ...)."""
+    return _edgemt.active_isa()
+
+
+@dataclass
+class TranslationResult:
+    """One input's result, as CTranslate2 returns it (hypotheses[0] is the best)."""
+
+    hypotheses: List[List[str]]
+    scores: List[float] = field(default_factory=list)
+
+
+# CTranslate2 options that edgemt does not implement: accepted at their default value only.
+_UNSUPPORTED_DEFAULTS = {
+    "target_prefix": None, "asynchronous": False, "patience": 1, "coverage_penalty": 0,
+    "repetition_penalty": 1, "no_repeat_ngram_size": 0, "disable_unk": False, "suppress_sequences": None,
+    "end_token": None, "return_end_token": False, "prefix_bias_beta": 0, "min_decoding_length": 1,
+    "use_vmap": False, "return_attention": False, "return_alternatives": False,
+    "min_alternative_expansion_prob": 0, "sampling_topk": 1, "sampling_topp": 1, "sampling_temperature": 1,
+    "replace_unknowns": False, "callback": None,
+}
+# Accepted and ignored: batching is planned by the translator itself.
+_IGNORED = {"max_batch_size", "batch_type", "max_input_length"}
+
+
+class Translator:
+    """A translator over one model file: its own working memory, planned at creation.
+
+    model_path: an .emt file (edgemt-convert makes them); None: the bundled model.
+    intra_threads: worker threads of this translator (CTranslate2's name; 0 = 1).
+    max_batch: sentences translated together; max_beam, max_input_length,
+    max_decoding_length: limits the memory is planned for (0: the model's).
+    """
+
+    def __init__(self, model_path: Optional[str] = None, device: str = "cpu", *, compute_type: str = "default",
+                 inter_threads: int = 1, intra_threads: int = 1, max_batch: int = 8, max_beam: int = 0,
+                 max_input_length: int = 0, max_decoding_length: int = 0,
+                 model: Optional[Model] = None):
+        if device != "cpu":
+            raise ValueError(f"device {device!r} is not supported: edgemt runs on the CPU")
+        if compute_type not in ("default", "auto", "int8", "int8_float32", "float32", "float"):
+            raise ValueError(f"compute_type {compute_type!r} is not supported (the model file sets the precision)")
+        if inter_threads != 1:
+            raise NotImplementedError("inter_threads > 1: create one Translator per thread over a shared Model")
+        if model is None:
+            path = model_path or _edgemt.default_model_path()
+            if not path:
+                raise FileNotFoundError("no model_path given and no bundled model found")
+            model = Model(path)
+        self.model = model
+        self._t = _edgemt.Translator(model, max_batch, max_beam, max_input_length, max_decoding_length,
+                                     max(1, intra_threads))
+
+    @staticmethod
+    def _options(beam_size, max_decoding_length, length_penalty) -> "_edgemt.Options":
+        o = _edgemt.Options()
+        if beam_size is not None:
+            o.beam = int(beam_size)
+            if o.beam < 1:
+                raise ValueError(f"beam_size must be at least 1, got {beam_size}")
+        if max_decoding_length is not None:
+            o.max_length = int(max_decoding_length)
+            if o.max_length < 1:
+                raise ValueError(f"max_decoding_length must be at least 1, got {max_decoding_length}")
+        if length_penalty is not None:
+            o.has_length_penalty = True
+            o.length_penalty = float(length_penalty)
+        return o
+
+    @staticmethod
+    def _check_unsupported(kwargs) -> None:
+        for k, v in kwargs.items():
+            if k in _IGNORED:
+                continue
+            if k not in _UNSUPPORTED_DEFAULTS:
+                raise TypeError(f"translate_batch() got an unexpected keyword argument {k!r}")
+            if v != _UNSUPPORTED_DEFAULTS[k]:
+                raise NotImplementedError(f"{k}={v!r} is not supported by edgemt")
+
+    def translate_batch(self, source: Sequence[Sequence[str]], *, beam_size: Optional[int] = None,
+                        num_hypotheses: int = 1, length_penalty: Optional[float] = None,
+                        max_decoding_length: Optional[int] = None, return_scores: bool = False,
+                        **kwargs) -> List[TranslationResult]:
+        """Translates token sequences (SentencePiece pieces, without the end token).
+
+        beam_size / length_penalty: None means the model's settings; max_decoding_length:
+        None means the translator's limit. Returns one TranslationResult per input.
+        """
+        self._check_unsupported(kwargs)
+        if num_hypotheses != 1:
+            raise NotImplementedError("num_hypotheses > 1 (n-best) is not supported yet")
+        if return_scores:
+            raise NotImplementedError("return_scores is not supported yet")
+        tokens = [list(map(str, s)) for s in source]
+        out = self._t.translate_tokens(tokens, self._options(beam_size, max_decoding_length, length_penalty))
+        return [TranslationResult(hypotheses=[h]) for h in out]
+
+    def translate(self, texts: Union[str, Iterable[str]], *, beam_size: Optional[int] = None,
+                  length_penalty: Optional[float] = None,
+                  max_decoding_length: Optional[int] = None) -> Union[str, List[str]]:
+        """Text to text with the model's own tokenizer (a str gives a str)."""
+        single = isinstance(texts, str)
+        batch = [texts] if single else list(texts)
+        out = self._t.translate(batch, self._options(beam_size, max_decoding_length, length_penalty))
+        return out[0] if single else out
+
+    def translate_ids(self, ids: Sequence[Sequence[int]], *, beam_size: Optional[int] = None,
+                      length_penalty: Optional[float] = None,
+                      max_decoding_length: Optional[int] = None) -> List[List[int]]:
+        """Token ids to token ids (an end-of-sentence id is appended when missing)."""
+        return self._t.translate_ids([list(map(int, s)) for s in ids],
+                                     self._options(beam_size, max_decoding_length, length_penalty))

@@ -1,0 +1,178 @@
+// edgemt._edgemt: the Python binding, a thin layer over the C API (include/edgemt.h).
+// The GIL is released while translating; errors become Python exceptions carrying the
+// C API's message. The Pythonic interface (CTranslate2-style translate_batch) is in
+// python/edgemt/__init__.py.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "edgemt.h"
+
+namespace py = pybind11;
+
+namespace {
+
+// Sets the Python exception for a failed C API call (with the GIL held) and unwinds.
+[[noreturn]] void raise(edgemt_status s) {
+  PyObject* type = PyExc_RuntimeError;
+  switch (s) {
+    case EDGEMT_NOT_FOUND:
+      type = PyExc_FileNotFoundError;
+      break;
+    case EDGEMT_INVALID_ARGUMENT:
+    case EDGEMT_INVALID_MODEL:
+    case EDGEMT_OUT_OF_RANGE:
+      type = PyExc_ValueError;
+      break;
+    case EDGEMT_UNSUPPORTED:
+      type = PyExc_NotImplementedError;
+      break;
+    case EDGEMT_OUT_OF_MEMORY:
+      type = PyExc_MemoryError;
+      break;
+    default:
+      break;
+  }
+  PyErr_SetString(type, edgemt_last_error());
+  throw py::error_already_set();
+}
+
+void check(edgemt_status s) {
+  if (s != EDGEMT_OK) raise(s);
+}
+
+struct Model {
+  edgemt_model* handle = nullptr;
+  explicit Model(const std::string& path) {
+    edgemt_status s;
+    {
+      py::gil_scoped_release nogil;
+      s = edgemt_model_load(path.c_str(), &handle);
+    }
+    check(s);
+  }
+  ~Model() { edgemt_model_free(handle); }
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+};
+
+struct Options {
+  int beam = 0, max_length = 0;
+  bool has_length_penalty = false;
+  float length_penalty = 1.0f;
+  edgemt_translate_options c() const {
+    edgemt_translate_options o;
+    edgemt_translate_options_init(&o);
+    o.beam = beam;
+    o.max_length = max_length;
+    o.has_length_penalty = has_length_penalty ? 1 : 0;
+    o.length_penalty = length_penalty;
+    return o;
+  }
+};
+
+class Translator {
+ public:
+  Translator(std::shared_ptr<Model> model, int max_batch, int max_beam, int max_source_length,
+             int max_target_length, int num_threads)
+      : model_(std::move(model)) {
+    edgemt_translator_options o;
+    edgemt_translator_options_init(&o);
+    o.max_batch = max_batch;
+    o.max_beam = max_beam;
+    o.max_source_length = max_source_length;
+    o.max_target_length = max_target_length;
+    o.num_threads = num_threads;
+    check(edgemt_translator_create(model_->handle, &o, &handle_));
+  }
+  ~Translator() { edgemt_translator_free(handle_); }
+  Translator(const Translator&) = delete;
+  Translator& operator=(const Translator&) = delete;
+
+  std::vector<std::vector<int32_t>> translate_ids(const std::vector<std::vector<int32_t>>& ids,
+                                                  const Options& opt) {
+    std::vector<const int32_t*> ptrs(ids.size());
+    std::vector<size_t> lengths(ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) {
+      ptrs[i] = ids[i].data();
+      lengths[i] = ids[i].size();
+    }
+    const int32_t* const* out = nullptr;
+    const size_t* out_len = nullptr;
+    const edgemt_translate_options o = opt.c();
+    edgemt_status s;
+    {
+      py::gil_scoped_release nogil;
+      s = edgemt_translate_ids(handle_, ptrs.data(), lengths.data(), ids.size(), &o, &out, &out_len);
+    }
+    check(s);
+    std::vector<std::vector<int32_t>> result(ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) result[i].assign(out[i], out[i] + out_len[i]);
+    return result;
+  }
+
+  std::vector<std::vector<std::string>> translate_tokens(const std::vector<std::vector<std::string>>& tokens,
+                                                         const Options& opt) {
+    std::vector<std::vector<int32_t>> ids(tokens.size());
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      ids[i].resize(tokens[i].size());
+      for (size_t j = 0; j < tokens[i].size(); ++j)
+        check(edgemt_model_source_token_id(model_->handle, tokens[i][j].c_str(), &ids[i][j]));
+    }
+    const auto out = translate_ids(ids, opt);
+    std::vector<std::vector<std::string>> result(out.size());
+    for (size_t i = 0; i < out.size(); ++i) {
+      for (int32_t id : out[i]) {
+        const char* piece = edgemt_model_target_token(model_->handle, id);
+        result[i].emplace_back(piece != nullptr ? piece : "");
+      }
+    }
+    return result;
+  }
+
+  std::vector<std::string> translate(const std::vector<std::string>& texts, const Options& opt) {
+    std::vector<const char*> ptrs(texts.size());
+    for (size_t i = 0; i < texts.size(); ++i) ptrs[i] = texts[i].c_str();
+    const char* const* out = nullptr;
+    const edgemt_translate_options o = opt.c();
+    edgemt_status s;
+    {
+      py::gil_scoped_release nogil;
+      s = edgemt_translate(handle_, ptrs.data(), texts.size(), &o, &out);
+    }
+    check(s);
+    return std::vector<std::string>(out, out + texts.size());
+  }
+
+ private:
+  std::shared_ptr<Model> model_;
+  edgemt_translator* handle_ = nullptr;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_edgemt, m) {
+  m.doc() = "edgemt: offline machine translation (binding of the C API; see edgemt.Translator)";
+  m.def("version", &edgemt_version);
+  m.def("active_isa", &edgemt_active_isa);
+  m.def("default_model_path", &edgemt_default_model_path);
+  py::class_<Model, std::shared_ptr<Model>>(m, "Model").def(py::init<const std::string&>(), py::arg("path"));
+  py::class_<Options>(m, "Options")
+      .def(py::init<>())
+      .def_readwrite("beam", &Options::beam)
+      .def_readwrite("max_length", &Options::max_length)
+      .def_readwrite("has_length_penalty", &Options::has_length_penalty)
+      .def_readwrite("length_penalty", &Options::length_penalty);
+  py::class_<Translator>(m, "Translator")
+      .def(py::init<std::shared_ptr<Model>, int, int, int, int, int>(), py::arg("model"),
+           py::arg("max_batch"), py::arg("max_beam"), py::arg("max_source_length"),
+           py::arg("max_target_length"), py::arg("num_threads"))
+      .def("translate_ids", &Translator::translate_ids)
+      .def("translate_tokens", &Translator::translate_tokens)
+      .def("translate", &Translator::translate);
+}

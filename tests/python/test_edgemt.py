@@ -1,0 +1,125 @@
+"""The Python module (edgemt) against transformers' references and the C++ outputs.
+
+Runs under pytest or as a plain script (python3 tests/python/test_edgemt.py):
+    EDGEMT_PARITY_SOURCE_DIR  tests/data/parity (reference.json, vocab.json)
+    EDGEMT_PARITY_BUILD_DIR   the converted .emt files (<build>/tests/parity)
+    PYTHONPATH                <build>/python, unless edgemt is pip-installed
+"""
+
+import json
+import os
+import sys
+import threading
+
+import edgemt
+
+SRC = os.environ.get("EDGEMT_PARITY_SOURCE_DIR", "tests/data/parity")
+BUILT = os.environ.get("EDGEMT_PARITY_BUILD_DIR", "build/release/tests/parity")
+MODEL = "m2_joint_swish_d40h4_untied"
+
+
+def reference(name=MODEL):
+    with open(os.path.join(SRC, name, "reference.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def model_path(name=MODEL):
+    return os.path.join(BUILT, name + ".emt")
+
+
+def pieces(name=MODEL):
+    with open(os.path.join(SRC, name, "vocab.json"), encoding="utf-8") as f:
+        vocab = json.load(f)
+    by_id = {i: p for p, i in vocab.items()}
+    return vocab, by_id
+
+
+def test_version_and_isa():
+    assert edgemt.version() == edgemt.__version__
+    assert edgemt.active_isa()
+
+
+def test_translate_ids_equals_transformers():
+    ref = reference()
+    max_new = ref["max_new_tokens"]
+    tr = edgemt.Translator(model_path(), max_beam=4, max_decoding_length=max_new, intra_threads=2)
+    assert tr.translate_ids(ref["src_ids"], beam_size=1) == ref["greedy"]
+    assert tr.translate_ids(ref["src_ids"], beam_size=4) == ref["beam4"]
+
+
+def test_translate_batch_takes_and_returns_tokens_like_ctranslate2():
+    ref = reference()
+    vocab, by_id = pieces()
+    eos = ref["config"]["eos_token_id"]
+    source = [[by_id[i] for i in ids if i != eos] for ids in ref["src_ids"]]
+    tr = edgemt.Translator(model_path(), max_beam=4, max_decoding_length=ref["max_new_tokens"])
+    results = tr.translate_batch(source, beam_size=4, max_batch_size=16, batch_type="examples")
+    assert len(results) == len(source)
+    for r, want in zip(results, ref["beam4"]):
+        assert isinstance(r, edgemt.TranslationResult)
+        assert [vocab[p] for p in r.hypotheses[0]] == want
+
+
+def test_translate_text():
+    ref = reference()
+    tr = edgemt.Translator(model_path(), max_beam=4, max_decoding_length=ref["max_new_tokens"])
+    out = tr.translate(ref["sentences"][:5], beam_size=1)
+    assert out == ref["greedy_text"][:5]
+    assert tr.translate(ref["sentences"][0], beam_size=1) == ref["greedy_text"][0]
+    assert tr.translate([""]) == [""]
+
+
+def test_errors_are_python_exceptions():
+    try:
+        edgemt.Translator("/nonexistent/model.emt")
+        assert False, "no exception"
+    except FileNotFoundError as e:
+        assert "/nonexistent/model.emt" in str(e)
+    tr = edgemt.Translator(model_path(), max_beam=2)
+    for bad in (dict(beam_size=9), dict(num_hypotheses=3), dict(sampling_topk=5)):
+        try:
+            tr.translate_batch([["a"]], **bad)
+            assert False, f"no exception for {bad}"
+        except (ValueError, NotImplementedError):
+            pass
+    try:
+        tr.translate_ids([[5, 10**9]])
+        assert False, "no exception"
+    except ValueError as e:
+        assert "vocabulary" in str(e)
+    try:
+        edgemt.Translator(model_path(), device="cuda")
+        assert False, "no exception"
+    except ValueError:
+        pass
+
+
+def test_threads_share_a_model_and_release_the_gil():
+    ref = reference()
+    model = edgemt.Model(model_path())
+    results = [None] * 4
+
+    def work(i):
+        tr = edgemt.Translator(model=model, max_beam=4, max_decoding_length=ref["max_new_tokens"])
+        results[i] = tr.translate_ids(ref["src_ids"], beam_size=4)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r == ref["beam4"] for r in results)
+
+
+if __name__ == "__main__":
+    failed = 0
+    for name, fn in sorted(globals().items()):
+        if name.startswith("test_") and callable(fn):
+            try:
+                fn()
+                print(f"ok   {name}")
+            except Exception as e:  # noqa: BLE001
+                failed += 1
+                print(f"FAIL {name}: {type(e).__name__}: {e}")
+    print(f"{failed} failed")
+    sys.exit(1 if failed else 0)
