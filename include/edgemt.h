@@ -83,7 +83,7 @@ typedef struct edgemt_translate_options {
   int32_t max_length;         /* max generated tokens incl. eos; 0: max_target_length */
   int32_t has_length_penalty; /* nonzero: use length_penalty below */
   float length_penalty;
-  edgemt_early_stopping early_stopping; /* beam search stopping rule */
+  int32_t early_stopping; /* an edgemt_early_stopping value (fixed size: ABI) */
 } edgemt_translate_options;
 
 EDGEMT_API void edgemt_translator_options_init(edgemt_translator_options* options);

@@ -98,7 +98,7 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
   if (EDGEMT_HAS_FIELD(o, T, length_penalty) && o->has_length_penalty != 0)
     out->length_penalty = o->length_penalty;
   if (EDGEMT_HAS_FIELD(o, T, early_stopping)) {
-    switch (o->early_stopping) {
+    switch (o->early_stopping) {  // an int32_t: any value a C caller passes is defined
       case EDGEMT_EARLY_STOPPING_DEFAULT:
         break;
       case EDGEMT_EARLY_STOPPING_TRUE:

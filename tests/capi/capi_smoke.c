@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   memset(&zero, 0, sizeof zero);
   CHECK(edgemt_translate(tr, texts, 3, &zero, &res) == EDGEMT_INVALID_ARGUMENT);
   edgemt_translate_options_init(&o);
-  o.early_stopping = (edgemt_early_stopping)42;
+  o.early_stopping = 42;
   CHECK(edgemt_translate(tr, texts, 3, &o, &res) == EDGEMT_INVALID_ARGUMENT);
   const int32_t bad[] = {5, 2000000000};
   const int32_t* bad_ids[] = {bad};
