@@ -1,7 +1,8 @@
 // edgemt kernels: the contract every kernel family follows.
 //
 // Kernels are plain functions over raw pointers, sizes and strides (in elements).
-// They never allocate, never throw and know nothing about tensors, files or threads.
+// They use no heap and raise no exceptions, and know nothing about tensors, files or
+// threads.
 // Each family lives in its own folder with a header stating its formula and contract,
 // a scalar reference (the oracle), a generic xsimd template instantiated once per ISA
 // (see kernel_list.h), and tests/benchmarks generated from kernel_list.h.
