@@ -94,7 +94,8 @@ Status Translator::translate_batch_ids(std::span<const std::span<const int32_t>>
 }
 
 Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources,
-                               std::span<std::vector<int32_t>> results, const SearchParams& params) {
+                               std::span<std::vector<int32_t>> results, const SearchParams& params,
+                               size_t nbest_count, std::vector<std::vector<std::vector<int32_t>>>* nbest) {
   if (results.size() < sources.size())
     return invalid_argument("results has room for fewer sequences than sources");
   const size_t limit = static_cast<size_t>(engine_->limits().max_source_length);
@@ -132,6 +133,7 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   // Outputs per chunk, then concatenated in chunk order.
   std::vector<std::vector<int32_t>>& outs = chunk_out_;
   if (outs.size() < nchunks) outs.resize(nchunks);
+  if (nbest != nullptr && chunk_nbest_.size() < nchunks) chunk_nbest_.resize(nchunks);
   const size_t bmax = batch_src_.size();
   for (size_t b = 0; b < nchunks; b += bmax) {
     const size_t n = std::min(bmax, nchunks - b);
@@ -139,6 +141,31 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
     EDGEMT_RETURN_IF_ERROR(
         engine_->run(std::span(batch_src_.data(), n), params, std::span(batch_out_.data(), n)));
     for (size_t i = 0; i < n; ++i) outs[order_[b + i]].assign(batch_out_[i].begin(), batch_out_[i].end());
+    if (nbest == nullptr) continue;
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<std::vector<int32_t>>& hyps = chunk_nbest_[order_[b + i]];
+      hyps.resize(std::min(nbest_count, engine_->hypothesis_count(i)));
+      for (size_t j = 0; j < hyps.size(); ++j) {
+        const std::span<const int32_t> h = engine_->hypothesis(i, j);
+        hyps[j].assign(h.begin(), h.end());
+      }
+    }
+  }
+  if (nbest != nullptr) {
+    nbest->assign(sources.size(), {});
+    for (size_t c = 0; c < nchunks; ++c) {
+      std::vector<std::vector<int32_t>>& dst = (*nbest)[chunk_owner_[c]];
+      const std::vector<std::vector<int32_t>>& hyps = chunk_nbest_[c];
+      if (hyps.size() > dst.size()) {
+        // More hypotheses than the earlier chunks had: they continue with their best.
+        const std::vector<int32_t> best = dst.empty() ? std::vector<int32_t>() : dst[0];
+        dst.resize(hyps.size(), best);
+      }
+      for (size_t j = 0; j < dst.size(); ++j) {
+        const std::vector<int32_t>& h = j < hyps.size() ? hyps[j] : (hyps.empty() ? outs[c] : hyps[0]);
+        dst[j].insert(dst[j].end(), h.begin(), h.end());
+      }
+    }
   }
   for (size_t c = 0; c < nchunks; ++c) {
     std::vector<int32_t>& r = results[chunk_owner_[c]];
@@ -192,6 +219,40 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
   std::vector<std::string> result(texts.size());
   ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
   for (size_t j = 0; j < which.size(); ++j) result[which[j]] = tok.decode(out[j]);
+  return result;
+}
+
+Status Translator::translate_ids_nbest(std::span<const std::span<const int32_t>> sources,
+                                       size_t num_hypotheses,
+                                       std::vector<std::vector<std::vector<int32_t>>>* results,
+                                       const TranslateOptions& options) {
+  auto p = resolve(options);
+  if (!p) return p.status();
+  if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
+  std::vector<std::vector<int32_t>> best(sources.size());
+  return run_chunked(sources, best, p.value(), num_hypotheses, results);
+}
+
+Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
+    const std::vector<std::string>& texts, size_t num_hypotheses, const TranslateOptions& options) {
+  const Tokenizer& tok = model_->tokenizer();
+  std::vector<std::vector<int32_t>> ids;
+  std::vector<size_t> which;  // text index of each non-blank input
+  for (size_t i = 0; i < texts.size(); ++i) {
+    std::vector<int32_t> v;
+    EDGEMT_RETURN_IF_ERROR(tok.encode(texts[i], &v));
+    if (v.size() <= 1) continue;
+    ids.push_back(std::move(v));
+    which.push_back(i);
+  }
+  std::vector<std::vector<std::vector<int32_t>>> hyps;
+  EDGEMT_RETURN_IF_ERROR(translate_ids_nbest(views_of(ids), num_hypotheses, &hyps, options));
+  std::vector<std::vector<std::string>> result(texts.size(), std::vector<std::string>(1));
+  for (size_t j = 0; j < which.size(); ++j) {
+    std::vector<std::string>& r = result[which[j]];
+    r.clear();
+    for (const std::vector<int32_t>& h : hyps[j]) r.push_back(tok.decode(h));
+  }
   return result;
 }
 

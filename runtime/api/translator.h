@@ -79,6 +79,19 @@ class Translator {
   Status translate_ids(const std::vector<std::vector<int32_t>>& sources,
                        std::vector<std::vector<int32_t>>* results, const TranslateOptions& options = {});
 
+  // N-best: up to `num_hypotheses` translations of each sequence, best first (the first
+  // is translate_ids' result). With beam search there are at most `beam` (the beam's
+  // finished hypotheses, by score); greedy gives one. A sequence split into chunks gets
+  // as many as its chunk with the most; hypothesis j joins each chunk's j-th (or its
+  // best, where that chunk has fewer). results is resized to sources.size(). Allocates.
+  Status translate_ids_nbest(std::span<const std::span<const int32_t>> sources, size_t num_hypotheses,
+                             std::vector<std::vector<std::vector<int32_t>>>* results,
+                             const TranslateOptions& options = {});
+  // Text to n-best texts (as translate(); a blank text gives one "").
+  Expected<std::vector<std::vector<std::string>>> translate_nbest(const std::vector<std::string>& texts,
+                                                                  size_t num_hypotheses,
+                                                                  const TranslateOptions& options = {});
+
   const Model& model() const { return *model_; }
   std::shared_ptr<const Model> shared_model() const { return model_; }
   // The limits this translator was planned for (options resolved against the model).
@@ -92,8 +105,10 @@ class Translator {
 
  private:
   Translator() = default;
+  // nbest (optional): (*nbest)[i] receives up to nbest_count hypotheses of sequence i.
   Status run_chunked(std::span<const std::span<const int32_t>> sources,
-                     std::span<std::vector<int32_t>> results, const SearchParams& params);
+                     std::span<std::vector<int32_t>> results, const SearchParams& params,
+                     size_t nbest_count = 0, std::vector<std::vector<std::vector<int32_t>>>* nbest = nullptr);
   // Views of vector inputs for run_chunked.
   std::span<const std::span<const int32_t>> views_of(const std::vector<std::vector<int32_t>>& sources);
 
@@ -104,6 +119,7 @@ class Translator {
   std::vector<std::span<const int32_t>> batch_out_;
   std::vector<std::vector<int32_t>> chunks_;
   std::vector<std::vector<int32_t>> chunk_out_;
+  std::vector<std::vector<std::vector<int32_t>>> chunk_nbest_;  // n-best calls only
   std::vector<size_t> chunk_owner_;
   std::vector<size_t> order_;
   std::vector<std::span<const int32_t>> views_;

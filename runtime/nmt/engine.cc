@@ -30,6 +30,8 @@ struct Engine::Impl {
   Decoder decoder;
   GreedySearch greedy;
   BeamSearch beam;
+  size_t last_beam = 1;  // the last run's beam and sentences
+  size_t last_sentences = 0;
 };
 
 namespace {
@@ -105,6 +107,20 @@ std::string Engine::describe_plan() const { return plan_text_; }
 
 const float* Engine::last_encoder_output() const { return impl_->encoder.output(); }
 
+size_t Engine::hypothesis_count(size_t s) const {
+  const Impl& m = *impl_;
+  if (s >= m.last_sentences) return 0;
+  if (m.last_beam == 1) return 1;
+  return std::max<size_t>(1, m.beam.hypothesis_count(s));
+}
+
+std::span<const int32_t> Engine::hypothesis(size_t s, size_t i) const {
+  const Impl& m = *impl_;
+  if (i >= hypothesis_count(s)) return {};
+  if (m.last_beam == 1 || m.beam.hypothesis_count(s) == 0) return m.search.result(s);
+  return m.beam.hypothesis(s, i);
+}
+
 const float* Engine::first_logits(int row) const {
   const float* first = impl_->decoder.first_logits();
   return first == nullptr ? nullptr : first + static_cast<size_t>(row) * impl_->context.dims.target_vocab;
@@ -131,6 +147,8 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
   m.encoder.run(m.source);
   m.decoder.prepare(m.encoder.output(), m.encoder.quant());
   const size_t max_new = static_cast<size_t>(params.max_new_tokens);
+  m.last_beam = static_cast<size_t>(params.beam);
+  m.last_sentences = n;
   if (params.beam == 1) {
     m.greedy.run(n, max_new, m.decoder);
   } else {

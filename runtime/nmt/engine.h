@@ -37,6 +37,12 @@ class Engine {
   Status run(std::span<const std::span<const int32_t>> sources, const SearchParams& params,
              std::span<std::span<const int32_t>> results);
 
+  // After run(): how many hypotheses sentence s has (beam search: its finished ones, at
+  // most the beam; greedy: 1) and hypothesis i (best first, 0 = results[s], no final
+  // eos), valid until the next call.
+  size_t hypothesis_count(size_t s) const;
+  std::span<const int32_t> hypothesis(size_t s, size_t i) const;
+
   // Encoder output of the last run (rows packed sentence after sentence, [tokens][d]),
   // when probes.keep_first_logits is set (otherwise its memory is reused by decoding).
   const float* last_encoder_output() const;

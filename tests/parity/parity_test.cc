@@ -3,7 +3,8 @@
 // transformers' own outputs in reference.json; ctest converts every model with
 // edgemt-convert first (fixture), then this test compares:
 //   tokenization (source ids), encoder output and first-step logits (|diff| <= 1e-4),
-//   greedy and beam-4 ids (identical), and the decoded text,
+//   greedy and beam-4 ids (identical), beam-4 n-best (4 hypotheses, identical and in
+//   order), and the decoded text,
 // under every ISA the CPU runs, and checks that thread count and batching do not
 // change a single bit.
 #include <gtest/gtest.h>
@@ -333,6 +334,64 @@ TEST_P(Parity, TextMatchesTransformersDecode) {
     // Whitespace-only input is translated to "" by design (transformers would run it).
     if (src_[i].size() <= 1) continue;
     EXPECT_EQ(out.value()[i], want) << c_->name << " sentence " << i << ": " << in[i];
+  }
+}
+
+// translate_ids_nbest (beam 4, 4 hypotheses) against generate(num_beams=4,
+// num_return_sequences=4): every finished hypothesis, in order; the first is translate_ids'.
+// Batched (7 sentences), as the ids must not depend on the batch.
+TEST_P(Parity, BeamNbestMatchesTransformersNumReturnSequences) {
+  ASSERT_TRUE(c_->ref.contains("beam4_nbest"))
+      << "run tools/parity/make_parity_models.py --add-nbest to add beam4_nbest";
+  const json& want = c_->ref.at("beam4_nbest");
+  ASSERT_EQ(want.size(), src_.size());
+  TranslatorOptions o;
+  o.max_batch = 7;
+  o.max_beam = 4;
+  o.max_target_length = max_new_;
+  auto t = Translator::create(model_, o);
+  ASSERT_TRUE(t.has_value()) << t.status().to_string();
+  TranslateOptions to;
+  to.beam = 4;
+  to.max_length = max_new_;
+  to.length_penalty = 1.0f;
+  to.early_stopping = EarlyStopping::kTrue;
+  std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
+  std::vector<std::vector<std::vector<int32_t>>> nbest;
+  const Status st = t.value()->translate_ids_nbest(in, 4, &nbest, to);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  ASSERT_EQ(nbest.size(), src_.size());
+  std::vector<std::vector<int32_t>> best;
+  ASSERT_TRUE(t.value()->translate_ids(src_, &best, to).is_ok());
+  ASSERT_EQ(best.size(), src_.size());
+  for (size_t i = 0; i < src_.size(); ++i) {
+    const auto hyps = ids_of(want[i]);
+    ASSERT_EQ(hyps.size(), 4u) << c_->name << " sentence " << i;
+    EXPECT_EQ(nbest[i].size(), hyps.size()) << c_->name << " sentence " << i;
+    for (size_t j = 0; j < std::min(nbest[i].size(), hyps.size()); ++j)
+      EXPECT_EQ(join(nbest[i][j]), join(hyps[j])) << c_->name << " sentence " << i << " hypothesis " << j;
+    ASSERT_FALSE(nbest[i].empty()) << c_->name << " sentence " << i;
+    EXPECT_EQ(join(nbest[i][0]), join(best[i]))
+        << c_->name << " sentence " << i << ": n-best 0 vs translate_ids";
+  }
+  // The engine's hypotheses under every ISA (the Translator above runs the active one).
+  for (ops::Isa isa : runnable_isas()) {
+    SCOPED_TRACE(std::string("isa ") + ops::isa_name(isa));
+    auto e = engine(ops::kernels_for(isa), 1, 7, 4);
+    ASSERT_NE(e, nullptr);
+    for (size_t b = 0; b < src_.size(); b += 7) {
+      const size_t end = std::min(src_.size(), b + 7);
+      run(*e, b, end, 4);
+      for (size_t i = b; i < end; ++i) {
+        const auto hyps = ids_of(want[i]);
+        ASSERT_EQ(e->hypothesis_count(i - b), hyps.size()) << c_->name << " sentence " << i;
+        for (size_t j = 0; j < hyps.size(); ++j) {
+          const std::span<const int32_t> h = e->hypothesis(i - b, j);
+          EXPECT_EQ(join(std::vector<int32_t>(h.begin(), h.end())), join(hyps[j]))
+              << c_->name << " sentence " << i << " hypothesis " << j;
+        }
+      }
+    }
   }
 }
 

@@ -6,6 +6,7 @@ search results with the reference.json written next to each model.
 
 Usage:
     python3 tools/parity/make_parity_models.py --out tests/data/parity
+    python3 tools/parity/make_parity_models.py --out tests/data/parity --add-nbest   # see add_nbest()
 
 Everything is deterministic (fixed seeds, single-threaded torch, SentencePiece trained from an
 in-memory iterator).  See tools/parity/README.md for what the models are and for the exact
@@ -540,6 +541,7 @@ def strip_out(seq, eos, pad):
 GREEDY_KW = dict(num_beams=1, do_sample=False, max_new_tokens=MAX_NEW_TOKENS)
 BEAM_KW = dict(num_beams=NUM_BEAMS, do_sample=False, max_new_tokens=MAX_NEW_TOKENS, length_penalty=1.0,
                early_stopping=True)
+NBEST_KW = dict(BEAM_KW, num_return_sequences=NUM_BEAMS)  # all finished hypotheses, best first
 
 
 @torch.no_grad()
@@ -551,6 +553,20 @@ def gen(model, input_ids, attention_mask, kw):
 def gen_one(model, ids, kw):
     x = torch.tensor([ids])
     return gen(model, x, torch.ones_like(x), kw)[0]
+
+
+@torch.no_grad()
+def gen_nbest(model, ids, eos, pad):
+    """generate(NBEST_KW) on a batch of 1: the beam's finished hypotheses, best first, stripped as the
+    beam4 reference is, and the smallest gap between neighbouring hypotheses' scores."""
+    x = torch.tensor([ids])
+    hyps = [strip_out(r, eos, pad) for r in gen(model, x, torch.ones_like(x), NBEST_KW)]
+    out = model.generate(input_ids=x, attention_mask=torch.ones_like(x), return_dict_in_generate=True,
+                         output_scores=True, **NBEST_KW)
+    assert [strip_out(r, eos, pad) for r in out.sequences.tolist()] == hyps
+    scores = out.sequences_scores.tolist()
+    gap = min((scores[i] - scores[i + 1] for i in range(len(scores) - 1)), default=math.inf)
+    return hyps, gap
 
 
 # ----------------------------------------------------------------------------------------------
@@ -688,6 +704,8 @@ def run_model(mcfg, en, de, out_dir):
             g_gen = gen_one(loaded, ids, GREEDY_KW)
             b_gen = gen_one(loaded, ids, BEAM_KW)
             g_ids, b_ids = strip_out(g_gen, eos, pad), strip_out(b_gen, eos, pad)
+            nbest, _ = gen_nbest(loaded, ids, eos, pad)
+            assert nbest[0] == b_ids, "num_return_sequences changed the best beam hypothesis"
             g_ref_ids = g_ref[:-1] if g_ref and g_ref[-1] == eos else g_ref
             problems = []
             if g_margin < GREEDY_MARGIN:
@@ -700,8 +718,8 @@ def run_model(mcfg, en, de, out_dir):
                 problems.append("beam: generate() != reference implementation")
             if g_gen[-1] != eos or (len(g_gen) - 1 < MAX_NEW_TOKENS and g_gen[1:].count(eos) != 1):
                 problems.append("greedy output does not end with exactly one eos")
-            r = dict(sentence=s, ids=ids, greedy=g_ids, beam=b_ids, g_margin=g_margin, b_gap=b_gap,
-                     b_score=b_score, g_len=len(g_gen) - 1, b_len=len(b_gen) - 1)
+            r = dict(sentence=s, ids=ids, greedy=g_ids, beam=b_ids, nbest=nbest, g_margin=g_margin,
+                     b_gap=b_gap, b_score=b_score, g_len=len(g_gen) - 1, b_len=len(b_gen) - 1)
             if problems:
                 bad.append((s, problems))
             else:
@@ -801,6 +819,7 @@ def run_model(mcfg, en, de, out_dir):
         "src_ids": [r["ids"] for r in results],
         "greedy": [r["greedy"] for r in results],
         "beam4": [r["beam"] for r in results],
+        "beam4_nbest": [r["nbest"] for r in results],
         "greedy_text": [text(r["greedy"]) for r in results],
         "beam4_text": [text(r["beam"]) for r in results],
         "greedy_hit_limit": [r["g_len"] == n_new for r in results],
@@ -829,6 +848,7 @@ def run_model(mcfg, en, de, out_dir):
         if i % 5 == 0:
             assert strip_out(gen_one(chk, ids, GREEDY_KW), eos, pad) == ref["greedy"][i]
             assert strip_out(gen_one(chk, ids, BEAM_KW), eos, pad) == ref["beam4"][i]
+            assert gen_nbest(chk, ids, eos, pad)[0] == ref["beam4_nbest"][i]
 
     g_lim = sum(ref["greedy_hit_limit"])
     b_lim = sum(ref["beam4_hit_limit"])
@@ -845,13 +865,54 @@ def run_model(mcfg, en, de, out_dir):
     return summary
 
 
+def add_nbest(out_dir, only):
+    """Adds "beam4_nbest" to existing reference.json files: per sentence, the 4 hypotheses of generate(
+    NBEST_KW) (BEAM_KW plus num_return_sequences=4) from the committed model, stripped as "beam4" is.
+    Nothing is regenerated; every other key keeps its value and the file its format."""
+    for m in MODELS:
+        if only and m["name"] not in only:
+            continue
+        path = os.path.join(out_dir, m["name"])
+        ref_path = os.path.join(path, "reference.json")
+        with open(ref_path, encoding="utf-8") as f:
+            ref = json.load(f)
+        model = model_class(m).from_pretrained(path, attn_implementation="eager", local_files_only=True)
+        model.eval()
+        cfg = model.config
+        eos, pad = cfg.eos_token_id, cfg.pad_token_id
+        assert ref["beam4_kwargs"] == BEAM_KW and ref["max_new_tokens"] == MAX_NEW_TOKENS
+        nbest, gaps = [], []
+        for i, ids in enumerate(ref["src_ids"]):
+            hyps, gap = gen_nbest(model, ids, eos, pad)
+            assert hyps[0] == ref["beam4"][i], f"{m['name']} sentence {i}: best hypothesis != beam4"
+            assert len(hyps) == NUM_BEAMS and len({tuple(h) for h in hyps}) == NUM_BEAMS, (m["name"], i)
+            nbest.append(hyps)
+            gaps.append(gap)
+        # the key goes after "beam4", where run_model puts it
+        out = {}
+        for k, v in ref.items():
+            if k != "beam4_nbest":
+                out[k] = v
+            if k == "beam4":
+                out["beam4_nbest"] = nbest
+        write_json(ref_path, out)
+        close = [(i, f"{g:.2e}") for i, g in enumerate(gaps) if g < BEAM_GAP]
+        log(f"{m['name']}: beam4_nbest for {len(nbest)} sentences; smallest score gap between neighbouring "
+            f"hypotheses {min(gaps):.2e}; gaps < {BEAM_GAP}: {close}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="tests/data/parity")
     ap.add_argument("--only", nargs="*", help="model names to (re)build (default: all)")
+    ap.add_argument("--add-nbest", action="store_true",
+                    help="add beam4_nbest to the existing reference.json files (no model is rebuilt)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
+    if args.add_nbest:
+        add_nbest(args.out, args.only)
+        return
     os.makedirs(args.out, exist_ok=True)
     en, de = load_ding()
     log(f"ding corpus: {len(en)} English / {len(de)} German phrases")

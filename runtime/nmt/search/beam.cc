@@ -62,6 +62,13 @@ void BeamSearch::run(size_t sentences, size_t max_new, size_t beam, float length
   }
 }
 
+std::span<const int32_t> BeamSearch::hypothesis(size_t s, size_t i) const {
+  const int32_t* toks = finished_tokens_ + (s * beam_ + i) * c_.dims.max_target;
+  size_t len = static_cast<size_t>(finished_lengths_[s * beam_ + i]);
+  if (len > 0 && toks[len - 1] == c_.config->eos_id) --len;
+  return {toks, len};
+}
+
 void BeamSearch::candidates(size_t rows, bool last) {
   // Per row: log-probs are logits - logsumexp(logits) (torch's log_softmax, over every
   // token), then the processors (banned -> -inf; at the last step forced eos gets 0 and

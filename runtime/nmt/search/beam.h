@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "runtime/core/arena.h"
 #include "runtime/nmt/context.h"
@@ -23,6 +24,13 @@ class BeamSearch {
   // beam <= dims.max_beam (buffers are laid out for max_beam; a smaller beam uses a prefix).
   void run(size_t sentences, size_t max_new, size_t beam, float length_penalty, EarlyStopping early_stopping,
            TokenScorer& scorer);
+
+  // After run(): sentence s's finished hypotheses, best first (at most beam), each
+  // without its final eos; hypothesis 0 is the sentence's result. Valid until the next run.
+  size_t hypothesis_count(size_t s) const { return static_cast<size_t>(finished_counts_[s]); }
+  std::span<const int32_t> hypothesis(size_t s, size_t i) const;
+  // Its score: sum of log-probs / length^length_penalty (transformers' beam score).
+  float hypothesis_score(size_t s, size_t i) const { return finished_scores_[s * beam_ + i]; }
 
  private:
   // Per row: the top 2K log-probs (logits - logsumexp, after the logits processors).
