@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Load test of edgemt-server with wrk on loopback: requests/s, p50/p90/p99 latency and
+the server's peak RSS at several concurrencies, for several server configurations
+(dynamic batching on, and one request at a time), all in one run.
+
+    python3 bench/server/load.py [--server build/release/runtime/edgemt-server]
+        [--model models/edgemt-en-de.emt] [--seconds 10] [--concurrency 1,8,64]
+        [--out bench/server/results/load.json]
+
+Each request is one sentence of bench/compare/sentences.en (random, fixed seed), POSTed as
+JSON to /translate (bench/server/translate.lua). Every configuration is its own server
+process; each concurrency gets a 2 s warm-up first. Needs wrk (scripts/setup --test).
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+CONFIGS = [  # (name, server options); each batching row is compared with the row after it
+    ("batching, 2 workers x 1 thread", ["--workers", "2", "--threads", "1"]),
+    ("one at a time, 2 workers x 1 thread", ["--workers", "2", "--threads", "1", "--no-batching"]),
+    ("batching, 1 worker x 2 threads", ["--workers", "1", "--threads", "2"]),
+    ("one at a time, 1 worker x 2 threads", ["--workers", "1", "--threads", "2", "--no-batching"]),
+]
+
+
+def cpu_name():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def peak_rss_kib(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+def run_wrk(url, conns, seconds, sentences):
+    env = dict(os.environ, EDGEMT_WRK_SENTENCES=sentences)
+    cmd = ["wrk", "-t", str(min(2, conns)), "-c", str(conns), "-d", f"{seconds}s", "--timeout", "30s",
+           "-s", os.path.join(ROOT, "bench/server/translate.lua"), url]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=seconds + 120)
+    m = re.search(r"^RESULT (.*)$", out.stdout, re.M)
+    if not m:
+        raise RuntimeError("wrk gave no result:\n" + out.stdout + out.stderr)
+    r = {k: int(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
+    r["rps"] = r["requests"] / (r["duration_us"] / 1e6)
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--server", default=os.path.join(ROOT, "build/release/runtime/edgemt-server"))
+    ap.add_argument("--model", default=os.path.join(ROOT, "models/edgemt-en-de.emt"))
+    ap.add_argument("--sentences", default=os.path.join(ROOT, "bench/compare/sentences.en"))
+    ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--concurrency", default="1,8,64")
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench/server/results/load.json"))
+    a = ap.parse_args()
+    conc = [int(c) for c in a.concurrency.split(",")]
+    rows = []
+    for name, extra in CONFIGS:
+        proc = subprocess.Popen([a.server, "--port", "0", "--model", a.model, "--queue", "4096", *extra],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = proc.stdout.readline()
+        if "listening on " not in line:
+            proc.kill()
+            sys.exit("server did not start: " + line)
+        url = line.split("listening on ")[1].split(" ")[0]
+        try:
+            for c in conc:
+                run_wrk(url, c, 2, a.sentences)  # warm-up
+                r = run_wrk(url, c, a.seconds, a.sentences)
+                with urllib.request.urlopen(url + "/health") as h:
+                    health = json.load(h)
+                r.update(config=name, concurrency=c, peak_rss_mib=peak_rss_kib(proc.pid) / 1024.0,
+                         largest_batch=health["largest_batch"])
+                rows.append(r)
+                print(f"{name:40s} c={c:3d}  {r['rps']:7.1f} req/s  p50 {r['p50_us'] / 1e3:7.1f} ms  "
+                      f"p99 {r['p99_us'] / 1e3:7.1f} ms  non-2xx {r['non2xx']}  errors "
+                      f"{r['connect'] + r['read'] + r['write'] + r['timeout']}  RSS {r['peak_rss_mib']:.1f} MiB",
+                      flush=True)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=60)
+    meta = {"cpu": cpu_name(), "cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d %H:%M"),
+            "load_before": os.getloadavg(), "seconds": a.seconds, "model": os.path.basename(a.model)}
+    os.makedirs(os.path.dirname(a.out), exist_ok=True)
+    with open(a.out, "w") as f:
+        json.dump({"meta": meta, "rows": rows}, f, indent=1)
+    # Markdown table, with batching's ratio over each one-at-a-time configuration.
+    print(f"\n{meta['cpu']}, {meta['cores']} cores, {meta['date']}, {a.seconds} s per row\n")
+    print("| server | concurrency | requests/s | p50 ms | p90 ms | p99 ms | errors | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        err = r["non2xx"] + r["connect"] + r["read"] + r["write"] + r["timeout"]
+        print(f"| {r['config']} | {r['concurrency']} | {r['rps']:.1f} | {r['p50_us'] / 1e3:.1f} | "
+              f"{r['p90_us'] / 1e3:.1f} | {r['p99_us'] / 1e3:.1f} | {err} | {r['peak_rss_mib']:.1f} |")
+    by = {(r["config"], r["concurrency"]): r["rps"] for r in rows}
+    print()
+    for i in range(0, len(CONFIGS) - 1, 2):
+        for c in conc:
+            b, o = by.get((CONFIGS[i][0], c)), by.get((CONFIGS[i + 1][0], c))
+            if b and o:
+                print(f"concurrency {c}: {CONFIGS[i][0]} / {CONFIGS[i + 1][0]}: {b / o:.2f}x")
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,420 @@
+#include "runtime/server/libretranslate.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "runtime/server/markup.h"
+
+namespace edgemt::server {
+namespace {
+
+using json = nlohmann::json;
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+HttpResponse reply(int status, const json& body, int retry_after = 0) {
+  HttpResponse r;
+  r.status = status;
+  r.body = dump(body);
+  r.retry_after_s = retry_after;
+  return r;
+}
+
+HttpResponse error(int status, const std::string& message, int retry_after = 0) {
+  return reply(status, json{{"error", message}}, retry_after);
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string url_decode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') {
+      out.push_back(' ');
+    } else if (s[i] == '%' && i + 2 < s.size() && hex_value(s[i + 1]) >= 0 && hex_value(s[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+// The fields of a /translate request, from JSON or form fields.
+struct Fields {
+  std::vector<std::string> q;
+  bool q_is_list = false;
+  bool has_q = false;
+  std::string source, target, format = "text", api_key;
+  int alternatives = 0;
+};
+
+// A JSON value as a string field (strings as they are, numbers and booleans written out).
+std::optional<std::string> as_string(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  return std::nullopt;
+}
+
+// "" or a message.
+std::string parse_alternatives(const std::string& s, int* out) {
+  if (s.empty() || s.size() > 3 ||
+      !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return "alternatives must be a small non-negative integer, not '" + s.substr(0, 32) + "'";
+  *out = std::stoi(s);
+  return "";
+}
+
+std::string fields_from_json(const json& body, Fields* f) {
+  if (!body.is_object()) return "the JSON body must be an object";
+  if (auto it = body.find("q"); it != body.end()) {
+    f->has_q = true;
+    if (it->is_array()) {
+      f->q_is_list = true;
+      for (const json& x : *it) {
+        if (!x.is_string()) return "q must be a string or a list of strings";
+        f->q.push_back(x.get<std::string>());
+      }
+    } else if (it->is_string()) {
+      f->q.push_back(it->get<std::string>());
+    } else {
+      return "q must be a string or a list of strings";
+    }
+  }
+  for (const auto& [key, dst] : {std::pair<const char*, std::string*>{"source", &f->source},
+                                 {"target", &f->target},
+                                 {"format", &f->format},
+                                 {"api_key", &f->api_key}}) {
+    auto it = body.find(key);
+    if (it == body.end() || it->is_null()) continue;
+    auto s = as_string(*it);
+    if (!s) return std::string(key) + " must be a string";
+    *dst = *s;
+  }
+  if (auto it = body.find("alternatives"); it != body.end() && !it->is_null()) {
+    auto s = as_string(*it);
+    if (!s) return "alternatives must be an integer";
+    return parse_alternatives(*s, &f->alternatives);
+  }
+  return "";
+}
+
+std::string fields_from_params(const std::vector<std::pair<std::string, std::string>>& params, Fields* f) {
+  for (const auto& [k, v] : params) {
+    if (k == "q" || k == "q[]") {
+      if (f->has_q && k == "q" && !f->q_is_list) {
+        f->q_is_list = true;  // q given several times: a list
+      }
+      if (k == "q[]") f->q_is_list = true;
+      f->has_q = true;
+      f->q.push_back(v);
+    } else if (k == "source") {
+      f->source = v;
+    } else if (k == "target") {
+      f->target = v;
+    } else if (k == "format") {
+      f->format = v;
+    } else if (k == "api_key") {
+      f->api_key = v;
+    } else if (k == "alternatives") {
+      if (std::string e = parse_alternatives(v, &f->alternatives); !e.empty()) return e;
+    }
+  }
+  return "";
+}
+
+bool starts_with_ci(const std::string& s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> parse_form(std::string_view body) {
+  std::vector<std::pair<std::string, std::string>> out;
+  size_t start = 0;
+  while (start <= body.size()) {
+    size_t amp = body.find('&', start);
+    if (amp == std::string_view::npos) amp = body.size();
+    const std::string_view kv = body.substr(start, amp - start);
+    if (!kv.empty()) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string_view::npos) {
+        out.emplace_back(url_decode(kv), "");
+      } else {
+        out.emplace_back(url_decode(kv.substr(0, eq)), url_decode(kv.substr(eq + 1)));
+      }
+    }
+    start = amp + 1;
+  }
+  return out;
+}
+
+std::string language_name(const std::string& code) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"ar", "Arabic"},     {"bg", "Bulgarian"},
+      {"ca", "Catalan"},    {"cs", "Czech"},
+      {"da", "Danish"},     {"de", "German"},
+      {"el", "Greek"},      {"en", "English"},
+      {"es", "Spanish"},    {"et", "Estonian"},
+      {"fa", "Persian"},    {"fi", "Finnish"},
+      {"fr", "French"},     {"ga", "Irish"},
+      {"he", "Hebrew"},     {"hi", "Hindi"},
+      {"hr", "Croatian"},   {"hu", "Hungarian"},
+      {"id", "Indonesian"}, {"is", "Icelandic"},
+      {"it", "Italian"},    {"ja", "Japanese"},
+      {"ko", "Korean"},     {"lt", "Lithuanian"},
+      {"lv", "Latvian"},    {"ms", "Malay"},
+      {"mt", "Maltese"},    {"nb", "Norwegian Bokmål"},
+      {"nl", "Dutch"},      {"nn", "Norwegian Nynorsk"},
+      {"pl", "Polish"},     {"pt", "Portuguese"},
+      {"ro", "Romanian"},   {"ru", "Russian"},
+      {"sk", "Slovak"},     {"sl", "Slovenian"},
+      {"sq", "Albanian"},   {"sr", "Serbian"},
+      {"sv", "Swedish"},    {"th", "Thai"},
+      {"tr", "Turkish"},    {"uk", "Ukrainian"},
+      {"vi", "Vietnamese"}, {"zh", "Chinese"},
+      {"eo", "Esperanto"},
+  };
+  for (const auto& [c, n] : kNames)
+    if (code == c) return n;
+  return code;
+}
+
+HttpResponse LibreTranslateApi::handle(const HttpRequest& req) const {
+  try {
+    const bool get = req.method == "GET" || req.method == "HEAD";
+    const bool post = req.method == "POST";
+    if (req.path == "/translate") return post ? translate(req) : error(405, "use POST for /translate");
+    if (req.path == "/languages") return get || post ? languages() : error(405, "use GET for /languages");
+    if (req.path == "/frontend/settings")
+      return get ? settings() : error(405, "use GET for /frontend/settings");
+    if (req.path == "/health") return get ? health() : error(405, "use GET for /health");
+    if (req.path == "/detect") return post ? detect(req) : error(405, "use POST for /detect");
+    if (req.path == "/translate_file" || req.path == "/suggest")
+      return error(501, req.path + " is not available on this server");
+    return error(404, "Not found: " + req.path.substr(0, 200));
+  } catch (const std::exception& e) {  // allocation failure and the like: an answer, not a crash
+    return error(500, std::string("internal error: ") + e.what());
+  }
+}
+
+std::vector<std::pair<std::string, double>> LibreTranslateApi::guess_source(const std::string& text,
+                                                                            const std::string& target) const {
+  std::vector<std::pair<std::string, double>> out;
+  const auto& models = service_.models();
+  for (size_t i = 0; i < models.size(); ++i) {
+    if (!target.empty() && models[i].target != target) continue;
+    const double c = 100.0 * service_.source_coverage(static_cast<int>(i), text);
+    auto it =
+        std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == models[i].source; });
+    if (it == out.end()) {
+      out.emplace_back(models[i].source, c);
+    } else {
+      it->second = std::max(it->second, c);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return out;
+}
+
+// The fields of a /translate or /detect request (JSON body, form body or query); "" or an error.
+static std::string read_fields(const HttpRequest& req, Fields* f) {
+  if (starts_with_ci(req.content_type, "application/json")) {
+    const json body = json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+    if (body.is_discarded()) return "the body is not valid JSON";
+    return fields_from_json(body, f);
+  }
+  std::vector<std::pair<std::string, std::string>> params = req.params;
+  if (starts_with_ci(req.content_type, "application/x-www-form-urlencoded")) {
+    auto form = parse_form(req.body);
+    params.insert(params.end(), form.begin(), form.end());
+  }
+  return fields_from_params(params, f);
+}
+
+HttpResponse LibreTranslateApi::detect(const HttpRequest& req) const {
+  Fields f;
+  if (std::string bad = read_fields(req, &f); !bad.empty()) return error(400, "Invalid request: " + bad);
+  if (!options_.api_keys.empty() && options_.api_keys.count(f.api_key) == 0)
+    return error(403, f.api_key.empty() ? "Please provide an API key (api_key)" : "Invalid API key");
+  if (!f.has_q || f.q.size() != 1) return error(400, "Invalid request: missing q parameter (one string)");
+  if (count_chars(f.q[0]) > options_.char_limit)
+    return error(413,
+                 "Invalid request: request exceeds text limit (" + std::to_string(options_.char_limit) + ")");
+  json out = json::array();
+  for (const auto& [code, c] : guess_source(f.q[0], ""))
+    out.push_back({{"language", code}, {"confidence", c}});
+  return reply(200, out);
+}
+
+HttpResponse LibreTranslateApi::languages() const {
+  // Every language served as a source, with its targets, then target-only languages.
+  json out = json::array();
+  std::vector<std::string> codes;
+  for (const ModelEntry& m : service_.models()) {
+    if (std::find(codes.begin(), codes.end(), m.source) == codes.end()) codes.push_back(m.source);
+  }
+  for (const ModelEntry& m : service_.models()) {
+    if (std::find(codes.begin(), codes.end(), m.target) == codes.end()) codes.push_back(m.target);
+  }
+  for (const std::string& c : codes) {
+    json targets = json::array();
+    for (const ModelEntry& m : service_.models())
+      if (m.source == c) targets.push_back(m.target);
+    out.push_back({{"code", c}, {"name", language_name(c)}, {"targets", targets}});
+  }
+  return reply(200, out);
+}
+
+HttpResponse LibreTranslateApi::settings() const {
+  json langs = json::parse(languages().body);
+  json first_source = service_.models().empty() ? json()
+                                                : json{{"code", service_.models()[0].source},
+                                                       {"name", language_name(service_.models()[0].source)}};
+  json first_target = service_.models().empty() ? json()
+                                                : json{{"code", service_.models()[0].target},
+                                                       {"name", language_name(service_.models()[0].target)}};
+  return reply(200, json{{"charLimit", options_.char_limit},
+                         {"frontendTimeout", options_.timeout.count()},
+                         {"apiKeys", !options_.api_keys.empty()},
+                         {"keyRequired", !options_.api_keys.empty()},
+                         {"suggestions", false},
+                         {"filesTranslation", false},
+                         {"supportedFilesFormat", json::array()},
+                         {"language", {{"source", first_source}, {"target", first_target}}}});
+}
+
+HttpResponse LibreTranslateApi::health() const {
+  const ServiceStats s = service_.stats();
+  return reply(200, json{{"status", "ok"},
+                         {"models", service_.models().size()},
+                         {"queued_segments", s.queued},
+                         {"batches", s.batches},
+                         {"segments", s.segments},
+                         {"rejected_busy", s.rejected},
+                         {"largest_batch", s.max_batch_seen}});
+}
+
+HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
+  Fields f;
+  const std::string bad = read_fields(req, &f);
+  if (!bad.empty()) return error(400, "Invalid request: " + bad);
+  if (!options_.api_keys.empty() && options_.api_keys.count(f.api_key) == 0)
+    return error(403, f.api_key.empty() ? "Please provide an API key (api_key)" : "Invalid API key");
+  if (!f.has_q) return error(400, "Invalid request: missing q parameter");
+  if (f.source.empty()) return error(400, "Invalid request: missing source parameter");
+  if (f.target.empty()) return error(400, "Invalid request: missing target parameter");
+  if (f.format != "text" && f.format != "html")
+    return error(400, "Invalid request: format must be text or html, not '" + f.format.substr(0, 32) + "'");
+  size_t chars = 0;
+  for (const std::string& q : f.q) chars += count_chars(q);
+  if (chars > options_.char_limit)
+    return error(413, "Invalid request: request (" + std::to_string(chars) + ") exceeds text limit (" +
+                          std::to_string(options_.char_limit) + ")");
+
+  // The model: source "auto" works when one source language reaches the target.
+  bool detected = false;
+  json detected_language;
+  if (f.source == "auto") {
+    // The served source language into target that knows most of the text.
+    std::string all;
+    for (const std::string& q : f.q) all += q + "\n";
+    const auto ranked = guess_source(all, f.target);
+    if (ranked.empty()) return error(400, "Target language " + f.target.substr(0, 32) + " is not supported");
+    f.source = ranked[0].first;
+    detected = true;
+    detected_language = {{"language", f.source}, {"confidence", ranked[0].second}};
+  }
+  const int model = service_.find(f.source, f.target);
+  if (model < 0) {
+    bool any_source = false, any_target = false;
+    for (const ModelEntry& m : service_.models()) {
+      any_source |= m.source == f.source;
+      any_target |= m.target == f.target;
+    }
+    if (!any_source) return error(400, "Source language " + f.source.substr(0, 32) + " is not supported");
+    if (!any_target) return error(400, "Target language " + f.target.substr(0, 32) + " is not supported");
+    return error(400, f.source.substr(0, 32) + " -> " + f.target.substr(0, 32) +
+                          " is not available (GET /languages lists the pairs)");
+  }
+
+  // Every q cut into segments; all of them go to the service as one job.
+  std::vector<Segmented> docs;
+  std::vector<std::string> texts;
+  for (const std::string& q : f.q) {
+    docs.push_back(f.format == "html" ? segment_html(q) : segment_text(q));
+    for (size_t i : docs.back().text) texts.push_back(docs.back().pieces[i]);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
+  TranslationService::Submitted sub = service_.submit(model, texts, f.alternatives);
+  using R = TranslationService::Submitted::Refusal;
+  switch (sub.refusal) {
+    case R::kNone:
+      break;
+    case R::kBusy:
+    case R::kStopping:
+      return error(503, sub.message, options_.retry_after_s);
+    case R::kTooLarge:
+      return error(413, "Invalid request: " + sub.message);
+    case R::kBadRequest:
+      return error(400, "Invalid request: " + sub.message);
+  }
+  if (!sub.job->wait_until(deadline))
+    return error(503,
+                 "the translation did not finish within " +
+                     std::to_string(options_.timeout.count() / 1000.0).substr(0, 5) +
+                     " s (server busy); retry later",
+                 options_.retry_after_s);
+  if (Status s = sub.job->status(); !s.is_ok()) return error(500, "translation failed: " + s.message());
+
+  // Reassemble each q, and its alternatives (alternative k of a document: each segment's
+  // k-th alternative, or its best where it has fewer).
+  const std::vector<Job::Segment>& segs = sub.job->segments();
+  json translated = json::array(), alternatives = json::array();
+  size_t at = 0;
+  for (const Segmented& doc : docs) {
+    std::vector<std::string> best;
+    size_t n_alt = 0;
+    for (size_t i = 0; i < doc.text.size(); ++i) {
+      best.push_back(segs[at + i].text);
+      n_alt = std::max(n_alt, segs[at + i].alternatives.size());
+    }
+    translated.push_back(reassemble(doc, best));
+    json alts = json::array();
+    for (size_t k = 0; k < n_alt; ++k) {
+      std::vector<std::string> alt;
+      for (size_t i = 0; i < doc.text.size(); ++i) {
+        const Job::Segment& s = segs[at + i];
+        alt.push_back(k < s.alternatives.size() ? s.alternatives[k] : s.text);
+      }
+      alts.push_back(reassemble(doc, alt));
+    }
+    alternatives.push_back(std::move(alts));
+    at += doc.text.size();
+  }
+  json out;
+  if (f.q_is_list) {
+    out["translatedText"] = translated;
+    if (f.alternatives > 0) out["alternatives"] = alternatives;
+    if (detected) out["detectedLanguage"] = json(std::vector<json>(f.q.size(), detected_language));
+  } else {
+    out["translatedText"] = translated.empty() ? json("") : translated[0];
+    if (f.alternatives > 0) out["alternatives"] = alternatives.empty() ? json::array() : alternatives[0];
+    if (detected) out["detectedLanguage"] = detected_language;
+  }
+  return reply(200, out);
+}
+
+}  // namespace edgemt::server

@@ -1,0 +1,81 @@
+// The LibreTranslate HTTP API over a TranslationService, independent of the HTTP library
+// (runtime/server/main.cc adapts cpp-httplib to it; the fuzz target calls it directly).
+//
+//   POST /translate   q (string or list), source (code or "auto"), target, format
+//                     ("text" or "html"), alternatives (0..), api_key; JSON body or
+//                     form fields. -> {"translatedText": ..., "alternatives": [...],
+//                     "detectedLanguage": {...}} (lists when q is a list)
+//   POST /detect      q -> [{"language", "confidence"}]: the served source languages
+//                     ranked by how much of q their vocabulary knows (a guess among
+//                     what is served, not a general language identifier)
+//   GET  /languages   [{"code", "name", "targets"}]
+//   GET  /frontend/settings   charLimit, keyRequired, languages (what clients probe)
+//   GET  /health      {"status": "ok", ...} with queue and batch counters
+// Errors: {"error": message} with 400 (bad request), 403 (API key), 404/405, 413 (too
+// much text), 501 (/translate_file), 503 + Retry-After (queue full, timed out, shutting down),
+// 500 (translation failed).
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "runtime/server/service.h"
+
+namespace edgemt::server {
+
+struct HttpRequest {
+  std::string method;  // "GET", "POST", ...
+  std::string path;
+  std::string content_type;
+  std::string body;
+  // Query string and multipart form fields (already decoded by the HTTP layer); a
+  // form-urlencoded or JSON body is parsed here.
+  std::vector<std::pair<std::string, std::string>> params;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json";
+  int retry_after_s = 0;  // > 0: send Retry-After
+};
+
+struct ApiOptions {
+  size_t char_limit = 5000;                  // characters (code points) of q per request
+  std::chrono::milliseconds timeout{30000};  // per request, queueing included
+  std::unordered_set<std::string> api_keys;  // empty: no key needed
+  int retry_after_s = 2;
+};
+
+class LibreTranslateApi {
+ public:
+  LibreTranslateApi(TranslationService& service, ApiOptions options)
+      : service_(service), options_(std::move(options)) {}
+  // Never throws; any input gives a response.
+  HttpResponse handle(const HttpRequest& request) const;
+
+ private:
+  HttpResponse translate(const HttpRequest& request) const;
+  HttpResponse detect(const HttpRequest& request) const;
+  // Source languages ranked for `text`: (code, confidence in [0, 100]), best first; only
+  // sources with a model into `target` when target is not empty.
+  std::vector<std::pair<std::string, double>> guess_source(const std::string& text,
+                                                           const std::string& target) const;
+  HttpResponse languages() const;
+  HttpResponse settings() const;
+  HttpResponse health() const;
+
+  TranslationService& service_;
+  ApiOptions options_;
+};
+
+// Language name of an ISO 639-1/-3 code ("en" -> "English"); the code itself if unknown.
+std::string language_name(const std::string& code);
+
+// Decodes an application/x-www-form-urlencoded body (later duplicates are kept too).
+std::vector<std::pair<std::string, std::string>> parse_form(std::string_view body);
+
+}  // namespace edgemt::server

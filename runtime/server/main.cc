@@ -1,0 +1,348 @@
+// edgemt-server: a LibreTranslate-compatible HTTP server (cpp-httplib) over the models of a
+// directory. See runtime/server/libretranslate.h for the API and docs/server.md.
+#include <httplib.h>
+#include <signal.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "runtime/api/translator.h"
+#include "runtime/server/libretranslate.h"
+#include "runtime/server/service.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: edgemt-server [options]
+
+Serves the LibreTranslate HTTP API (POST /translate, GET /languages, GET /health,
+GET /frontend/settings) with the models of a directory.
+
+options:
+  --host H            address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+  --port P            port (default 5000; 0 picks a free one, printed at start)
+  --models DIR        serve every *.emt in DIR (default: the bundled models); the language
+                      pair comes from each model's metadata or a name ending in -SRC-TGT.emt
+  --model FILE        serve this model file (repeatable; instead of --models)
+  --workers N         translators per model (default 1)
+  --threads N         threads per translator (default: cores / workers)
+  --max-batch N       segments translated together (default 16)
+  --batch-tokens N    source tokens per batch (default 4096)
+  --no-batching       translate one request at a time per worker (no dynamic batching)
+  --queue N           segments waiting per model before requests get 503 (default 1024)
+  --char-limit N      characters of text per request (default 5000; more: 413)
+  --max-body BYTES    request body size (default 1048576; more: 413)
+  --timeout SEC       per request, queueing included (default 30; then 503)
+  --beam N            beam size (default: the model's)
+  --api-keys FILE     require api_key, one key per line of FILE
+  --http-threads N    connections handled at once (default 64)
+  --config FILE       read options from FILE: one "name = value" per line (names as
+                      above without --, e.g. "port = 5000"; "no-batching = true")
+  --help              show this help
+
+Stops on SIGTERM or SIGINT after the requests in flight are answered.
+)";
+
+struct Args {
+  std::string host = "127.0.0.1";
+  int port = 5000;
+  std::string models_dir;
+  std::vector<std::string> model_files;
+  edgemt::server::ServiceOptions service;
+  edgemt::server::ApiOptions api;
+  size_t max_body = 1 << 20;
+  int http_threads = 64;
+};
+
+bool parse_int(const std::string& s, long lo, long hi, long* out) {
+  if (s.empty() || s.size() > 12) return false;
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+bool read_lines(const std::string& path, std::vector<std::string>* lines) {
+  std::ifstream in(path);
+  if (!in) return false;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines->push_back(line);
+  }
+  return true;
+}
+
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+// One option; value is "" for flags. Returns an error message or "".
+std::string apply(Args* a, const std::string& name, const std::string& value, bool* has_value) {
+  *has_value = true;
+  long v = 0;
+  auto num = [&](long lo, long hi, auto* dst) -> std::string {
+    if (!parse_int(value, lo, hi, &v))
+      return "--" + name + " needs an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    *dst = static_cast<std::remove_pointer_t<decltype(dst)>>(v);
+    return "";
+  };
+  if (name == "host") {
+    a->host = value;
+    return "";
+  }
+  if (name == "port") return num(0, 65535, &a->port);
+  if (name == "models") {
+    a->models_dir = value;
+    return "";
+  }
+  if (name == "model") {
+    a->model_files.push_back(value);
+    return "";
+  }
+  if (name == "workers") return num(1, 64, &a->service.workers);
+  if (name == "threads") return num(1, 256, &a->service.threads);
+  if (name == "max-batch") return num(1, 256, &a->service.max_batch);
+  if (name == "batch-tokens") return num(1, 1 << 20, &a->service.batch_tokens);
+  if (name == "queue") return num(1, 1 << 20, &a->service.queue_capacity);
+  if (name == "char-limit") return num(1, 1 << 26, &a->api.char_limit);
+  if (name == "max-body") return num(64, 1 << 30, &a->max_body);
+  if (name == "beam") return num(1, 32, &a->service.beam);
+  if (name == "http-threads") return num(1, 4096, &a->http_threads);
+  if (name == "timeout") {
+    long s = 0;
+    if (!parse_int(value, 1, 86400, &s)) return "--timeout needs seconds in [1, 86400]";
+    a->api.timeout = std::chrono::seconds(s);
+    return "";
+  }
+  if (name == "api-keys") {
+    std::vector<std::string> lines;
+    if (!read_lines(value, &lines)) return "--api-keys: cannot read " + value;
+    for (const std::string& l : lines)
+      if (const std::string k = trim(l); !k.empty() && k[0] != '#') a->api.api_keys.insert(k);
+    if (a->api.api_keys.empty()) return "--api-keys: " + value + " holds no key";
+    return "";
+  }
+  if (name == "no-batching") {
+    *has_value = !value.empty();
+    if (value.empty() || value == "true" || value == "1" || value == "yes") {
+      a->service.batching = false;
+    } else if (value == "false" || value == "0" || value == "no") {
+      a->service.batching = true;
+    } else {
+      return "no-batching must be true or false";
+    }
+    return "";
+  }
+  return "unknown option --" + name;
+}
+
+std::string parse_config(Args* a, const std::string& path) {
+  std::vector<std::string> lines;
+  if (!read_lines(path, &lines)) return "--config: cannot read " + path;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string l = trim(lines[i]);
+    if (l.empty() || l[0] == '#') continue;
+    const size_t eq = l.find('=');
+    const std::string name = trim(eq == std::string::npos ? l : l.substr(0, eq));
+    const std::string value = eq == std::string::npos ? "" : trim(l.substr(eq + 1));
+    if (name == "config") return path + ":" + std::to_string(i + 1) + ": config cannot include another";
+    bool has_value = false;
+    if (std::string e = apply(a, name, value, &has_value); !e.empty())
+      return path + ":" + std::to_string(i + 1) + ": " + e;
+  }
+  return "";
+}
+
+// Exit code: -1 to go on.
+int parse_args(int argc, char** argv, Args* a) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (arg.rfind("--", 0) != 0) {
+      std::cerr << "edgemt-server: unexpected argument '" << arg << "'\n" << kUsage;
+      return 2;
+    }
+    std::string name = arg.substr(2), value;
+    const size_t eq = name.find('=');
+    bool inline_value = eq != std::string::npos;
+    if (inline_value) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    }
+    if (name == "config") {
+      if (!inline_value && i + 1 >= argc) {
+        std::cerr << "edgemt-server: --config needs a file\n";
+        return 2;
+      }
+      if (std::string e = parse_config(a, inline_value ? value : argv[++i]); !e.empty()) {
+        std::cerr << "edgemt-server: " << e << "\n";
+        return 2;
+      }
+      continue;
+    }
+    const bool flag = name == "no-batching";
+    if (!flag && !inline_value) {
+      if (i + 1 >= argc) {
+        std::cerr << "edgemt-server: --" << name << " needs a value\n";
+        return 2;
+      }
+      value = argv[++i];
+    }
+    bool has_value = false;
+    if (std::string e = apply(a, name, value, &has_value); !e.empty()) {
+      std::cerr << "edgemt-server: " << e << "\n";
+      return 2;
+    }
+  }
+  return -1;
+}
+
+// Query-string fields of a request target ("/translate?q=...").
+std::vector<std::pair<std::string, std::string>> query_fields(const std::string& target) {
+  const size_t q = target.find('?');
+  if (q == std::string::npos) return {};
+  return edgemt::server::parse_form(std::string_view(target).substr(q + 1));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace edgemt;
+  Args args;
+  if (const int rc = parse_args(argc, argv, &args); rc >= 0) return rc;
+
+  // Signals go to one thread (sigwait below), so block them before any thread starts.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  std::vector<server::ModelEntry> entries;
+  if (!args.model_files.empty()) {
+    for (const std::string& f : args.model_files) entries.push_back({f, "", ""});
+  } else {
+    std::string dir = args.models_dir;
+    if (dir.empty()) {
+      const std::string bundled = default_model_path();
+      if (bundled.empty()) {
+        std::cerr << "edgemt-server: no bundled model found; pass --models DIR or --model FILE\n";
+        return 1;
+      }
+      dir = std::filesystem::path(bundled).parent_path().string();
+    }
+    auto found = server::TranslationService::scan(dir);
+    if (!found) {
+      std::cerr << "edgemt-server: " << found.status().to_string() << "\n";
+      return 1;
+    }
+    entries = std::move(found.value());
+  }
+  auto service = server::TranslationService::create(entries, args.service);
+  if (!service) {
+    std::cerr << "edgemt-server: " << service.status().to_string() << "\n";
+    return 1;
+  }
+  server::LibreTranslateApi api(*service.value(), args.api);
+
+  httplib::Server http;
+  const int http_threads = args.http_threads;
+  http.new_task_queue = [http_threads] { return new httplib::ThreadPool(static_cast<size_t>(http_threads)); };
+  http.set_payload_max_length(args.max_body);
+  // Answers are small and written in a few pieces: without TCP_NODELAY, Nagle's algorithm
+  // and the client's delayed ACK hold each answer ~40 ms (measured: 21 requests/s at
+  // concurrency 1, p50 48 ms, whatever the translation took).
+  http.set_tcp_nodelay(true);
+  http.set_keep_alive_max_count(1000);
+  http.set_default_headers({{"Access-Control-Allow-Origin", "*"}});
+  auto handler = [&api](const httplib::Request& req, httplib::Response& res) {
+    server::HttpRequest r;
+    r.method = req.method;
+    r.path = req.path;
+    r.content_type = req.get_header_value("Content-Type");
+    r.params = query_fields(req.target);
+    for (const auto& [name, part] : req.files) r.params.emplace_back(name, part.content);
+    r.body = req.body;
+    const server::HttpResponse out = api.handle(r);
+    res.status = out.status;
+    if (out.retry_after_s > 0) res.set_header("Retry-After", std::to_string(out.retry_after_s));
+    res.set_content(req.method == "HEAD" ? std::string() : out.body, out.content_type.c_str());
+  };
+  http.Get(".*", handler);
+  http.Post(".*", handler);
+  http.Put(".*", handler);
+  http.Delete(".*", handler);
+  http.Patch(".*", handler);
+  http.Options(".*", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 204;
+    res.set_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+    res.set_header("Access-Control-Allow-Headers", "Content-Type, Authorization");
+  });
+  // Errors httplib answers itself (413 body too large, 400 malformed request): JSON too.
+  http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    const char* why = res.status == 413   ? "Request body too large"
+                      : res.status == 414 ? "Request URI too long"
+                      : res.status == 400 ? "Malformed HTTP request"
+                                          : "HTTP error";
+    res.set_content(std::string("{\"error\":\"") + why + "\"}", "application/json");
+  });
+
+  int port = args.port;
+  if (port == 0) {
+    port = http.bind_to_any_port(args.host);
+    if (port < 0) {
+      std::cerr << "edgemt-server: cannot listen on " << args.host << "\n";
+      return 1;
+    }
+  } else if (!http.bind_to_port(args.host, port)) {
+    std::cerr << "edgemt-server: cannot listen on " << args.host << ":" << port
+              << " (address in use or not allowed)\n";
+    return 1;
+  }
+
+  // SIGTERM/SIGINT: stop accepting; requests in flight finish (listen_after_bind returns
+  // once they are answered), then the workers drain and stop.
+  std::thread signal_thread([&http, signals] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    std::fprintf(stderr, "edgemt-server: %s, finishing the requests in flight\n",
+                 sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    http.stop();
+  });
+
+  std::string pairs;
+  for (const server::ModelEntry& e : service.value()->models())
+    pairs += (pairs.empty() ? "" : ", ") + e.source + "->" + e.target;
+  std::printf("edgemt-server listening on http://%s:%d (%s; isa %s; batching %s)\n", args.host.c_str(), port,
+              pairs.c_str(), active_isa(), args.service.batching ? "on" : "off");
+  std::fflush(stdout);
+
+  const bool ok = http.listen_after_bind();
+  service.value()->shutdown();
+  if (!ok && http.is_running()) {
+    std::cerr << "edgemt-server: the listening socket failed\n";
+  }
+  // The signal thread is waiting only if listen ended some other way: wake it.
+  pthread_kill(signal_thread.native_handle(), SIGTERM);
+  signal_thread.join();
+  std::fprintf(stderr, "edgemt-server: stopped\n");
+  return 0;
+}

@@ -1,0 +1,353 @@
+#include "runtime/server/service.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <thread>
+
+namespace edgemt::server {
+
+// ---- Job ------------------------------------------------------------------------------
+
+bool Job::wait_until(std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!done_cv_.wait_until(lock, deadline, [&] { return remaining_ == 0; })) {
+    cancelled_ = true;
+    return false;
+  }
+  return true;
+}
+
+Status Job::status() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return status_;
+}
+
+void Job::finish_segments(size_t n) {
+  std::lock_guard<std::mutex> lock(mu_);
+  remaining_ -= std::min(n, remaining_);
+  if (remaining_ == 0) done_cv_.notify_all();
+}
+
+void Job::fail(const Status& s) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (status_.is_ok()) status_ = s;
+}
+
+// ---- ModelWorkers: one model, its queue and its workers --------------------------------
+
+class ModelWorkers {
+ public:
+  ModelWorkers(std::shared_ptr<const Model> model, const ServiceOptions& o)
+      : model_(std::move(model)), o_(o) {}
+
+  Status start() {
+    TranslatorOptions to;
+    to.max_batch = o_.max_batch;
+    to.max_beam = std::max({o_.beam, model_->generation().num_beams, o_.max_alternatives + 1, 1});
+    to.max_source_length = std::min(o_.max_source_length, model_->config().max_positions);
+    int threads = o_.threads;
+    if (threads <= 0)
+      threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, o_.workers));
+    to.num_threads = threads;
+    for (int w = 0; w < o_.workers; ++w) {
+      auto t = Translator::create(model_, to);
+      if (!t) return t.status();
+      translators_.push_back(std::move(t.value()));
+    }
+    for (int w = 0; w < o_.workers; ++w) threads_.emplace_back([this, w] { loop(*translators_[w]); });
+    return Status::ok();
+  }
+
+  TranslationService::Submitted submit(const std::vector<std::string>& texts, int alternatives) {
+    using R = TranslationService::Submitted::Refusal;
+    TranslationService::Submitted out;
+    if (alternatives < 0 || alternatives > o_.max_alternatives) {
+      out.refusal = R::kBadRequest;
+      out.message = "alternatives must be between 0 and " + std::to_string(o_.max_alternatives);
+      return out;
+    }
+    // Tokenize outside the lock (on the caller's thread).
+    std::vector<Job::Segment> segs(texts.size());
+    size_t pending = 0;
+    const Tokenizer& tok = model_->tokenizer();
+    for (size_t i = 0; i < texts.size(); ++i) {
+      if (Status s = tok.encode(texts[i], &segs[i].ids); !s.is_ok()) {
+        out.refusal = R::kBadRequest;
+        out.message = s.message();
+        return out;
+      }
+      if (segs[i].ids.size() <= 1) {
+        segs[i].ids.clear();  // blank: translates to ""
+      } else {
+        ++pending;
+      }
+    }
+    if (pending > static_cast<size_t>(o_.queue_capacity)) {
+      out.refusal = R::kTooLarge;
+      out.message = "the request has " + std::to_string(pending) +
+                    " segments to translate; this server takes at most " + std::to_string(o_.queue_capacity) +
+                    " per request";
+      return out;
+    }
+    auto job = std::make_shared<Job>(std::move(segs), alternatives);
+    job->remaining_ = pending;
+    if (pending == 0) {
+      out.job = std::move(job);
+      return out;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) {
+        out.refusal = R::kStopping;
+        out.message = "the server is shutting down";
+        return out;
+      }
+      if (queue_.size() + pending > static_cast<size_t>(o_.queue_capacity)) {
+        ++rejected_;
+        out.refusal = R::kBusy;
+        out.message = "the server is busy (translation queue full); retry later";
+        return out;
+      }
+      for (size_t i = 0; i < job->segments_.size(); ++i)
+        if (!job->segments_[i].ids.empty()) queue_.push_back({job, i});
+    }
+    cv_.notify_all();
+    out.job = std::move(job);
+    return out;
+  }
+
+  const Model& model() const { return *model_; }
+
+  void shutdown() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_ && threads_.empty()) return;
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    for (std::thread& t : threads_) t.join();
+    threads_.clear();
+  }
+
+  void add_stats(ServiceStats* s) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    s->batches += batches_;
+    s->segments += segments_;
+    s->rejected += rejected_;
+    s->queued += queue_.size();
+    s->max_batch_seen = std::max(s->max_batch_seen, max_batch_seen_);
+  }
+
+ private:
+  struct Item {
+    std::shared_ptr<Job> job;
+    size_t segment;
+  };
+
+  static bool cancelled(const Job& j) {
+    std::lock_guard<std::mutex> lock(j.mu_);
+    return j.cancelled_;
+  }
+
+  // Takes the next batch from the queue (blocking); false when stopping with nothing left.
+  bool next_batch(std::vector<Item>* batch) {
+    batch->clear();
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      // Segments of requests that timed out are dropped.
+      while (!queue_.empty() && cancelled(*queue_.front().job)) queue_.pop_front();
+      if (!queue_.empty()) break;
+      if (stopping_) return false;
+    }
+    const Job* first_job = queue_.front().job.get();
+    const int alternatives = first_job->alternatives_;
+    const size_t max_batch = static_cast<size_t>(o_.max_batch);
+    size_t tokens = 0;
+    for (auto it = queue_.begin(); it != queue_.end() && batch->size() < max_batch;) {
+      const Job& j = *it->job;
+      const bool same_request = &j == first_job;
+      if (!o_.batching && !same_request) break;    // one request at a time
+      if (j.alternatives_ != alternatives) break;  // other search options: keep the order
+      const size_t n = j.segments_[it->segment].ids.size();
+      if (!batch->empty() && tokens + n > static_cast<size_t>(o_.batch_tokens)) break;
+      tokens += n;
+      batch->push_back(std::move(*it));
+      it = queue_.erase(it);
+    }
+    ++batches_;
+    segments_ += batch->size();
+    max_batch_seen_ = std::max(max_batch_seen_, batch->size());
+    return true;
+  }
+
+  void loop(Translator& tr) {
+    std::vector<Item> batch;
+    std::vector<std::span<const int32_t>> src;
+    std::vector<std::vector<int32_t>> out;
+    std::vector<std::vector<std::vector<int32_t>>> nbest;
+    const Tokenizer& tok = model_->tokenizer();
+    TranslateOptions opts;
+    if (o_.beam > 0) opts.beam = o_.beam;
+    const int default_beam = tr.resolve(opts).value().beam;
+    while (next_batch(&batch)) {
+      src.clear();
+      for (const Item& it : batch) src.push_back(it.job->segments_[it.segment].ids);
+      const int alternatives = batch.front().job->alternatives_;
+      Status s;
+      if (alternatives == 0) {
+        out.resize(src.size());
+        s = tr.translate_ids(src, std::span(out), opts);
+      } else {
+        // Alternatives come from the beam's other hypotheses: the beam is at least 1 + n.
+        TranslateOptions o = opts;
+        o.beam = std::max(default_beam, alternatives + 1);
+        s = tr.translate_ids_nbest(src, static_cast<size_t>(alternatives + 1) * 2, &nbest, o);
+      }
+      for (size_t i = 0; i < batch.size(); ++i) {
+        Job& job = *batch[i].job;
+        if (!s.is_ok()) {
+          job.fail(s);
+        } else {
+          Job::Segment& seg = job.segments_[batch[i].segment];
+          if (alternatives == 0) {
+            seg.text = tok.decode(out[i]);
+          } else {
+            // Best first; alternatives are the next distinct texts.
+            for (size_t j = 0; j < nbest[i].size(); ++j) {
+              std::string t = tok.decode(nbest[i][j]);
+              if (j == 0) {
+                seg.text = std::move(t);
+              } else if (seg.alternatives.size() < static_cast<size_t>(alternatives) && t != seg.text &&
+                         std::find(seg.alternatives.begin(), seg.alternatives.end(), t) ==
+                             seg.alternatives.end()) {
+                seg.alternatives.push_back(std::move(t));
+              }
+            }
+          }
+        }
+        job.finish_segments(1);
+      }
+      batch.clear();  // drop the job references
+    }
+  }
+
+  std::shared_ptr<const Model> model_;
+  ServiceOptions o_;
+  std::vector<std::unique_ptr<Translator>> translators_;
+  std::vector<std::thread> threads_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Item> queue_;
+  bool stopping_ = false;
+  uint64_t batches_ = 0, segments_ = 0, rejected_ = 0;
+  size_t max_batch_seen_ = 0;
+};
+
+// ---- TranslationService ---------------------------------------------------------------
+
+Expected<ModelEntry> describe_model(const std::string& path, const Model& model) {
+  ModelEntry e;
+  e.path = path;
+  for (const auto& [k, v] : model.metadata()) {
+    if (k == "source_language") e.source = v;
+    if (k == "target_language") e.target = v;
+  }
+  if (e.source.empty() || e.target.empty()) {
+    static const std::regex pair_re(R"(-([a-z]{2,3})-([a-z]{2,3})(\.[^.]*)?\.emt$)");
+    const std::string name = std::filesystem::path(path).filename().string();
+    std::smatch m;
+    if (!std::regex_search(name, m, pair_re))
+      return invalid_argument(path +
+                              ": the model names no language pair (metadata source_language/target_language, "
+                              "or a file name ending in -<src>-<tgt>.emt such as model-en-de.emt)");
+    e.source = m[1].str();
+    e.target = m[2].str();
+  }
+  return e;
+}
+
+Expected<std::vector<ModelEntry>> TranslationService::scan(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return not_found(dir + ": not a directory");
+  std::vector<std::string> paths;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".emt" && it->is_regular_file(ec)) paths.push_back(it->path().string());
+  if (ec) return io_error(dir + ": " + ec.message());
+  std::sort(paths.begin(), paths.end());
+  if (paths.empty()) return not_found(dir + ": no model files (*.emt)");
+  std::vector<ModelEntry> out;
+  for (const std::string& p : paths) out.push_back({p, "", ""});
+  return out;
+}
+
+Expected<std::unique_ptr<TranslationService>> TranslationService::create(
+    const std::vector<ModelEntry>& models, const ServiceOptions& options) {
+  if (models.empty()) return invalid_argument("no models to serve");
+  if (options.workers < 1 || options.max_batch < 1 || options.batch_tokens < 1 ||
+      options.queue_capacity < 1 || options.max_source_length < 2 || options.max_alternatives < 0 ||
+      options.beam < 0)
+    return invalid_argument("service options out of range");
+  std::unique_ptr<TranslationService> s(new TranslationService());
+  s->options_ = options;
+  for (const ModelEntry& m : models) {
+    auto model = Model::load(m.path);
+    if (!model) return model.status();
+    ModelEntry e = m;
+    if (e.source.empty() || e.target.empty()) {
+      auto d = describe_model(m.path, *model.value());
+      if (!d) return d.status();
+      e = d.value();
+    }
+    if (s->find(e.source, e.target) >= 0)
+      return invalid_argument(m.path + ": a second model for " + e.source + " -> " + e.target);
+    auto w = std::make_unique<ModelWorkers>(std::move(model.value()), options);
+    EDGEMT_RETURN_IF_ERROR(w->start());
+    s->entries_.push_back(e);
+    s->models_.push_back(std::move(w));
+  }
+  return s;
+}
+
+TranslationService::~TranslationService() { shutdown(); }
+
+int TranslationService::find(const std::string& source, const std::string& target) const {
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].source == source && entries_[i].target == target) return static_cast<int>(i);
+  return -1;
+}
+
+TranslationService::Submitted TranslationService::submit(int model, const std::vector<std::string>& texts,
+                                                         int alternatives) {
+  if (model < 0 || static_cast<size_t>(model) >= models_.size()) {
+    Submitted s;
+    s.refusal = Submitted::Refusal::kBadRequest;
+    s.message = "no such model";
+    return s;
+  }
+  return models_[static_cast<size_t>(model)]->submit(texts, alternatives);
+}
+
+double TranslationService::source_coverage(int model, const std::string& text) const {
+  if (model < 0 || static_cast<size_t>(model) >= models_.size()) return 0.0;
+  const Model& m = models_[static_cast<size_t>(model)]->model();
+  std::vector<int32_t> ids;
+  if (!m.tokenizer().encode(text, &ids).is_ok() || ids.size() <= 1) return 0.0;
+  size_t known = 0;
+  for (size_t i = 0; i + 1 < ids.size(); ++i) known += ids[i] != m.config().unk_id;
+  return static_cast<double>(known) / static_cast<double>(ids.size() - 1);
+}
+
+void TranslationService::shutdown() {
+  for (auto& m : models_) m->shutdown();
+}
+
+ServiceStats TranslationService::stats() const {
+  ServiceStats s;
+  for (const auto& m : models_) m->add_stats(&s);
+  return s;
+}
+
+}  // namespace edgemt::server

@@ -1,0 +1,102 @@
+// Arbitrary bytes as an HTTP request to edgemt-server's LibreTranslate API (the layer
+// below cpp-httplib: method, path, content type, query fields and body), on a service
+// over the fixed tiny model serving "en" -> "de". The input is
+//   byte 0: method (GET/POST/HEAD/PUT/OPTIONS) and path (/translate, /detect,
+//           /languages, /frontend/settings, /health, anything else)
+//   byte 1: content type (JSON, form, multipart-ish query fields, text/plain, none)
+//   rest:   the body (with query-field mode: a form string decoded into params).
+// Invariants: handle() never throws or crashes; every answer is a status in [200, 599]
+// with a JSON body; a 200 from /translate holds translatedText of the shape q asked for
+// (a string or a list); an error carries "error". The markup layer: plain text
+// reassembled from its own pieces is the input again, byte for byte.
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "runtime/server/libretranslate.h"
+#include "runtime/server/markup.h"
+#include "runtime/server/service.h"
+#include "tests/fuzz/fuzz_common.h"
+
+namespace {
+
+using json = nlohmann::json;
+
+edgemt::server::LibreTranslateApi& api() {
+  static std::unique_ptr<edgemt::server::TranslationService> service = [] {
+    const char* env = std::getenv("EDGEMT_FUZZ_MODEL");
+    edgemt::server::ModelEntry e{env != nullptr && *env != '\0' ? env : EDGEMT_FUZZ_MODEL, "en", "de"};
+    edgemt::server::ServiceOptions o;
+    o.threads = 1;
+    o.max_batch = 4;
+    o.max_source_length = 24;
+    o.queue_capacity = 64;
+    auto s = edgemt::server::TranslationService::create({e}, o);
+    if (!s) {
+      std::fprintf(stderr, "fuzz: cannot start the service: %s\n", s.status().to_string().c_str());
+      std::exit(1);
+    }
+    return std::move(s.value());
+  }();
+  static edgemt::server::LibreTranslateApi a(*service, [] {
+    edgemt::server::ApiOptions o;
+    o.char_limit = 2000;
+    o.timeout = std::chrono::seconds(20);
+    return o;
+  }());
+  return a;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace edgemt::server;
+  if (size < 2) return 0;
+  static const char* kMethods[] = {"POST", "GET", "HEAD", "PUT", "OPTIONS", "POST", "POST", "POST"};
+  static const char* kPaths[] = {"/translate", "/translate",         "/translate", "/detect",
+                                 "/languages", "/frontend/settings", "/health",    "/x"};
+  static const char* kTypes[] = {"application/json", "application/json; charset=utf-8",
+                                 "application/x-www-form-urlencoded", "", "text/plain"};
+  HttpRequest req;
+  req.method = kMethods[data[0] & 7];
+  req.path = kPaths[(data[0] >> 3) & 7];
+  const unsigned type = data[1] % 6;
+  const std::string body(reinterpret_cast<const char*>(data) + 2, size - 2);
+  if (type == 5) {
+    req.params = parse_form(body);  // query string / multipart fields
+  } else {
+    req.content_type = kTypes[type];
+    req.body = body;
+  }
+
+  const HttpResponse r = api().handle(req);
+  EDGEMT_FUZZ_CHECK(r.status >= 200 && r.status <= 599, "status %d", r.status);
+  const json j = json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+  EDGEMT_FUZZ_CHECK(!j.is_discarded(), "the answer is not JSON: %s", r.body.substr(0, 200).c_str());
+  if (r.status != 200) {
+    EDGEMT_FUZZ_CHECK(j.is_object() && j.contains("error") && j["error"].is_string(),
+                      "error without message: %s", r.body.substr(0, 200).c_str());
+  } else if (req.path == "/translate") {
+    EDGEMT_FUZZ_CHECK(j.is_object() && j.contains("translatedText"), "no translatedText: %s",
+                      r.body.substr(0, 200).c_str());
+    const json& t = j["translatedText"];
+    EDGEMT_FUZZ_CHECK(
+        t.is_string() ||
+            (t.is_array() && std::all_of(t.begin(), t.end(), [](const json& x) { return x.is_string(); })),
+        "translatedText of a wrong type: %s", r.body.substr(0, 200).c_str());
+  }
+
+  // Plain-text segmentation is lossless.
+  const Segmented doc = segment_text(body);
+  std::vector<std::string> same;
+  for (size_t i : doc.text) same.push_back(doc.pieces[i]);
+  EDGEMT_FUZZ_CHECK(reassemble(doc, same) == body, "text segmentation lost bytes");
+  // HTML: any input segments and reassembles without crashing.
+  const Segmented html = segment_html(body);
+  same.clear();
+  for (size_t i : html.text) same.push_back(html.pieces[i]);
+  (void)reassemble(html, same);
+  return 0;
+}

@@ -1,0 +1,360 @@
+// edgemt-server's service and LibreTranslate API without HTTP: markup segmentation,
+// request parsing and errors, dynamic batching (outputs equal one-at-a-time), queue
+// limits (503/413), timeouts, API keys, n-best alternatives. Uses the bundled model.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "runtime/api/translator.h"
+#include "runtime/server/libretranslate.h"
+#include "runtime/server/markup.h"
+#include "runtime/server/service.h"
+
+namespace edgemt::server {
+namespace {
+
+using json = nlohmann::json;
+
+const std::string kModel = std::string(EDGEMT_MODELS_DIR) + "/edgemt-en-de.emt";
+
+const std::vector<std::string> kSentences = {
+    "The file could not be opened.",
+    "Please try again later.",
+    "Save the document before closing the window.",
+    "The connection to the server was lost.",
+    "Do you want to delete this folder?",
+    "An error occurred while reading the configuration file.",
+    "Print",
+    "The password is too short.",
+};
+
+std::unique_ptr<TranslationService> make_service(ServiceOptions o = {}) {
+  o.threads = 1;
+  auto s = TranslationService::create({{kModel, "", ""}}, o);
+  EXPECT_TRUE(s.has_value()) << s.status().to_string();
+  return std::move(s.value());
+}
+
+HttpResponse post_json(const LibreTranslateApi& api, const json& body) {
+  HttpRequest r;
+  r.method = "POST";
+  r.path = "/translate";
+  r.content_type = "application/json";
+  r.body = body.dump();
+  return api.handle(r);
+}
+
+// The reference: the public Translator on the same model, default options.
+std::vector<std::string> reference(const std::vector<std::string>& texts) {
+  auto tr = Translator::create(kModel, {});
+  EXPECT_TRUE(tr.has_value());
+  auto out = tr.value()->translate(texts);
+  EXPECT_TRUE(out.has_value());
+  return out.value();
+}
+
+TEST(Markup, TextKeepsLinesAndWhitespace) {
+  const Segmented d = segment_text("  Hello world. \n\nSecond line\n");
+  ASSERT_EQ(d.text.size(), 2u);
+  EXPECT_EQ(d.pieces[d.text[0]], "Hello world.");
+  EXPECT_EQ(d.pieces[d.text[1]], "Second line");
+  EXPECT_EQ(reassemble(d, {"A", "B"}), "  A \n\nB\n");
+  EXPECT_TRUE(segment_text("").text.empty());
+  EXPECT_EQ(reassemble(segment_text(" \n "), {}), " \n ");
+}
+
+TEST(Markup, HtmlTranslatesTextNodesOnly) {
+  const std::string html =
+      "<p class=\"a>b\">Open the <b>file</b> &amp; save.</p><!-- note --><script>if (a < b) x();</script>"
+      "<pre>keep me</pre> <i>Done</i>";
+  const Segmented d = segment_html(html);
+  std::vector<std::string> texts;
+  for (size_t i : d.text) texts.push_back(d.pieces[i]);
+  EXPECT_EQ(texts, (std::vector<std::string>{"Open the", "file", "& save.", "Done"}));
+  EXPECT_EQ(reassemble(d, texts), html);  // identity translation gives the document back
+  EXPECT_EQ(reassemble(d, {"X", "Y", "a < b & c", "Z"}),
+            "<p class=\"a>b\">X <b>Y</b> a &lt; b &amp; c</p><!-- note --><script>if (a < b) x();</script>"
+            "<pre>keep me</pre> <i>Z</i>");
+}
+
+TEST(Markup, Entities) {
+  EXPECT_EQ(decode_entities("a &lt;b&gt; &#233;&#xE9; &nbsp;&bogus; &#xD800; &"),
+            "a <b> \xC3\xA9\xC3\xA9 \xC2\xA0&bogus; &#xD800; &");
+  EXPECT_EQ(escape_html("<a & b>"), "&lt;a &amp; b&gt;");
+  EXPECT_EQ(count_chars("h\xC3\xA9llo"), 5u);
+}
+
+TEST(Form, Decoding) {
+  const auto f = parse_form("q=Hello+world%21&source=en&&target=de&bad=%zz&q=x");
+  ASSERT_EQ(f.size(), 5u);
+  EXPECT_EQ(f[0], (std::pair<std::string, std::string>{"q", "Hello world!"}));
+  EXPECT_EQ(f[3], (std::pair<std::string, std::string>{"bad", "%zz"}));
+}
+
+TEST(Service, PairFromFileNameOrMetadata) {
+  auto model = Model::load(kModel);
+  ASSERT_TRUE(model.has_value());
+  auto e = describe_model("/x/opus-mt-fr-en.emt", *model.value());
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e.value().source, "fr");
+  EXPECT_EQ(e.value().target, "en");
+  EXPECT_FALSE(describe_model("/x/model.emt", *model.value()).has_value());
+  EXPECT_FALSE(TranslationService::scan("/nonexistent-dir").has_value());
+}
+
+TEST(Api, TranslatesLikeTheTranslator) {
+  auto svc = make_service();
+  LibreTranslateApi api(*svc, {});
+  const std::vector<std::string> ref = reference(kSentences);
+  // One string.
+  HttpResponse r = post_json(api, {{"q", kSentences[0]}, {"source", "en"}, {"target", "de"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["translatedText"], ref[0]);
+  // A list, and lines of one text.
+  r = post_json(api, {{"q", kSentences}, {"source", "en"}, {"target", "de"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["translatedText"].get<std::vector<std::string>>(), ref);
+  r = post_json(api, {{"q", kSentences[0] + "\n\n" + kSentences[1]}, {"source", "en"}, {"target", "de"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["translatedText"], ref[0] + "\n\n" + ref[1]);
+  // Form-encoded (what libretranslatepy sends), source auto.
+  HttpRequest form;
+  form.method = "POST";
+  form.path = "/translate";
+  form.content_type = "application/x-www-form-urlencoded";
+  form.body = "q=The+file+could+not+be+opened.&source=auto&target=de";
+  r = api.handle(form);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json j = json::parse(r.body);
+  EXPECT_EQ(j["translatedText"], ref[0]);
+  EXPECT_EQ(j["detectedLanguage"]["language"], "en");
+  // Blank text.
+  r = post_json(api, {{"q", "  "}, {"source", "en"}, {"target", "de"}});
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(json::parse(r.body)["translatedText"], "  ");
+}
+
+TEST(Api, Languages) {
+  auto svc = make_service();
+  LibreTranslateApi api(*svc, {});
+  HttpRequest g;
+  g.method = "GET";
+  g.path = "/languages";
+  const HttpResponse r = api.handle(g);
+  ASSERT_EQ(r.status, 200);
+  const json j = json::parse(r.body);
+  ASSERT_TRUE(j.is_array());
+  EXPECT_EQ(j[0]["code"], "en");
+  EXPECT_EQ(j[0]["name"], "English");
+  EXPECT_EQ(j[0]["targets"], json::array({"de"}));
+  g.path = "/health";
+  EXPECT_EQ(json::parse(api.handle(g).body)["status"], "ok");
+  g.path = "/frontend/settings";
+  EXPECT_EQ(json::parse(api.handle(g).body)["charLimit"], 5000);
+}
+
+TEST(Api, BadRequestsGetClearErrors) {
+  auto svc = make_service();
+  ApiOptions o;
+  o.char_limit = 100;
+  LibreTranslateApi api(*svc, o);
+  auto status_of = [&](const std::string& content_type, const std::string& body, std::string* msg = nullptr) {
+    HttpRequest r;
+    r.method = "POST";
+    r.path = "/translate";
+    r.content_type = content_type;
+    r.body = body;
+    const HttpResponse out = api.handle(r);
+    const json j = json::parse(out.body, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << out.body;
+    if (out.status != 200) {
+      EXPECT_TRUE(j.contains("error")) << out.body;
+    }
+    if (msg) *msg = j.value("error", "");
+    return out.status;
+  };
+  const std::string js = "application/json";
+  std::string msg;
+  EXPECT_EQ(status_of(js, "{not json", &msg), 400);
+  EXPECT_NE(msg.find("JSON"), std::string::npos);
+  EXPECT_EQ(status_of(js, "[1,2]"), 400);
+  EXPECT_EQ(status_of(js, R"({"source":"en","target":"de"})", &msg), 400);
+  EXPECT_NE(msg.find("q"), std::string::npos);
+  EXPECT_EQ(status_of(js, R"({"q":5,"source":"en","target":"de"})"), 400);
+  EXPECT_EQ(status_of(js, R"({"q":["a",{}],"source":"en","target":"de"})"), 400);
+  EXPECT_EQ(status_of(js, R"({"q":"a","target":"de"})"), 400);
+  EXPECT_EQ(status_of(js, R"({"q":"a","source":"xx","target":"de"})", &msg), 400);
+  EXPECT_NE(msg.find("xx"), std::string::npos);
+  EXPECT_EQ(status_of(js, R"({"q":"a","source":"en","target":"fr"})"), 400);
+  EXPECT_EQ(status_of(js, R"({"q":"a","source":"en","target":"de","format":"pdf"})"), 400);
+  EXPECT_EQ(status_of(js, R"({"q":"a","source":"en","target":"de","alternatives":-1})"), 400);
+  EXPECT_EQ(status_of(js, R"({"q":"a","source":"en","target":"de","alternatives":99})"), 400);
+  EXPECT_EQ(status_of(js, R"({"q":")" + std::string(101, 'a') + R"(","source":"en","target":"de"})"), 413);
+  EXPECT_EQ(status_of("text/plain", "garbage"), 400);
+  EXPECT_EQ(status_of(js, std::string(5000, '[')), 400);
+  HttpRequest r;
+  r.method = "GET";
+  r.path = "/translate";
+  EXPECT_EQ(api.handle(r).status, 405);
+  r.path = "/nope";
+  EXPECT_EQ(api.handle(r).status, 404);
+  r.method = "POST";
+  r.path = "/detect";
+  EXPECT_EQ(api.handle(r).status, 400);  // no q
+  r.path = "/translate_file";
+  EXPECT_EQ(api.handle(r).status, 501);
+}
+
+TEST(Api, DetectRanksServedSources) {
+  auto svc = make_service();
+  LibreTranslateApi api(*svc, {});
+  HttpRequest r;
+  r.method = "POST";
+  r.path = "/detect";
+  r.content_type = "application/x-www-form-urlencoded";
+  r.body = "q=The+file+could+not+be+opened.";
+  const HttpResponse out = api.handle(r);
+  ASSERT_EQ(out.status, 200) << out.body;
+  const json j = json::parse(out.body);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["language"], "en");
+  EXPECT_GT(j[0]["confidence"].get<double>(), 90.0);
+  // Text the vocabulary barely knows scores lower.
+  r.body = "q=%E4%BD%A0%E5%A5%BD%E4%B8%96%E7%95%8C%E4%BD%A0%E5%A5%BD";
+  const json cjk = json::parse(api.handle(r).body);
+  EXPECT_LT(cjk[0]["confidence"].get<double>(), j[0]["confidence"].get<double>());
+}
+
+TEST(Api, ApiKeys) {
+  auto svc = make_service();
+  ApiOptions o;
+  o.api_keys = {"secret"};
+  LibreTranslateApi api(*svc, o);
+  EXPECT_EQ(post_json(api, {{"q", "Print"}, {"source", "en"}, {"target", "de"}}).status, 403);
+  EXPECT_EQ(post_json(api, {{"q", "Print"}, {"source", "en"}, {"target", "de"}, {"api_key", "wrong"}}).status,
+            403);
+  EXPECT_EQ(
+      post_json(api, {{"q", "Print"}, {"source", "en"}, {"target", "de"}, {"api_key", "secret"}}).status,
+      200);
+}
+
+TEST(Api, AlternativesAreDistinctBeamHypotheses) {
+  auto svc = make_service();
+  LibreTranslateApi api(*svc, {});
+  const std::vector<std::string> ref = reference(kSentences);
+  const HttpResponse r =
+      post_json(api, {{"q", kSentences}, {"source", "en"}, {"target", "de"}, {"alternatives", 3}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json j = json::parse(r.body);
+  ASSERT_EQ(j["alternatives"].size(), kSentences.size());
+  size_t total = 0;
+  for (size_t i = 0; i < kSentences.size(); ++i) {
+    // The best is the plain translation (the model's beam is at least 4 here).
+    EXPECT_EQ(j["translatedText"][i], ref[i]);
+    const auto alts = j["alternatives"][i].get<std::vector<std::string>>();
+    EXPECT_LE(alts.size(), 3u);
+    for (size_t a = 0; a < alts.size(); ++a) {
+      EXPECT_NE(alts[a], ref[i]);
+      for (size_t b = 0; b < a; ++b) EXPECT_NE(alts[a], alts[b]);
+    }
+    total += alts.size();
+  }
+  EXPECT_GT(total, kSentences.size());  // a 4-beam gives alternatives for most sentences
+}
+
+// Concurrent requests are batched together and give the same outputs as one at a time.
+TEST(Service, DynamicBatchingKeepsOutputs) {
+  const std::vector<std::string> ref = reference(kSentences);
+  for (bool batching : {true, false}) {
+    ServiceOptions o;
+    o.batching = batching;
+    o.max_batch = 8;
+    auto svc = make_service(o);
+    LibreTranslateApi api(*svc, {});
+    std::vector<std::thread> clients;
+    std::atomic<int> wrong{0};
+    for (int c = 0; c < 8; ++c) {
+      clients.emplace_back([&, c] {
+        for (int k = 0; k < 3; ++k) {
+          const size_t i = static_cast<size_t>(c + k) % kSentences.size();
+          const HttpResponse r = post_json(api, {{"q", kSentences[i]}, {"source", "en"}, {"target", "de"}});
+          if (r.status != 200 || json::parse(r.body)["translatedText"] != ref[i]) ++wrong;
+        }
+      });
+    }
+    for (auto& t : clients) t.join();
+    EXPECT_EQ(wrong.load(), 0) << "batching " << batching;
+    const ServiceStats s = svc->stats();
+    EXPECT_EQ(s.segments, 24u);
+    if (batching) {
+      EXPECT_GT(s.max_batch_seen, 1u);  // requests from different clients shared a batch
+    } else {
+      EXPECT_EQ(s.max_batch_seen, 1u);  // one request (one segment) at a time
+    }
+  }
+}
+
+std::string long_text(int sentences) {
+  std::string t;
+  for (int i = 0; i < sentences; ++i) t += kSentences[static_cast<size_t>(i) % kSentences.size()] + " ";
+  return t;
+}
+
+TEST(Service, FullQueueAnswers503AndTooBigAnswers413) {
+  ServiceOptions o;
+  o.max_batch = 1;
+  o.queue_capacity = 8;
+  auto svc = make_service(o);
+  LibreTranslateApi api(*svc, {});
+  // More segments than the queue ever holds: 413.
+  std::vector<std::string> nine(9, "Print");
+  EXPECT_EQ(post_json(api, {{"q", nine}, {"source", "en"}, {"target", "de"}}).status, 413);
+  // Fill the queue with 8 slow segments, then a request that does not fit: 503.
+  std::vector<std::string> slow(8, long_text(6));
+  std::thread filler([&] {
+    const HttpResponse r = post_json(api, {{"q", slow}, {"source", "en"}, {"target", "de"}});
+    EXPECT_EQ(r.status, 200);
+  });
+  while (svc->stats().queued + svc->stats().segments < 7) std::this_thread::yield();
+  const HttpResponse busy =
+      post_json(api, {{"q", std::vector<std::string>(3, "Print")}, {"source", "en"}, {"target", "de"}});
+  EXPECT_EQ(busy.status, 503) << busy.body;
+  EXPECT_GT(busy.retry_after_s, 0);
+  filler.join();
+  EXPECT_GE(svc->stats().rejected, 1u);
+  // Afterwards the server answers again.
+  EXPECT_EQ(post_json(api, {{"q", "Print"}, {"source", "en"}, {"target", "de"}}).status, 200);
+}
+
+TEST(Service, TimeoutAnswers503AndDropsTheWork) {
+  ServiceOptions so;
+  so.max_batch = 1;
+  auto svc = make_service(so);
+  ApiOptions o;
+  o.timeout = std::chrono::milliseconds(1);
+  LibreTranslateApi api(*svc, o);
+  const HttpResponse r =
+      post_json(api, {{"q", std::vector<std::string>(16, long_text(8))}, {"source", "en"}, {"target", "de"}});
+  EXPECT_EQ(r.status, 503) << r.body;
+  EXPECT_NE(json::parse(r.body)["error"].get<std::string>().find("did not finish"), std::string::npos);
+  // The service is still usable, and the cancelled segments were not all translated.
+  LibreTranslateApi normal(*svc, {});
+  EXPECT_EQ(post_json(normal, {{"q", "Print"}, {"source", "en"}, {"target", "de"}}).status, 200);
+  EXPECT_LT(svc->stats().segments, 17u);
+}
+
+TEST(Service, ShutdownFinishesQueuedWork) {
+  auto svc = make_service();
+  auto sub = svc->submit(0, {long_text(4), long_text(5), "Print"}, 0);
+  ASSERT_TRUE(sub.job != nullptr) << sub.message;
+  svc->shutdown();
+  ASSERT_TRUE(sub.job->wait_until(std::chrono::steady_clock::now()));
+  for (const Job::Segment& s : sub.job->segments()) EXPECT_FALSE(s.text.empty());
+  EXPECT_EQ(svc->submit(0, {"Print"}, 0).refusal, TranslationService::Submitted::Refusal::kStopping);
+}
+
+}  // namespace
+}  // namespace edgemt::server

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""edgemt-server over real HTTP: the official LibreTranslate client (libretranslatepy),
+plain JSON/form requests, malformed HTTP and JSON, body size limit, concurrent clients,
+API keys, and graceful shutdown on SIGTERM with a request in flight.
+
+    python3 tests/server/test_server.py SERVER_BINARY MODEL_FILE
+
+Runs as a plain script (one "ok NAME" / "FAIL NAME" line per test) or under pytest
+(EDGEMT_SERVER and EDGEMT_SERVER_MODEL). libretranslatepy tests are skipped when the
+package is missing unless EDGEMT_REQUIRE_LIBRETRANSLATEPY=1 (scripts/test python sets it).
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.error
+import urllib.parse
+import urllib.request
+
+SERVER = os.environ.get("EDGEMT_SERVER", "")
+MODEL = os.environ.get("EDGEMT_SERVER_MODEL", "")
+SENTENCE = "The file could not be opened."
+
+
+try:  # under pytest a skip is pytest's; as a script it prints "skip NAME"
+    import pytest
+    Skip = pytest.skip.Exception
+except ImportError:
+    class Skip(Exception):
+        """A test that cannot run here (printed as "skip NAME", counted as neither)."""
+
+
+class Server:
+    def __init__(self, *extra):
+        self.proc = subprocess.Popen([SERVER, "--port", "0", "--model", MODEL, *extra],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        if "listening on http://" not in line:
+            self.proc.kill()
+            raise RuntimeError("server did not start: " + line + self.proc.stderr.read())
+        self.url = line.split("listening on ")[1].split(" ")[0]
+        self.port = int(self.url.rsplit(":", 1)[1])
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout=60)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def request(url, body=None, content_type="application/json", method=None, timeout=60):
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode() if content_type == "application/json" else body
+    req = urllib.request.Request(url, data=data, method=method)
+    if data is not None:
+        req.add_header("Content-Type", content_type)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, json.loads(r.read().decode()), dict(r.headers)
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read().decode()), dict(e.headers)
+
+
+def raw(port, data, timeout=10):
+    """Sends raw bytes, returns what the server answers before closing (may be b"")."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        s.sendall(data)
+        s.shutdown(socket.SHUT_WR)
+        out = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                return out
+            out += chunk
+    finally:
+        s.close()
+
+
+def translate(url, q, **kw):
+    return request(url + "/translate", {"q": q, "source": "en", "target": "de", **kw})
+
+
+def test_libretranslatepy_client():
+    try:
+        from libretranslatepy import LibreTranslateAPI
+    except ImportError:
+        if os.environ.get("EDGEMT_REQUIRE_LIBRETRANSLATEPY") == "1":
+            raise
+        raise Skip("libretranslatepy not installed")
+    with Server() as srv:
+        lt = LibreTranslateAPI(srv.url)
+        out = lt.translate(SENTENCE, "en", "de")
+        status, body, _ = translate(srv.url, SENTENCE)
+        assert status == 200 and out == body["translatedText"] and out.strip(), (out, body)
+        langs = lt.languages()
+        assert {"code": "en", "name": "English", "targets": ["de"]} in langs, langs
+        det = lt.detect(SENTENCE)
+        assert det[0]["language"] == "en", det
+        assert srv.stop() == 0
+
+
+def test_json_form_query_and_lists():
+    with Server() as srv:
+        s1, b1, h = translate(srv.url, SENTENCE)
+        assert s1 == 200 and b1["translatedText"], b1
+        assert h.get("Access-Control-Allow-Origin") == "*", h
+        s2, b2, _ = translate(srv.url, [SENTENCE, "", "Print"])
+        assert s2 == 200 and b2["translatedText"][0] == b1["translatedText"] and b2["translatedText"][1] == "", b2
+        form = urllib.parse.urlencode({"q": SENTENCE, "source": "auto", "target": "de"}).encode()
+        s3, b3, _ = request(srv.url + "/translate", form, "application/x-www-form-urlencoded")
+        assert s3 == 200 and b3["translatedText"] == b1["translatedText"], b3
+        assert b3["detectedLanguage"]["language"] == "en", b3
+        q = urllib.parse.urlencode({"q": SENTENCE, "source": "en", "target": "de"})
+        s4, b4, _ = request(srv.url + "/translate?" + q, b"", "text/plain", method="POST")
+        assert s4 == 200 and b4["translatedText"] == b1["translatedText"], b4
+        s5, b5, _ = translate(srv.url, "<p>" + SENTENCE + "</p>", format="html")
+        assert s5 == 200 and b5["translatedText"].startswith("<p>") and b5["translatedText"].endswith("</p>"), b5
+        s6, b6, _ = translate(srv.url, SENTENCE, alternatives=2)
+        assert s6 == 200 and b6["translatedText"] == b1["translatedText"] and len(b6["alternatives"]) <= 2, b6
+        s7, b7, _ = request(srv.url + "/health")
+        assert s7 == 200 and b7["status"] == "ok", b7
+        assert srv.stop() == 0
+
+
+def test_malformed_input_never_kills_the_server():
+    with Server("--max-body", "4096") as srv:
+        bad_requests = [
+            b"GARBAGE\r\n\r\n",
+            b"POST /translate HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n",
+            b"POST /translate HTTP/1.1\r\nContent-Length: -5\r\n\r\n{}",
+            b"POST /translate HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
+            b"POST /translate HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{\"q\": [1, 2",
+            b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\n\r\n",
+            b"GET / HTTP/1.1\r\n" + b"X: " + b"b" * 20000 + b"\r\n\r\n",
+            b"\x00\xff\xfe" * 1000,
+            b"POST /translate HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n" + b"[" * 5000,
+        ]
+        for data in bad_requests:
+            out = raw(srv.port, data)
+            if out:
+                first = out.split(b"\r\n", 1)[0]
+                assert first.startswith(b"HTTP/1.1 4") or first.startswith(b"HTTP/1.1 5"), (data[:60], out[:200])
+        # Too large a body: 413 with a JSON error.
+        status, body, _ = translate(srv.url, "a " * 3000)
+        assert status == 413 and "error" in body, (status, body)
+        for body in ({"q": 1, "source": "en", "target": "de"}, {"q": "x", "source": "en", "target": "zz"}, [1]):
+            status, out, _ = request(srv.url + "/translate", body)
+            assert status == 400 and "error" in out, (body, status, out)
+        status, out, _ = translate(srv.url, SENTENCE)
+        assert status == 200 and out["translatedText"], out
+        assert srv.proc.poll() is None
+        assert srv.stop() == 0
+
+
+def test_concurrent_clients_and_api_keys():
+    with tempfile.NamedTemporaryFile("w", suffix=".keys", delete=False) as f:
+        f.write("# keys\nk1\n")
+        keys = f.name
+    try:
+        with Server("--api-keys", keys) as srv:
+            status, out, _ = translate(srv.url, SENTENCE)
+            assert status == 403, (status, out)
+            status, ref, _ = translate(srv.url, SENTENCE, api_key="k1")
+            assert status == 200
+            results, errors = [], []
+
+            def client():
+                try:
+                    for _ in range(3):
+                        results.append(translate(srv.url, SENTENCE, api_key="k1"))
+                except Exception as e:  # noqa: BLE001
+                    errors.append(e)
+
+            threads = [threading.Thread(target=client) for _ in range(16)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert not errors, errors
+            assert len(results) == 48
+            for status, out, _ in results:
+                assert status == 200 and out["translatedText"] == ref["translatedText"], out
+            assert srv.stop() == 0
+    finally:
+        os.unlink(keys)
+
+
+def test_sigterm_finishes_requests_in_flight():
+    with Server("--max-batch", "1") as srv:
+        box = {}
+
+        def slow():
+            box["r"] = translate(srv.url, [SENTENCE + " " + SENTENCE] * 24)
+
+        t = threading.Thread(target=slow)
+        t.start()
+        # Wait until the request is being translated, then stop the server.
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            status, h, _ = request(srv.url + "/health")
+            if h["segments"] > 0 or h["queued_segments"] > 0:
+                break
+            time.sleep(0.005)
+        srv.proc.send_signal(signal.SIGTERM)
+        t.join(timeout=120)
+        assert srv.proc.wait(timeout=60) == 0
+        status, out, _ = box["r"]
+        assert status == 200 and len(out["translatedText"]) == 24 and all(out["translatedText"]), out
+        # Gone: new connections are refused.
+        try:
+            socket.create_connection(("127.0.0.1", srv.port), timeout=2).close()
+            refused = False
+        except OSError:
+            refused = True
+        assert refused
+
+
+def test_bad_command_lines():
+    for args in (["--port", "x"], ["--models", "/nonexistent"], ["--model", "/nonexistent.emt"], ["--bogus", "1"],
+                 ["--config", "/nonexistent.conf"]):
+        p = subprocess.run([SERVER, *args], capture_output=True, text=True, timeout=60)
+        assert p.returncode != 0 and "edgemt-server:" in p.stderr, (args, p.returncode, p.stderr)
+    with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:
+        f.write("# edgemt-server config\nport = 0\nworkers = 1\nno-batching = true\n")
+        conf = f.name
+    try:
+        p = subprocess.Popen([SERVER, "--config", conf, "--model", MODEL], stdout=subprocess.PIPE, text=True)
+        line = p.stdout.readline()
+        assert "batching off" in line, line
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(timeout=60) == 0
+    finally:
+        os.unlink(conf)
+
+
+def main():
+    global SERVER, MODEL
+    if len(sys.argv) == 3:
+        SERVER, MODEL = sys.argv[1], sys.argv[2]
+    if not SERVER or not MODEL:
+        print(__doc__)
+        return 2
+    tests = [v for k, v in sorted(globals().items()) if k.startswith("test_") and callable(v)]
+    failed = skipped = 0
+    for t in tests:
+        try:
+            t()
+            print("ok", t.__name__)
+        except Skip as e:
+            skipped += 1
+            print("skip", t.__name__, f"({e})")
+        except Exception:  # noqa: BLE001
+            failed += 1
+            print("FAIL", t.__name__)
+            traceback.print_exc()
+    print(f"{len(tests) - failed - skipped} passed, {failed} failed, {skipped} skipped")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
