@@ -68,6 +68,13 @@ Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
     return invalid_argument("max length " + std::to_string(p.max_new_tokens) + " is outside [1, " +
                             std::to_string(lim.max_target_length) +
                             "] (this translator's max target length)");
+  p.max_length_factor = o.max_length_factor.value_or(0.0f);
+  if (!std::isfinite(p.max_length_factor) || p.max_length_factor < 0.0f)
+    return invalid_argument("max length factor " + std::to_string(p.max_length_factor) +
+                            " is not a finite number >= 0");
+  p.max_length_offset = o.max_length_offset.value_or(0);
+  if (p.max_length_offset < -(1 << 20) || p.max_length_offset > (1 << 20))
+    return invalid_argument("max length offset " + std::to_string(p.max_length_offset) + " is out of range");
   p.length_penalty = o.length_penalty.value_or(gen.length_penalty);
   if (!std::isfinite(p.length_penalty))
     return invalid_argument("length penalty " + std::to_string(p.length_penalty) + " is not a finite number");

@@ -43,6 +43,12 @@ struct TranslateOptions {
   std::optional<int> max_length;                // max generated tokens incl. eos; unset: max_target_length
   std::optional<float> length_penalty;          // unset: the model's
   std::optional<EarlyStopping> early_stopping;  // unset: the model's (true or false)
+  // A length limit relative to each source (Marian's max-length-factor): a sentence of n
+  // source tokens (eos included) generates at most ceil(max_length_factor * n) +
+  // max_length_offset tokens (and never more than max_length). Bounds the output of a
+  // model that repeats itself. Unset or 0: no such limit (transformers' behaviour).
+  std::optional<float> max_length_factor;
+  std::optional<int> max_length_offset;  // unset: 0
 };
 
 class Translator {

@@ -32,6 +32,11 @@ options:
   --threads N        worker threads (default: cores, at most 4)
   --max-length N     at most N target tokens, end-of-sentence included
                      (default: the model's max_length - 1)
+  --max-length-factor A
+                     also at most ceil(A x source tokens) + B target tokens per
+                     sentence (Marian's max-length-factor; bounds a model that repeats
+                     itself; default: off, as transformers)
+  --max-length-offset B  (default 0)
   --max-input N      source tokens per chunk, end-of-sentence included; longer inputs
                      are split into chunks translated separately (default: the model's
                      positions, at most 512)
@@ -53,6 +58,8 @@ struct Args {
   int batch = 8;
   int threads = 0;
   int max_length = 0;
+  float max_length_factor = 0.0f;
+  int max_length_offset = 0;
   int max_input = 0;
   bool ids = false;
   bool profile = false;
@@ -103,6 +110,18 @@ int parse_args(int argc, char** argv, Args* a) {
       if (!need_int(1, 256, &a->threads)) return 2;
     } else if (arg == "--max-length") {
       if (!need_int(1, 1 << 20, &a->max_length)) return 2;
+    } else if (arg == "--max-length-factor") {
+      char* end = nullptr;
+      const char* v = i + 1 < argc ? argv[++i] : nullptr;
+      const float f = v != nullptr ? std::strtof(v, &end) : 0.0f;
+      if (v == nullptr || *v == '\0' || *end != '\0' || !(f >= 0.0f && f <= 1000.0f)) {
+        std::fprintf(stderr, "translate: --max-length-factor expects a number in [0, 1000], got '%s'\n",
+                     v != nullptr ? v : "");
+        return 2;
+      }
+      a->max_length_factor = f;
+    } else if (arg == "--max-length-offset") {
+      if (!need_int(-(1 << 20), 1 << 20, &a->max_length_offset)) return 2;
     } else if (arg == "--max-input") {
       if (!need_int(2, 1 << 20, &a->max_input)) return 2;
     } else if (arg == "--ids") {
@@ -176,6 +195,8 @@ edgemt::TranslateOptions translate_options(const Args& a) {
   edgemt::TranslateOptions o;
   if (a.beam > 0) o.beam = a.beam;
   if (a.max_length > 0) o.max_length = a.max_length;
+  if (a.max_length_factor > 0.0f) o.max_length_factor = a.max_length_factor;
+  if (a.max_length_offset != 0) o.max_length_offset = a.max_length_offset;
   return o;
 }
 

@@ -1,6 +1,7 @@
 #include "runtime/nmt/engine.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "runtime/nmt/context.h"
 #include "runtime/nmt/decoder.h"
@@ -142,11 +143,24 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
   if (params.max_new_tokens < 1 || static_cast<size_t>(params.max_new_tokens) > d.max_target)
     return invalid_argument("max new tokens " + std::to_string(params.max_new_tokens) + " is outside [1, " +
                             std::to_string(d.max_target) + "]");
+  if (!(params.max_length_factor >= 0.0f) || !std::isfinite(params.max_length_factor))
+    return invalid_argument("max length factor must be a finite number >= 0");
   EDGEMT_RETURN_IF_ERROR(m.source.fill(sources, d, m.context.config->source_vocab_size));
 
   m.encoder.run(m.source);
   m.decoder.prepare(m.encoder.output(), m.encoder.quant());
-  const size_t max_new = static_cast<size_t>(params.max_new_tokens);
+  // Each sentence's length limit; the search runs until the longest allows.
+  size_t max_new = 0;
+  for (size_t s = 0; s < n; ++s) {
+    int64_t lim = params.max_new_tokens;
+    if (params.max_length_factor > 0.0f) {
+      const double rel =
+          std::ceil(static_cast<double>(params.max_length_factor) * static_cast<double>(sources[s].size()));
+      lim = std::clamp<int64_t>(static_cast<int64_t>(std::min(rel, 1e9)) + params.max_length_offset, 1, lim);
+    }
+    m.search.max_new[s] = static_cast<int32_t>(lim);
+    max_new = std::max(max_new, static_cast<size_t>(lim));
+  }
   m.last_beam = static_cast<size_t>(params.beam);
   m.last_sentences = n;
   if (params.beam == 1) {

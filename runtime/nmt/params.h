@@ -30,6 +30,11 @@ struct SearchParams {
   int max_new_tokens = 256;  // <= limits.max_target_length
   float length_penalty = 1.0f;
   EarlyStopping early_stopping = EarlyStopping::kTrue;
+  // Source-relative limit (Marian's max-length-factor): sentence s generates at most
+  // min(max_new_tokens, ceil(max_length_factor * source_tokens(s)) + max_length_offset)
+  // tokens, eos included (source tokens with their eos). 0: no such limit.
+  float max_length_factor = 0.0f;
+  int max_length_offset = 0;
 };
 
 }  // namespace edgemt

@@ -2,6 +2,7 @@
 // directory. See runtime/server/libretranslate.h for the API and docs/server.md.
 #include <httplib.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -42,8 +43,13 @@ options:
   --max-body BYTES    request body size (default 1048576; more: 413)
   --timeout SEC       per request, queueing included (default 30; then 503)
   --beam N            beam size (default: the model's)
+  --max-length-factor A  at most ceil(A x source tokens) + B tokens per segment (default
+                      2; 0: only the model's limit), so that a model repeating itself
+                      stops early
+  --max-length-offset B  (default 10)
   --api-keys FILE     require api_key, one key per line of FILE
-  --http-threads N    connections handled at once (default 64)
+  --http-threads N    connections handled at once (default 256; a connection holds its
+                      thread while kept alive, so set it above the number of clients)
   --config FILE       read options from FILE: one "name = value" per line (names as
                       above without --, e.g. "port = 5000"; "no-batching = true")
   --help              show this help
@@ -59,7 +65,7 @@ struct Args {
   edgemt::server::ServiceOptions service;
   edgemt::server::ApiOptions api;
   size_t max_body = 1 << 20;
-  int http_threads = 64;
+  int http_threads = 256;
 };
 
 bool parse_int(const std::string& s, long lo, long hi, long* out) {
@@ -120,6 +126,15 @@ std::string apply(Args* a, const std::string& name, const std::string& value, bo
   if (name == "char-limit") return num(1, 1 << 26, &a->api.char_limit);
   if (name == "max-body") return num(64, 1 << 30, &a->max_body);
   if (name == "beam") return num(1, 32, &a->service.beam);
+  if (name == "max-length-offset") return num(0, 4096, &a->service.max_length_offset);
+  if (name == "max-length-factor") {
+    char* end = nullptr;
+    const float f = std::strtof(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(f >= 0.0f && f <= 1000.0f))
+      return "--max-length-factor needs a number in [0, 1000]";
+    a->service.max_length_factor = f;
+    return "";
+  }
   if (name == "http-threads") return num(1, 4096, &a->http_threads);
   if (name == "timeout") {
     long s = 0;
@@ -270,6 +285,17 @@ int main(int argc, char** argv) {
   // and the client's delayed ACK hold each answer ~40 ms (measured: 21 requests/s at
   // concurrency 1, p50 48 ms, whatever the translation took).
   http.set_tcp_nodelay(true);
+  // Debian's cpp-httplib listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, fixed when
+  // the library was built): a burst of new connections overflows it while the cores are
+  // busy translating, and the kernel drops the excess handshakes, which the clients retry
+  // 1 s and 3 s later (measured: p99 1.4-3.4 s at 64 connections, p90 80 ms). The socket
+  // options hook sees the listening socket before bind; after bind_to_port (which calls
+  // listen with 5) a second listen() raises the backlog (Linux updates it in place).
+  int listen_fd = -1;
+  http.set_socket_options([&listen_fd](socket_t sock) {
+    httplib::default_socket_options(sock);  // SO_REUSEADDR (and SO_REUSEPORT where set)
+    listen_fd = static_cast<int>(sock);
+  });
   http.set_keep_alive_max_count(1000);
   http.set_default_headers({{"Access-Control-Allow-Origin", "*"}});
   auto handler = [&api](const httplib::Request& req, httplib::Response& res) {
@@ -305,6 +331,11 @@ int main(int argc, char** argv) {
     res.set_content(std::string("{\"error\":\"") + why + "\"}", "application/json");
   });
 
+  auto raise_backlog = [&listen_fd] {
+    if (listen_fd >= 0 && ::listen(listen_fd, SOMAXCONN) != 0)
+      std::fprintf(stderr, "edgemt-server: warning: could not raise the listen backlog: %s\n",
+                   std::strerror(errno));
+  };
   int port = args.port;
   if (port == 0) {
     port = http.bind_to_any_port(args.host);
@@ -317,6 +348,7 @@ int main(int argc, char** argv) {
               << " (address in use or not allowed)\n";
     return 1;
   }
+  raise_backlog();
 
   // SIGTERM/SIGINT: stop accepting; requests in flight finish (listen_after_bind returns
   // once they are answered), then the workers drain and stop.

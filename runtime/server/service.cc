@@ -190,6 +190,10 @@ class ModelWorkers {
     const Tokenizer& tok = model_->tokenizer();
     TranslateOptions opts;
     if (o_.beam > 0) opts.beam = o_.beam;
+    if (o_.max_length_factor > 0.0f) {
+      opts.max_length_factor = o_.max_length_factor;
+      opts.max_length_offset = o_.max_length_offset;
+    }
     const int default_beam = tr.resolve(opts).value().beam;
     while (next_batch(&batch)) {
       src.clear();
@@ -288,7 +292,7 @@ Expected<std::unique_ptr<TranslationService>> TranslationService::create(
   if (models.empty()) return invalid_argument("no models to serve");
   if (options.workers < 1 || options.max_batch < 1 || options.batch_tokens < 1 ||
       options.queue_capacity < 1 || options.max_source_length < 2 || options.max_alternatives < 0 ||
-      options.beam < 0)
+      options.beam < 0 || !(options.max_length_factor >= 0.0f && options.max_length_factor <= 1000.0f))
     return invalid_argument("service options out of range");
   std::unique_ptr<TranslationService> s(new TranslationService());
   s->options_ = options;

@@ -34,6 +34,12 @@ struct ServiceOptions {
   int max_source_length = 256;  // tokens per translated chunk (longer segments are split)
   int max_alternatives = 3;     // most alternatives a request may ask for
   int beam = 0;                 // 0: each model's default
+  // Output length limit per segment: ceil(factor x source tokens) + offset (Marian's
+  // max-length-factor; Firefox Translations uses 2): a model that repeats itself stops
+  // there instead of at the model's limit, and does not hold up the segments batched
+  // with it. 0: off.
+  float max_length_factor = 2.0f;
+  int max_length_offset = 10;
 };
 
 // One model file and the language pair it serves.

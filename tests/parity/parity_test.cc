@@ -337,6 +337,55 @@ TEST_P(Parity, TextMatchesTransformersDecode) {
   }
 }
 
+// A source-relative length limit (max_length_factor/offset) is each sentence's own: in a
+// batch, every sentence gives what it gives searched alone with max_new_tokens equal to
+// its limit (transformers' semantics for that limit, forced eos included), greedy and
+// beam 4. The limit binds for some sentences (the random models mostly run to 40 tokens).
+TEST_P(Parity, SourceRelativeLengthLimitIsPerSentence) {
+  const size_t n = src_.size();
+  for (int beam : {1, 4}) {
+    auto batched = engine(nullptr, 1, static_cast<int>(n), beam);
+    auto alone = engine(nullptr, 1, 1, beam);
+    ASSERT_TRUE(batched && alone);
+    const std::vector<std::vector<int32_t>> unlimited = run(*batched, 0, n, beam);
+    // A factor that halves the longest output (so the limit binds at least there).
+    size_t longest = 0;
+    for (size_t i = 1; i < n; ++i)
+      if (unlimited[i].size() > unlimited[longest].size()) longest = i;
+    ASSERT_GE(unlimited[longest].size(), 2u);
+    const float factor = static_cast<float>(static_cast<double>(unlimited[longest].size()) / 2.0 /
+                                            static_cast<double>(src_[longest].size()));
+    std::vector<std::span<const int32_t>> in(src_.begin(), src_.end()), out(n);
+    SearchParams p;
+    p.beam = beam;
+    p.max_new_tokens = max_new_;
+    p.length_penalty = 1.0f;
+    p.early_stopping = EarlyStopping::kTrue;
+    p.max_length_factor = factor;
+    p.max_length_offset = 1;
+    ASSERT_TRUE(batched->run(in, p, out).is_ok());
+    std::vector<std::vector<int32_t>> limited;  // copied: the views last until the next run
+    for (const auto& o : out) limited.emplace_back(o.begin(), o.end());
+    size_t shorter = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const int lim = std::min(
+          max_new_,
+          static_cast<int>(std::ceil(static_cast<double>(factor) * static_cast<double>(src_[i].size()))) + 1);
+      // Searched alone with that limit and no factor.
+      SearchParams q = p;
+      q.max_length_factor = 0.0f;
+      q.max_new_tokens = lim;
+      std::span<const int32_t> one_in = src_[i], one_out;
+      ASSERT_TRUE(alone->run(std::span(&one_in, 1), q, std::span(&one_out, 1)).is_ok());
+      EXPECT_EQ(join(limited[i]), join(std::vector<int32_t>(one_out.begin(), one_out.end())))
+          << c_->name << " beam " << beam << " sentence " << i << " limit " << lim;
+      EXPECT_LT(limited[i].size(), static_cast<size_t>(lim)) << "the limit counts the eos";
+      shorter += limited[i] != unlimited[i];
+    }
+    EXPECT_GT(shorter, 0u) << c_->name << " beam " << beam << ": the limit never bound";
+  }
+}
+
 // translate_ids_nbest (beam 4, 4 hypotheses) against generate(num_beams=4,
 // num_return_sequences=4): every finished hypothesis, in order; the first is translate_ids'.
 // Batched (7 sentences), as the ids must not depend on the batch.

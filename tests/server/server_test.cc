@@ -297,6 +297,36 @@ TEST(Service, DynamicBatchingKeepsOutputs) {
   }
 }
 
+// The service's default length limit (2 x source tokens + 10) stops a model that repeats
+// itself, and gives what the Translator gives with the same limit. The bundled model
+// loops on this sentence without a limit ("...KKKKKKKK...titititi...").
+TEST(Service, SourceRelativeLengthLimit) {
+  const std::string looping = "Cannot load from the Gimp curves text file.";
+  auto svc = make_service();
+  LibreTranslateApi api(*svc, {});
+  const HttpResponse r =
+      post_json(api, {{"q", {looping, kSentences[0]}}, {"source", "en"}, {"target", "de"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const auto got = json::parse(r.body)["translatedText"].get<std::vector<std::string>>();
+  auto tr = Translator::create(kModel, {});
+  ASSERT_TRUE(tr.has_value());
+  TranslateOptions limited;
+  limited.max_length_factor = 2.0f;
+  limited.max_length_offset = 10;
+  auto want = tr.value()->translate({looping, kSentences[0]}, limited);
+  auto unlimited = tr.value()->translate({looping, kSentences[0]});
+  ASSERT_TRUE(want.has_value() && unlimited.has_value());
+  EXPECT_EQ(got, want.value());
+  EXPECT_EQ(got[1], unlimited.value()[1]);  // a normal sentence is not cut
+  EXPECT_LE(got[0].size(), unlimited.value()[0].size());
+  std::vector<int32_t> src, out;
+  ASSERT_TRUE(tr.value()->model().tokenizer().encode(looping, &src).is_ok());
+  ASSERT_TRUE(tr.value()->model().tokenizer().encode(got[0], &out).is_ok());
+  // Re-encoding the text approximates the generated tokens (and a looping model's
+  // unlimited output is several times longer).
+  EXPECT_LE(out.size(), 2 * src.size() + 10 + 4) << got[0];
+}
+
 std::string long_text(int sentences) {
   std::string t;
   for (int i = 0; i < sentences; ++i) t += kSentences[static_cast<size_t>(i) % kSentences.size()] + " ";

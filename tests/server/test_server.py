@@ -230,6 +230,20 @@ def test_sigterm_finishes_requests_in_flight():
         assert refused
 
 
+def test_listen_backlog_is_raised():
+    """cpp-httplib listens with a backlog of 5: a burst of clients overflowed it and waited
+    for TCP's 1 s / 3 s handshake retries. The server raises it (ss shows it as Send-Q)."""
+    import shutil
+    if not shutil.which("ss"):
+        raise Skip("ss (iproute2) not installed")
+    with Server() as srv:
+        out = subprocess.run(["ss", "-ltnH", f"sport = :{srv.port}"], capture_output=True, text=True).stdout
+        fields = out.split()
+        assert len(fields) >= 3 and fields[0] == "LISTEN", out
+        assert int(fields[2]) >= 128, out
+        assert srv.stop() == 0
+
+
 def test_bad_command_lines():
     for args in (["--port", "x"], ["--models", "/nonexistent"], ["--model", "/nonexistent.emt"], ["--bogus", "1"],
                  ["--config", "/nonexistent.conf"]):

@@ -50,9 +50,8 @@ void BeamSearch::run(size_t sentences, size_t max_new, size_t beam, float length
   size_t rows = sentences * K;
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
     logits_ = scorer.score(rows, t);
-    const bool last = t + 1 == max_new;
-    candidates(rows, last);
-    rows = select(t, max_new, last, rows);
+    candidates(rows, t);
+    rows = select(t, rows);
     // The kept sentences' decoder state follows their beams' parents.
     for (size_t r0 = 0; r0 < rows; r0 += K) {
       const size_t s = static_cast<size_t>(step.sentence[r0]);
@@ -69,18 +68,22 @@ std::span<const int32_t> BeamSearch::hypothesis(size_t s, size_t i) const {
   return {toks, len};
 }
 
-void BeamSearch::candidates(size_t rows, bool last) {
+void BeamSearch::candidates(size_t rows, size_t t) {
   // Per row: log-probs are logits - logsumexp(logits) (torch's log_softmax, over every
   // token), then the processors (banned -> -inf; at the last step forced eos gets 0 and
   // everything else -inf). Only the top 2K are needed, and the order of logits is the
-  // order of log-probs, so the full log-softmax row is never written.
+  // order of log-probs, so the full log-softmax row is never written. The last step is
+  // each sentence's own (its length limit).
   const size_t K2 = 2 * beam_, vocab = c_.dims.target_vocab;
   ScopedProf sp(c_.profiler, ProfOp::kSearchSoftmax);
-  const bool forced = last && c_.model->generation().forced_eos_id >= 0;
+  const bool has_forced = c_.model->generation().forced_eos_id >= 0;
+  const StepRows& step = state_.rows;
   c_.pool->parallel_for(
       rows,
       [&](size_t b, size_t e, int) {
         for (size_t r = b; r < e; ++r) {
+          const size_t s = static_cast<size_t>(step.sentence[r]);
+          const bool forced = has_forced && t + 1 >= static_cast<size_t>(state_.max_new[s]);
           float* row = logits_ + r * vocab;
           float* cv = candidate_scores_ + r * K2;
           uint32_t* ci = candidate_ids_ + r * K2;
@@ -98,7 +101,7 @@ void BeamSearch::candidates(size_t rows, bool last) {
       4);
 }
 
-size_t BeamSearch::select(size_t t, size_t max_new, bool last, size_t rows) {
+size_t BeamSearch::select(size_t t, size_t rows) {
   const size_t K = beam_, K2 = 2 * K, T = c_.dims.max_target, vt = c_.dims.target_vocab;
   const size_t Bm = c_.dims.max_batch;
   const int32_t eos = c_.config->eos_id;
@@ -114,6 +117,8 @@ size_t BeamSearch::select(size_t t, size_t max_new, bool last, size_t rows) {
   size_t kept = 0;
   for (size_t r0 = 0; r0 < rows; r0 += K) {
     const size_t s = static_cast<size_t>(step.sentence[r0]);
+    const size_t max_new = static_cast<size_t>(state_.max_new[s]);
+    const bool last = t + 1 >= max_new;
     // Merge the K per-beam lists into the sentence's top 2K (ties: lower flat index).
     size_t nm = 0;
     for (size_t i = 0; i < K; ++i) {

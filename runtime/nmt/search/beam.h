@@ -3,7 +3,8 @@
 // by generated_length ** length_penalty); the next beams are the best K candidates
 // that did not finish; a sentence is done when it has K finished hypotheses
 // (early_stopping) or none of its running beams can beat the worst finished one; at
-// the length limit the top K candidates finish.
+// the length limit the top K candidates finish. Each sentence has its own limit
+// (state.max_new[s], at most run()'s max_new), as if it were searched alone with it.
 #pragma once
 
 #include <cstddef>
@@ -33,11 +34,11 @@ class BeamSearch {
   float hypothesis_score(size_t s, size_t i) const { return finished_scores_[s * beam_ + i]; }
 
  private:
-  // Per row: the top 2K log-probs (logits - logsumexp, after the logits processors).
-  void candidates(size_t rows, bool last);
+  // Per row: the top 2K log-probs (logits - logsumexp, after the logits processors) at step t.
+  void candidates(size_t rows, size_t t);
   // Candidates -> finished hypotheses, next beams (parents_) and done sentences.
   // Returns the rows kept.
-  size_t select(size_t t, size_t max_new, bool last, size_t rows);
+  size_t select(size_t t, size_t rows);
 
   const NmtContext& c_;
   SearchState& state_;

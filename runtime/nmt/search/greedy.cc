@@ -14,16 +14,16 @@ void GreedySearch::run(size_t sentences, size_t max_new, TokenScorer& scorer) {
   }
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
     float* logits = scorer.score(rows, t);
-    const bool last = t + 1 == max_new;
     size_t kept = 0;
     ScopedProf sp(c_.profiler, ProfOp::kSearchTopK);
     for (size_t r = 0; r < rows; ++r) {
       float* row = logits + r * vocab;
+      const size_t s = static_cast<size_t>(rows_of.sentence[r]);
+      const bool last = t + 1 >= static_cast<size_t>(state_.max_new[s]);
       state_.process_logits(row, last);
       float best_val;
       uint32_t best;
       c_.kernels->f32_topk(vocab, row, 1, &best_val, &best);
-      const size_t s = static_cast<size_t>(rows_of.sentence[r]);
       int32_t* history = state_.hypotheses + s * max_target;
       history[t] = static_cast<int32_t>(best);
       if (static_cast<int32_t>(best) == c_.config->eos_id || last) {

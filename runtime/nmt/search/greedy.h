@@ -1,5 +1,6 @@
-// Greedy search: each sentence takes its most likely next token until eos or the
-// length limit (transformers' greedy decoding, with the same logits processors).
+// Greedy search: each sentence takes its most likely next token until eos or its
+// length limit (transformers' greedy decoding, with the same logits processors; the
+// limit of sentence s is state.max_new[s], at most max_new).
 #pragma once
 
 #include <cstddef>

@@ -33,6 +33,7 @@ class SearchState {
   int32_t* hypotheses = nullptr;      // [2][max_rows][max_target] token histories (double buffer)
   int32_t* output_ids = nullptr;      // [max_batch][max_target]
   int32_t* output_lengths = nullptr;  // [max_batch]
+  int32_t* max_new = nullptr;         // [max_batch] each sentence's length limit (set by the engine)
 
  private:
   const NmtContext& c_;
