@@ -42,7 +42,7 @@ extern "C" {
 #define EDGEMT_API
 #endif
 
-#define EDGEMT_C_API_VERSION 1
+#define EDGEMT_C_API_VERSION 2 /* 2: edgemt_translate_options.max_length_factor/offset */
 
 typedef enum edgemt_status {
   EDGEMT_OK = 0,
@@ -84,6 +84,11 @@ typedef struct edgemt_translate_options {
   int32_t has_length_penalty; /* nonzero: use length_penalty below */
   float length_penalty;
   int32_t early_stopping; /* an edgemt_early_stopping value (fixed size: ABI) */
+  /* Since C API version 2: a length limit relative to each source (Marian's max-length-factor):
+   * a sentence of n source tokens (eos included) generates at most
+   * ceil(max_length_factor * n) + max_length_offset tokens. 0: off (the default). */
+  float max_length_factor;
+  int32_t max_length_offset;
 } edgemt_translate_options;
 
 EDGEMT_API void edgemt_translator_options_init(edgemt_translator_options* options);

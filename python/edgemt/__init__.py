@@ -88,7 +88,8 @@ class Translator:
                                      max(1, intra_threads))
 
     @staticmethod
-    def _options(beam_size, max_decoding_length, length_penalty) -> "_edgemt.Options":
+    def _options(beam_size, max_decoding_length, length_penalty, max_length_factor=None,
+                 max_length_offset=None) -> "_edgemt.Options":
         o = _edgemt.Options()
         if beam_size is not None:
             o.beam = int(beam_size)
@@ -101,6 +102,12 @@ class Translator:
         if length_penalty is not None:
             o.has_length_penalty = True
             o.length_penalty = float(length_penalty)
+        if max_length_factor is not None:
+            o.max_length_factor = float(max_length_factor)
+            if not o.max_length_factor >= 0.0:
+                raise ValueError(f"max_length_factor must be a number >= 0, got {max_length_factor}")
+        if max_length_offset is not None:
+            o.max_length_offset = int(max_length_offset)
         return o
 
     @staticmethod
@@ -132,17 +139,25 @@ class Translator:
         return [TranslationResult(hypotheses=[h]) for h in out]
 
     def translate(self, texts: Union[str, Iterable[str]], *, beam_size: Optional[int] = None,
-                  length_penalty: Optional[float] = None,
-                  max_decoding_length: Optional[int] = None) -> Union[str, List[str]]:
-        """Text to text with the model's own tokenizer (a str gives a str)."""
+                  length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,
+                  max_length_factor: Optional[float] = None,
+                  max_length_offset: Optional[int] = None) -> Union[str, List[str]]:
+        """Text to text with the model's own tokenizer (a str gives a str).
+
+        max_length_factor / max_length_offset: each sentence generates at most
+        ceil(factor x source tokens) + offset tokens (Marian's max-length-factor); None: off.
+        """
         single = isinstance(texts, str)
         batch = [texts] if single else list(texts)
-        out = self._t.translate(batch, self._options(beam_size, max_decoding_length, length_penalty))
+        out = self._t.translate(batch, self._options(beam_size, max_decoding_length, length_penalty,
+                                                     max_length_factor, max_length_offset))
         return out[0] if single else out
 
     def translate_ids(self, ids: Sequence[Sequence[int]], *, beam_size: Optional[int] = None,
-                      length_penalty: Optional[float] = None,
-                      max_decoding_length: Optional[int] = None) -> List[List[int]]:
+                      length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,
+                      max_length_factor: Optional[float] = None,
+                      max_length_offset: Optional[int] = None) -> List[List[int]]:
         """Token ids to token ids (an end-of-sentence id is appended when missing)."""
         return self._t.translate_ids([list(map(int, s)) for s in ids],
-                                     self._options(beam_size, max_decoding_length, length_penalty))
+                                     self._options(beam_size, max_decoding_length, length_penalty,
+                                                   max_length_factor, max_length_offset))

@@ -65,6 +65,8 @@ struct Options {
   int beam = 0, max_length = 0;
   bool has_length_penalty = false;
   float length_penalty = 1.0f;
+  float max_length_factor = 0.0f;
+  int max_length_offset = 0;
   edgemt_translate_options c() const {
     edgemt_translate_options o;
     edgemt_translate_options_init(&o);
@@ -72,6 +74,8 @@ struct Options {
     o.max_length = max_length;
     o.has_length_penalty = has_length_penalty ? 1 : 0;
     o.length_penalty = length_penalty;
+    o.max_length_factor = max_length_factor;
+    o.max_length_offset = max_length_offset;
     return o;
   }
 };
@@ -167,7 +171,9 @@ PYBIND11_MODULE(_edgemt, m) {
       .def_readwrite("beam", &Options::beam)
       .def_readwrite("max_length", &Options::max_length)
       .def_readwrite("has_length_penalty", &Options::has_length_penalty)
-      .def_readwrite("length_penalty", &Options::length_penalty);
+      .def_readwrite("length_penalty", &Options::length_penalty)
+      .def_readwrite("max_length_factor", &Options::max_length_factor)
+      .def_readwrite("max_length_offset", &Options::max_length_offset);
   py::class_<Translator>(m, "Translator")
       .def(py::init<std::shared_ptr<Model>, int, int, int, int, int>(), py::arg("model"),
            py::arg("max_batch"), py::arg("max_beam"), py::arg("max_source_length"),

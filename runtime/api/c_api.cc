@@ -97,6 +97,10 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
   if (EDGEMT_HAS_FIELD(o, T, max_length) && o->max_length != 0) out->max_length = o->max_length;
   if (EDGEMT_HAS_FIELD(o, T, length_penalty) && o->has_length_penalty != 0)
     out->length_penalty = o->length_penalty;
+  if (EDGEMT_HAS_FIELD(o, T, max_length_factor) && o->max_length_factor != 0.0f)
+    out->max_length_factor = o->max_length_factor;  // negative or NaN: refused by the translator
+  if (EDGEMT_HAS_FIELD(o, T, max_length_offset) && o->max_length_offset != 0)
+    out->max_length_offset = o->max_length_offset;
   if (EDGEMT_HAS_FIELD(o, T, early_stopping)) {
     switch (o->early_stopping) {  // an int32_t: any value a C caller passes is defined
       case EDGEMT_EARLY_STOPPING_DEFAULT:

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -91,6 +92,73 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   auto want = cpp.value()->translate(texts);
   ASSERT_TRUE(want.has_value());
   for (size_t i = 0; i < texts.size(); ++i) EXPECT_EQ(out[i], want.value()[i]) << "sentence " << i;
+  edgemt_translator_free(tr);
+}
+
+// max_length_factor/offset (C API version 2) reach the translator: ids equal the C++
+// API's with the same options, every output is within its sentence's limit, and the
+// limit binds (a factor of 0.5 cuts the random models' 40-token outputs).
+TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
+  std::vector<std::vector<int32_t>> src;
+  for (const json& row : ref_.at("src_ids")) src.push_back(row.get<std::vector<int32_t>>());
+  const int max_new = ref_.at("max_new_tokens").get<int>();
+  edgemt_translator_options topt;
+  edgemt_translator_options_init(&topt);
+  topt.max_batch = 5;
+  topt.max_beam = 4;
+  topt.max_target_length = max_new;
+  edgemt_translator* tr = nullptr;
+  ASSERT_EQ(edgemt_translator_create(model_, &topt, &tr), EDGEMT_OK) << edgemt_last_error();
+  std::vector<const int32_t*> ids;
+  std::vector<size_t> lengths;
+  for (const auto& s : src) {
+    ids.push_back(s.data());
+    lengths.push_back(s.size());
+  }
+  edgemt_translate_options o;
+  edgemt_translate_options_init(&o);
+  EXPECT_EQ(o.max_length_factor, 0.0f);  // off by default
+  o.beam = 4;
+  o.max_length_factor = 0.5f;
+  o.max_length_offset = 1;
+  const int32_t* const* out = nullptr;
+  const size_t* out_len = nullptr;
+  ASSERT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len), EDGEMT_OK)
+      << edgemt_last_error();
+  std::vector<std::vector<int32_t>> got;
+  for (size_t i = 0; i < src.size(); ++i) got.emplace_back(out[i], out[i] + out_len[i]);
+
+  edgemt::TranslatorOptions copt;
+  copt.max_batch = 5;
+  copt.max_beam = 4;
+  copt.max_target_length = max_new;
+  auto cpp = edgemt::Translator::create(model_file_, copt);
+  ASSERT_TRUE(cpp.has_value()) << cpp.status().to_string();
+  edgemt::TranslateOptions co;
+  co.beam = 4;
+  co.max_length_factor = 0.5f;
+  co.max_length_offset = 1;
+  std::vector<std::vector<int32_t>> want;
+  ASSERT_TRUE(cpp.value()->translate_ids(src, &want, co).is_ok());
+  size_t cut = 0;
+  for (size_t i = 0; i < src.size(); ++i) {
+    EXPECT_EQ(got[i], want[i]) << "sentence " << i;
+    const size_t limit = static_cast<size_t>((src[i].size() + 1) / 2) + 1;
+    EXPECT_LT(got[i].size(), limit) << "sentence " << i;
+    cut += got[i].size() + 1 == limit;
+  }
+  EXPECT_GT(cut, 0u);
+  o.max_length_factor = -1.0f;
+  EXPECT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len),
+            EDGEMT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(edgemt_last_error()).find("max length factor"), std::string::npos)
+      << edgemt_last_error();
+  // A version-1 caller's struct ends before the new fields: they are not read.
+  edgemt_translate_options_init(&o);
+  o.struct_size = static_cast<uint32_t>(offsetof(edgemt_translate_options, max_length_factor));
+  o.max_length_factor = -1.0f;
+  EXPECT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len), EDGEMT_OK)
+      << edgemt_last_error();
   edgemt_translator_free(tr);
 }
 

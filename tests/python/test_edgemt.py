@@ -69,6 +69,30 @@ def test_translate_text():
     assert tr.translate([""]) == [""]
 
 
+def test_source_relative_length_limit():
+    ref = reference()
+    tr = edgemt.Translator(model_path(), max_beam=4, max_decoding_length=ref["max_new_tokens"])
+    src = ref["src_ids"]
+    full = tr.translate_ids(src, beam_size=1)
+    cut = tr.translate_ids(src, beam_size=1, max_length_factor=0.5, max_length_offset=1)
+    assert len(cut) == len(src)
+    shorter = 0
+    for s, f, c in zip(src, full, cut):
+        limit = (len(s) + 1) // 2 + 1  # ceil(0.5 * n) + 1 tokens, eos included
+        assert len(c) < limit, (s, c)
+        if len(f) >= limit:  # the limit cut it: greedy ids are a prefix of the full ones
+            assert c == f[:len(c)], (f, c)
+            shorter += 1
+        else:
+            assert c == f
+    assert shorter > 0
+    try:
+        tr.translate_ids(src, max_length_factor=-1)
+        raise AssertionError("a negative factor was accepted")
+    except ValueError:
+        pass
+
+
 def test_errors_are_python_exceptions():
     try:
         edgemt.Translator("/nonexistent/model.emt")
