@@ -4,6 +4,7 @@
 
 #include "converter/checkpoint.h"
 #include "converter/hf_marian.h"
+#include "converter/marian.h"
 
 namespace edgemt::convert {
 
@@ -14,6 +15,10 @@ std::span<const CheckpointReader> checkpoint_readers() {
        "pytorch_model.bin, "
        "source.spm, target.spm, vocab.json",
        &is_hf_marian_dir, &read_hf_marian},
+      {"marian-npz",
+       "Marian transformer: model.npz (or a directory with it and vocab*.spm, or srcvocab*.spm + "
+       "trgvocab*.spm, or a decoder.yml naming them)",
+       &is_marian_input, &read_marian},
   };
   return kReaders;
 }

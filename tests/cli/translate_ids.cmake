@@ -1,7 +1,12 @@
 # Runs `translate --ids` on a parity model's reference source ids and checks that the
-# output lines equal transformers' greedy or beam-4 ids (reference.json).
-#   cmake -DTRANSLATE=... -DMODEL=... -DREFERENCE=... -DMODE=greedy|beam4 [-DTHREADS=n] -P translate_ids.cmake
+# output lines equal transformers' greedy or beam-4 ids (reference.json), or another
+# reference's (-DREFERENCE_NAME=Marian: tests/data/marian).
+#   cmake -DTRANSLATE=... -DMODEL=... -DREFERENCE=... -DMODE=greedy|beam4 [-DTHREADS=n]
+#         [-DREFERENCE_NAME=name] -P translate_ids.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/ids_line.cmake)
+if(NOT REFERENCE_NAME)
+  set(REFERENCE_NAME transformers)
+endif()
 file(READ "${REFERENCE}" ref)
 string(JSON max_new GET "${ref}" max_new_tokens)
 # Extract the two arrays once: string(JSON) re-parses its whole input on every call.
@@ -55,9 +60,9 @@ if(NOT out STREQUAL expected)
       set(g "<missing>")
     endif()
     if(NOT g STREQUAL w)
-      message(SEND_ERROR "line ${i}: got '${g}', transformers gave '${w}'")
+      message(SEND_ERROR "line ${i}: got '${g}', ${REFERENCE_NAME} gave '${w}'")
     endif()
   endforeach()
-  message(FATAL_ERROR "translate --ids differs from transformers (${MODE}) on ${MODEL}")
+  message(FATAL_ERROR "translate --ids differs from ${REFERENCE_NAME} (${MODE}) on ${MODEL}")
 endif()
-message(STATUS "translate --ids ${MODE}: ${n} lines identical to transformers")
+message(STATUS "translate --ids ${MODE}: ${n} lines identical to ${REFERENCE_NAME}")

@@ -1,0 +1,569 @@
+// Marian (marian-nmt) transformer .npz -> SourceModel (packed by pack.h).
+//
+// What a Marian transformer computes (src/models/transformer.h, layers/generic.h,
+// graph/node_initializers.cpp), and how it maps onto edgemt's model description:
+// - parameters are x.W matrices [in, out] (transposed here to edgemt's [out, in]); biases
+//   and layer-norm parameters are [1, n]; layer i of a stack is "encoder_l{i+1}_...";
+// - embeddings: "Wemb" when shared (tied-embeddings-all or -src), else "encoder_Wemb" and
+//   "decoder_Wemb"; multiplied by sqrt(dim-emb), plus sinusoidal positions: for
+//   i < d/2, v = p * exp(-i * ln(10000) / (d/2 - 1)) in float, sin(v) in column i and
+//   cos(v) in column d/2 + i (the frequency step differs from transformers' MarianMT);
+// - post-norm blocks ("dan": dropout, add, layer norm), layer norm eps 1e-6;
+// - the output layer is the decoder embeddings (tied-embeddings or tied-embeddings-all)
+//   or "decoder_ff_logit_out_Wt" [vocab, d] ("_W" [d, vocab] before Marian 1.12), plus
+//   "decoder_ff_logit_out_b" unless output-omit-bias;
+// - the decoder starts from an all-zero embedding (no start token exists): the
+//   converter appends a zero row to the target embeddings, and that id is the decoder
+//   start, never generated (its logit is 0 + 0 for a tied output);
+// - vocabularies are SentencePiece models whose ids are the model's ids ("</s>" 0 and
+//   "<unk>" 1 as Marian trains them); there is no padding token.
+#include "converter/marian.h"
+
+#include <sentencepiece_processor.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "converter/marian_yaml.h"
+#include "converter/npz.h"
+#include "runtime/model/names.h"
+
+namespace edgemt::convert {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw ConvertError("cannot read " + p.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+
+// Model files in a directory: *.npz less Marian's training state (*.optimizer.npz).
+std::vector<fs::path> npz_files(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string n = e.path().filename().string();
+    if (e.is_regular_file() && ends_with(n, ".npz") && !ends_with(n, ".optimizer.npz"))
+      out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Files in `dir` whose name starts with `prefix` and ends with `suffix`.
+std::vector<fs::path> files_like(const fs::path& dir, std::string_view prefix, std::string_view suffix) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string n = e.path().filename().string();
+    if (e.is_regular_file() && starts_with(n, prefix) && ends_with(n, suffix)) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A path from a configuration: relative to the configuration's directory (Marian's
+// --relative-paths), else as given.
+fs::path config_path(const fs::path& config_dir, const std::string& p) {
+  const fs::path rel = config_dir / p;
+  if (fs::path(p).is_relative() && fs::exists(rel)) return rel;
+  return fs::path(p);
+}
+
+struct Located {
+  fs::path model;
+  std::vector<fs::path> vocabs;  // 1 (joint) or 2 (source, target); empty: look beside
+  std::string shortlist;         // named by the decoder configuration, if any
+};
+
+Located locate(const std::string& input) {
+  Located out;
+  const fs::path in(input);
+  fs::path dir;
+  if (fs::is_regular_file(in)) {
+    out.model = in;
+    dir = in.parent_path().empty() ? fs::path(".") : in.parent_path();
+  } else {
+    dir = in;
+    // A decoder configuration names the model and vocabularies.
+    std::vector<fs::path> configs;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string n = e.path().filename().string();
+      if (e.is_regular_file() && (ends_with(n, ".yml") || ends_with(n, ".yaml")) &&
+          (n == "decoder.yml" || ends_with(n, ".decoder.yml") || starts_with(n, "config")))
+        configs.push_back(e.path());
+    }
+    std::sort(configs.begin(), configs.end());
+    for (const fs::path& cfg : configs) {
+      const YamlMap y = parse_marian_yaml(read_text_file(cfg), cfg.string());
+      const auto models = y.find("models");
+      if (models == y.end() || !models->second.is_list || models->second.items.empty()) continue;
+      if (models->second.items.size() > 1)
+        throw ConvertError(cfg.string() + " names an ensemble of " +
+                           std::to_string(models->second.items.size()) +
+                           " models; edgemt-convert converts one model (name its .npz file)");
+      out.model = config_path(cfg.parent_path(), models->second.items[0]);
+      if (const auto v = y.find("vocabs"); v != y.end() && v->second.is_list) {
+        if (v->second.items.size() != 2)
+          throw ConvertError(cfg.string() + ": vocabs should name a source and a target vocabulary");
+        for (const std::string& p : v->second.items) out.vocabs.push_back(config_path(cfg.parent_path(), p));
+        if (out.vocabs[0] == out.vocabs[1]) out.vocabs.pop_back();
+      }
+      if (const auto s = y.find("shortlist"); s != y.end()) {
+        if (s->second.is_list && !s->second.items.empty()) out.shortlist = s->second.items[0];
+        if (!s->second.is_list) out.shortlist = s->second.scalar;
+      }
+      break;
+    }
+    if (out.model.empty()) {
+      const std::vector<fs::path> npz = npz_files(dir);
+      if (npz.empty()) {
+        if (!files_like(dir, "", ".bin").empty())
+          throw ConvertError(input +
+                             " holds a Marian binary model (.bin); edgemt-convert reads Marian's .npz models "
+                             "so far (convert back with marian-conv, or use the .npz release)");
+        throw ConvertError(input + " holds no Marian model (*.npz)");
+      }
+      if (npz.size() > 1) {
+        std::string list;
+        for (const fs::path& p : npz) list.append(" ").append(p.filename().string());
+        throw ConvertError(input + " holds several models (" + list.substr(1) +
+                           "): name the one to convert, or add a decoder.yml that names it");
+      }
+      out.model = npz[0];
+    }
+  }
+  if (!fs::is_regular_file(out.model))
+    throw ConvertError("the model " + out.model.string() + " does not exist");
+  if (out.vocabs.empty()) {
+    const std::vector<fs::path> joint = files_like(dir, "vocab", ".spm");
+    const std::vector<fs::path> src = files_like(dir, "srcvocab", ".spm");
+    const std::vector<fs::path> trg = files_like(dir, "trgvocab", ".spm");
+    if (joint.size() == 1 && src.empty() && trg.empty()) {
+      out.vocabs = joint;
+    } else if (src.size() == 1 && trg.size() == 1) {
+      out.vocabs = {src[0], trg[0]};
+    } else if (!files_like(dir, "", ".vocab.yml").empty() || !files_like(dir, "vocab", ".yml").empty()) {
+      throw ConvertError(dir.string() +
+                         " has a Marian .yml vocabulary (OPUS-MT style); edgemt-convert reads SentencePiece "
+                         "vocabularies (vocab*.spm, or srcvocab*.spm and trgvocab*.spm) so far; the Hugging "
+                         "Face conversion of such a model converts with edgemt-convert");
+    } else {
+      throw ConvertError(dir.string() +
+                         " has no vocabulary edgemt-convert recognises: one vocab*.spm (joint), or "
+                         "srcvocab*.spm and trgvocab*.spm, or a decoder.yml naming them");
+    }
+  }
+  for (const fs::path& v : out.vocabs) {
+    if (!fs::is_regular_file(v)) throw ConvertError("the vocabulary " + v.string() + " does not exist");
+    if (!ends_with(v.filename().string(), ".spm"))
+      throw ConvertError("the vocabulary " + v.string() +
+                         " is not a SentencePiece model (.spm); Marian .yml/.txt vocabularies are not "
+                         "supported yet");
+  }
+  return out;
+}
+
+class Config {
+ public:
+  Config(YamlMap y, std::string file) : y_(std::move(y)), file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& what) const { throw ConvertError(file_ + ": " + what); }
+
+  bool has(const std::string& k) const { return y_.count(k) != 0; }
+  std::string str(const std::string& k, const std::string& def) const {
+    const auto it = y_.find(k);
+    if (it == y_.end()) return def;
+    if (it->second.is_list) fail(k + " is a list, expected a value");
+    return it->second.scalar;
+  }
+  bool flag(const std::string& k, bool def = false) const {
+    const std::string v = str(k, def ? "true" : "false");
+    if (v == "true" || v == "True") return true;
+    if (v == "false" || v == "False") return false;
+    fail(k + " is '" + v + "', expected true or false");
+  }
+  int integer(const std::string& k, int def, bool required = false) const {
+    if (!has(k)) {
+      if (required) fail("the model configuration has no " + k);
+      return def;
+    }
+    const std::string v = str(k, "");
+    return to_int(k, v);
+  }
+  std::vector<int> ints(const std::string& k) const {
+    const auto it = y_.find(k);
+    if (it == y_.end()) fail("the model configuration has no " + k);
+    if (!it->second.is_list) fail(k + " should be a list");
+    std::vector<int> out;
+    for (const std::string& s : it->second.items) out.push_back(to_int(k, s));
+    return out;
+  }
+  bool empty_list(const std::string& k) const {
+    const auto it = y_.find(k);
+    return it == y_.end() || (it->second.is_list ? it->second.items.empty() : it->second.scalar.empty());
+  }
+
+  // A setting that must have its default value; anything else is refused, named.
+  void require(const std::string& k, const std::string& expected, const std::string& why) const {
+    if (!has(k)) return;
+    const std::string v = y_.at(k).is_list ? "[list]" : y_.at(k).scalar;
+    if (v != expected) fail(k + " is '" + v + "'; " + why);
+  }
+
+ private:
+  int to_int(const std::string& k, const std::string& v) const {
+    if (v.empty() || v.size() > 10 || v.find_first_not_of("0123456789-") != std::string::npos)
+      fail(k + " is '" + v + "', expected an integer");
+    const long long x = std::stoll(v);
+    if (x < INT32_MIN || x > INT32_MAX) fail(k + " is out of range");
+    return static_cast<int>(x);
+  }
+  YamlMap y_;
+  std::string file_;
+};
+
+struct Vocab {
+  std::string bytes;
+  std::vector<std::string> pieces;
+  int eos = -1, unk = -1;
+};
+
+Vocab load_vocab(const fs::path& p) {
+  Vocab v;
+  v.bytes = read_text_file(p);
+  sentencepiece::SentencePieceProcessor sp;
+  const auto st = sp.LoadFromSerializedProto(v.bytes);
+  if (!st.ok()) throw ConvertError(p.string() + " is not a SentencePiece model: " + st.ToString());
+  const int n = sp.GetPieceSize();
+  for (int i = 0; i < n; ++i) v.pieces.push_back(sp.IdToPiece(i));
+  v.eos = sp.PieceToId("</s>");
+  v.unk = sp.unk_id();
+  if (v.eos < 0 || v.pieces[static_cast<size_t>(v.eos)] != "</s>" || !sp.IsControl(v.eos))
+    throw ConvertError(p.string() + " has no </s> control piece (Marian's end of sentence)");
+  if (v.unk < 0 || v.unk >= n) throw ConvertError(p.string() + " has no <unk> piece");
+  return v;
+}
+
+// Marian's sinusoidal positions, in float as Marian computes them.
+std::vector<float> marian_positions(int n_pos, int dim) {
+  std::vector<float> out(static_cast<size_t>(n_pos) * static_cast<size_t>(dim), 0.0f);
+  const float num_timescales = static_cast<float>(dim) / 2;
+  const float log_inc = std::log(10000.f) / (num_timescales - 1.f);
+  const int half = static_cast<int>(num_timescales);
+  for (int p = 0; p < n_pos; ++p) {
+    float* row = out.data() + static_cast<size_t>(p) * static_cast<size_t>(dim);
+    for (int i = 0; i < num_timescales; ++i) {
+      const float v = static_cast<float>(p) * std::exp(static_cast<float>(i) * -log_inc);
+      row[i] = std::sin(v);
+      row[half + i] = std::cos(v);
+    }
+  }
+  return out;
+}
+
+class Params {
+ public:
+  Params(const Npz& npz, std::string file) : npz_(npz), file_(std::move(file)) {}
+
+  // A tensor of exactly `rows` x `cols` elements ([1, n] and [n] are the same vector).
+  std::vector<float> get(const std::string& name, int64_t rows, int64_t cols) const {
+    if (!npz_.has(name)) throw ConvertError(file_ + " has no parameter " + name);
+    used_.insert(name);
+    FloatTensor t = npz_.read(name);
+    std::vector<int64_t> s = t.shape;
+    while (s.size() > 2 && s.front() == 1) s.erase(s.begin());
+    const bool ok =
+        (s.size() == 2 && s[0] == rows && s[1] == cols) || (rows == 1 && s.size() == 1 && s[0] == cols);
+    if (!ok)
+      throw ConvertError(file_ + ": parameter " + name + " has shape " + shape_to_string(t.shape) +
+                         ", expected [" + std::to_string(rows) + ", " + std::to_string(cols) + "]");
+    return std::move(t.data);
+  }
+  bool has(const std::string& name) const { return npz_.has(name); }
+
+  // Parameters the conversion did not use (a model feature it does not know).
+  std::vector<std::string> unused() const {
+    std::vector<std::string> out;
+    for (const std::string& n : npz_.names())
+      if (!used_.count(n) && n.rfind("special:", 0) != 0) out.push_back(n);
+    return out;
+  }
+
+ private:
+  const Npz& npz_;
+  std::string file_;
+  mutable std::set<std::string> used_;
+};
+
+// [in][out] (Marian's x.W) -> [out][in].
+std::vector<float> transpose(const std::vector<float>& w, size_t in, size_t out) {
+  std::vector<float> t(w.size());
+  for (size_t i = 0; i < in; ++i)
+    for (size_t o = 0; o < out; ++o) t[o * in + i] = w[i * out + o];
+  return t;
+}
+
+}  // namespace
+
+bool is_marian_input(const std::string& input) {
+  std::error_code ec;
+  if (fs::is_regular_file(input, ec)) return ends_with(input, ".npz");
+  if (!fs::is_directory(input, ec) || fs::exists(fs::path(input) / "config.json", ec)) return false;
+  for (const auto& e : fs::directory_iterator(input, ec)) {
+    const std::string n = e.path().filename().string();
+    if (ends_with(n, ".npz") && !ends_with(n, ".optimizer.npz")) return true;
+  }
+  return false;
+}
+
+SourceModel read_marian(const std::string& input) {
+  const Located loc = locate(input);
+  const std::string file = loc.model.string();
+  if (!ends_with(file, ".npz"))
+    throw ConvertError(file + " is not an .npz model; Marian's binary (.bin) models are not supported yet");
+  const std::unique_ptr<Npz> npz = Npz::open(file);
+
+  std::optional<std::string> yml = npz->text("special:model.yml");
+  std::string yml_file = file + " (special:model.yml)";
+  if (!yml) {
+    const fs::path beside = fs::path(file + ".yml");
+    if (!fs::exists(beside))
+      throw ConvertError(file + " has no special:model.yml and there is no " + beside.filename().string() +
+                         " beside it: the model's architecture is unknown");
+    yml = read_text_file(beside);
+    yml_file = beside.string();
+  }
+  const Config cfg(parse_marian_yaml(*yml, yml_file), yml_file);
+
+  // What this reader converts; everything else is refused by name.
+  const std::string type = cfg.str("type", "");
+  if (type != "transformer")
+    cfg.fail("type is '" + type + "'; edgemt-convert reads Marian transformers (type: transformer)");
+  const std::string autoreg = cfg.str("transformer-decoder-autoreg", "self-attention");
+  if (autoreg != "self-attention")
+    cfg.fail("transformer-decoder-autoreg is '" + autoreg +
+             "'; only self-attention decoders are supported so far (SSRU decoders, "
+             "'rnn' with dec-cell ssru, are not yet)");
+  cfg.require("transformer-preprocess", "",
+              "only post-norm blocks (preprocess '', postprocess 'dan') are supported");
+  cfg.require("transformer-postprocess", "dan", "only post-norm blocks (postprocess 'dan') are supported");
+  cfg.require("transformer-postprocess-top", "", "a top-level layer norm is not supported");
+  {
+    const std::string emb = cfg.str("transformer-postprocess-emb", "d");
+    if (emb != "d" && !emb.empty())
+      cfg.fail("transformer-postprocess-emb is '" + emb + "'; an embedding layer norm is not supported");
+  }
+  cfg.require("transformer-ffn-depth", "2", "feed-forward blocks of two layers are supported");
+  if (const int dd = cfg.integer("transformer-decoder-ffn-depth", 0); dd != 0 && dd != 2)
+    cfg.fail("transformer-decoder-ffn-depth is " + std::to_string(dd) + "; two layers are supported");
+  for (const char* k : {"transformer-train-position-embeddings", "transformer-disable-position-embeddings",
+                        "transformer-alibi-shift", "transformer-alibi-trainable", "transformer-no-bias",
+                        "transformer-no-affine", "transformer-no-projection", "transformer-pool",
+                        "transformer-rnn-projection", "right-left", "ulr"})
+    if (cfg.flag(k)) cfg.fail(std::string(k) + " is true, which edgemt does not support");
+  if (!cfg.empty_list("transformer-tied-layers")) cfg.fail("transformer-tied-layers are not supported");
+  if (cfg.integer("factors-dim-emb", 0) != 0 || cfg.integer("lemma-dim-emb", 0) != 0)
+    cfg.fail("factored vocabularies are not supported");
+  {
+    const std::string mask = cfg.str("transformer-attention-mask", "default");
+    if (mask != "default" && mask != "")
+      cfg.fail("transformer-attention-mask '" + mask + "' is not supported");
+  }
+
+  SourceModel m;
+  ModelConfig& c = m.config;
+  c.d_model = cfg.integer("dim-emb", 0, true);
+  c.encoder_layers = cfg.integer("enc-depth", 0, true);
+  c.decoder_layers = cfg.integer("dec-depth", 0, true);
+  c.encoder_heads = c.decoder_heads = cfg.integer("transformer-heads", 0, true);
+  c.encoder_ffn_dim = cfg.integer("transformer-dim-ffn", 0, true);
+  c.decoder_ffn_dim = cfg.integer("transformer-decoder-dim-ffn", 0);
+  if (c.decoder_ffn_dim == 0) c.decoder_ffn_dim = c.encoder_ffn_dim;
+  for (const auto& [what, v] : {std::pair<const char*, int>{"dim-emb", c.d_model},
+                                {"enc-depth", c.encoder_layers},
+                                {"dec-depth", c.decoder_layers},
+                                {"transformer-heads", c.encoder_heads},
+                                {"transformer-dim-ffn", c.encoder_ffn_dim}})
+    if (v <= 0 || v > (1 << 16)) cfg.fail(std::string(what) + " is " + std::to_string(v));
+  if (c.d_model % c.encoder_heads != 0)
+    cfg.fail("dim-emb " + std::to_string(c.d_model) + " is not divisible by transformer-heads " +
+             std::to_string(c.encoder_heads));
+  if (c.d_model % 2 != 0 || c.d_model < 4)
+    cfg.fail("dim-emb must be even and at least 4 (sinusoidal positions)");
+  const std::string act = cfg.str("transformer-ffn-activation", "swish");
+  if (act == "swish")
+    c.activation = ops::Activation::kSwish;
+  else if (act == "relu")
+    c.activation = ops::Activation::kRelu;
+  else
+    cfg.fail("transformer-ffn-activation '" + act +
+             "' is not supported (swish, relu; Marian's gelu is x * sigmoid(1.702 x), not edgemt's)");
+  c.norm_placement = NormPlacement::kPost;
+  c.position_kind = PositionKind::kSinusoidalSplit;
+  c.decoder_layer_kind = DecoderLayerKind::kTransformer;
+  c.layer_norm_epsilon = 1e-6f;
+  c.max_positions = 512;
+  c.embedding_scale = std::sqrt(static_cast<float>(c.d_model));
+
+  const std::vector<int> dims = cfg.ints("dim-vocabs");
+  if (dims.size() != 2) cfg.fail("dim-vocabs should list a source and a target size");
+  const bool tied_all = cfg.flag("tied-embeddings-all");
+  const bool tied_src = cfg.flag("tied-embeddings-src");
+  const bool tied_out = tied_all || cfg.flag("tied-embeddings");
+  const bool shared = tied_all || tied_src;
+  const bool omit_bias = cfg.flag("output-omit-bias");
+
+  // Vocabularies.
+  const Vocab sv = load_vocab(loc.vocabs[0]);
+  const Vocab tv = loc.vocabs.size() > 1 ? load_vocab(loc.vocabs[1]) : sv;
+  const int vs = static_cast<int>(sv.pieces.size()), vt = static_cast<int>(tv.pieces.size());
+  if (vs != dims[0] || vt != dims[1])
+    throw ConvertError("the vocabularies have " + std::to_string(vs) + " and " + std::to_string(vt) +
+                       " pieces, but the model's dim-vocabs are " + std::to_string(dims[0]) + " and " +
+                       std::to_string(dims[1]));
+  if (shared && vs != vt)
+    cfg.fail("shared embeddings with source and target vocabularies of different sizes");
+  if (sv.eos != tv.eos)
+    throw ConvertError("the source and target vocabularies have </s> at different ids (" +
+                       std::to_string(sv.eos) + ", " + std::to_string(tv.eos) + ")");
+  const bool one_vocab = loc.vocabs.size() == 1 || sv.bytes == tv.bytes;
+  m.source_spm = sv.bytes;
+  m.target_spm = tv.bytes;
+  // The appended start row has no piece (never produced by the tokenizer, skipped by
+  // decoding).
+  m.source_vocab = sv.pieces;
+  if (shared) m.source_vocab.emplace_back();
+  if (!one_vocab || !shared) {
+    m.target_vocab = tv.pieces;
+    m.target_vocab.emplace_back();
+  }
+  c.source_vocab_size = static_cast<int>(m.source_vocab.size());
+  c.target_vocab_size = vt + 1;
+  c.shared_embeddings = shared;
+  c.tied_output = tied_out;
+  c.eos_id = sv.eos;
+  c.unk_id = sv.unk;
+  c.pad_id = sv.eos;  // Marian has no padding token; nothing generated or decoded uses it
+  c.decoder_start_id = vt;
+
+  // Tensors.
+  const Params p(*npz, file);
+  const int64_t d = c.d_model;
+  const size_t du = static_cast<size_t>(d);
+  auto with_zero_row = [&](std::vector<float> t) {
+    t.resize(t.size() + du, 0.0f);
+    return t;
+  };
+  if (shared) {
+    m.source_embed = with_zero_row(p.get("Wemb", vs, d));
+  } else {
+    m.source_embed = p.get("encoder_Wemb", vs, d);
+    m.target_embed = with_zero_row(p.get("decoder_Wemb", vt, d));
+  }
+  m.positions = marian_positions(c.max_positions, c.d_model);
+
+  using names::Stack;
+  auto linear = [&](const std::string& module, const std::vector<std::string>& marian, size_t n_each,
+                    size_t k, bool bias = true) {
+    std::vector<float> w, b;
+    std::string origin;
+    for (const std::string& name : marian) {
+      const size_t cut = name.rfind("_W");
+      const std::string wname = name, bname = name.substr(0, cut) + "_b" + name.substr(cut + 2);
+      const std::vector<float> wt =
+          transpose(p.get(wname, static_cast<int64_t>(k), static_cast<int64_t>(n_each)), k, n_each);
+      w.insert(w.end(), wt.begin(), wt.end());
+      if (bias) {
+        const std::vector<float> bt = p.get(bname, 1, static_cast<int64_t>(n_each));
+        b.insert(b.end(), bt.begin(), bt.end());
+      }
+      origin += (origin.empty() ? "" : " + ") + wname;
+    }
+    m.add_linear(module, n_each * marian.size(), k, std::move(w), std::move(b), origin);
+  };
+  auto norm = [&](const std::string& module, const std::string& prefix) {
+    m.add_norm(module, p.get(prefix + "_ln_scale", 1, d), p.get(prefix + "_ln_bias", 1, d), prefix + "_ln_*");
+  };
+  const size_t ef = static_cast<size_t>(c.encoder_ffn_dim), df = static_cast<size_t>(c.decoder_ffn_dim);
+  for (int i = 0; i < c.encoder_layers; ++i) {
+    const std::string l = "encoder_l" + std::to_string(i + 1) + "_";
+    linear(names::layer(Stack::kEncoder, i, names::kSelfQkv), {l + "self_Wq", l + "self_Wk", l + "self_Wv"},
+           du, du);
+    linear(names::layer(Stack::kEncoder, i, names::kSelfOut), {l + "self_Wo"}, du, du);
+    norm(names::layer(Stack::kEncoder, i, names::kSelfNorm), l + "self_Wo");
+    linear(names::layer(Stack::kEncoder, i, names::kFc1), {l + "ffn_W1"}, ef, du);
+    linear(names::layer(Stack::kEncoder, i, names::kFc2), {l + "ffn_W2"}, du, ef);
+    norm(names::layer(Stack::kEncoder, i, names::kFinalNorm), l + "ffn_ffn");
+  }
+  for (int i = 0; i < c.decoder_layers; ++i) {
+    const std::string l = "decoder_l" + std::to_string(i + 1) + "_";
+    linear(names::layer(Stack::kDecoder, i, names::kSelfQkv), {l + "self_Wq", l + "self_Wk", l + "self_Wv"},
+           du, du);
+    linear(names::layer(Stack::kDecoder, i, names::kSelfOut), {l + "self_Wo"}, du, du);
+    norm(names::layer(Stack::kDecoder, i, names::kSelfNorm), l + "self_Wo");
+    linear(names::layer(Stack::kDecoder, i, names::kCrossQ), {l + "context_Wq"}, du, du);
+    linear(names::layer(Stack::kDecoder, i, names::kCrossKv), {l + "context_Wk", l + "context_Wv"}, du, du);
+    linear(names::layer(Stack::kDecoder, i, names::kCrossOut), {l + "context_Wo"}, du, du);
+    norm(names::layer(Stack::kDecoder, i, names::kCrossNorm), l + "context_Wo");
+    linear(names::layer(Stack::kDecoder, i, names::kFc1), {l + "ffn_W1"}, df, du);
+    linear(names::layer(Stack::kDecoder, i, names::kFc2), {l + "ffn_W2"}, du, df);
+    norm(names::layer(Stack::kDecoder, i, names::kFinalNorm), l + "ffn_ffn");
+  }
+  if (!tied_out) {
+    // Marian 1.12 stores the projection transposed, "decoder_ff_logit_out_Wt" [vt, d];
+    // older versions "decoder_ff_logit_out_W" [d, vt]. Either gets the start row's zeros.
+    const bool wt = p.has("decoder_ff_logit_out_Wt");
+    std::vector<float> w =
+        with_zero_row(wt ? p.get("decoder_ff_logit_out_Wt", vt, d)
+                         : transpose(p.get("decoder_ff_logit_out_W", d, vt), du, static_cast<size_t>(vt)));
+    m.add_linear(std::string(names::kOutputProjection), static_cast<size_t>(vt) + 1, du, std::move(w), {},
+                 wt ? "decoder_ff_logit_out_Wt" : "decoder_ff_logit_out_W");
+  }
+  if (!omit_bias) {
+    m.final_logits_bias = p.get("decoder_ff_logit_out_b", 1, vt);
+    m.final_logits_bias.push_back(0.0f);
+  }
+  if (const std::vector<std::string> left = p.unused(); !left.empty()) {
+    std::string list;
+    for (size_t i = 0; i < left.size() && i < 8; ++i) list += " " + left[i];
+    throw ConvertError(file + " has parameters this conversion does not use (" + std::to_string(left.size()) +
+                       "):" + list + (left.size() > 8 ? " ..." : "") +
+                       "; the model has a feature edgemt-convert does not support");
+  }
+
+  // Search defaults: Marian's decoder (beam 12 is marian-decoder's default, but models
+  // ship decoder.yml files with their own; edgemt's default stays greedy unless asked).
+  GenerationDefaults& g = m.generation;
+  g.num_beams = 1;
+  g.max_length = 256;
+  g.length_penalty = 1.0f;
+  g.early_stopping = true;
+  g.banned_ids.push_back(c.decoder_start_id);
+
+  if (!loc.shortlist.empty())
+    std::fprintf(stderr,
+                 "edgemt-convert: note: the decoder configuration names a shortlist (%s); shortlists are not "
+                 "converted yet: the model decodes over its whole vocabulary\n",
+                 loc.shortlist.c_str());
+  m.metadata.emplace_back("converter", "edgemt-convert");
+  m.metadata.emplace_back("source_format", "marian-npz");
+  m.metadata.emplace_back("source_file", fs::absolute(loc.model).lexically_normal().string());
+  if (const std::string v = cfg.str("version", ""); !v.empty()) m.metadata.emplace_back("marian_version", v);
+  return m;
+}
+
+}  // namespace edgemt::convert

@@ -1,0 +1,262 @@
+// The Marian reader's parts: .npz arrays (dtypes, Fortran order, malformed archives),
+// the YAML subset of Marian's configurations, and read_marian's refusals of what it
+// does not support, each with a message naming the problem. (Parity with Marian's own
+// outputs: tests/parity/marian_test.cc.)
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "converter/checkpoint.h"
+#include "converter/marian.h"
+#include "converter/marian_yaml.h"
+#include "converter/npz.h"
+#include "converter/readers.h"
+#include "tests/converter/stored_zip.h"
+
+namespace edgemt::convert {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One .npy array: version 1.0 header padded to 64 bytes.
+std::string npy(const std::string& descr, const std::string& shape, const std::string& data,
+                bool fortran = false) {
+  std::string h = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+                  ", 'shape': " + shape + ", }";
+  while ((10 + h.size() + 1) % 64 != 0) h += ' ';
+  h += '\n';
+  std::string out = "\x93NUMPY";
+  out += '\x01';
+  out += '\x00';
+  out += static_cast<char>(h.size() & 0xFF);
+  out += static_cast<char>(h.size() >> 8);
+  return out + h + data;
+}
+
+template <typename T>
+std::string bytes_of(const std::vector<T>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ConvertError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Npz, ReadsDtypesShapesAndFortranOrder) {
+  const std::vector<float> f = {1, 2, 3, 4, 5, 6};
+  const std::vector<double> d = {0.5, -1.5};
+  const std::vector<int8_t> i = {-3, 7};
+  // Fortran order: column-major 2x3 [[1,2,3],[4,5,6]] is 1 4 2 5 3 6 in the file.
+  const std::vector<float> fo = {1, 4, 2, 5, 3, 6};
+  const std::string yml = "type: transformer\n";
+  auto z = Npz::from_bytes(
+      "t.npz",
+      testing::make_stored_zip(
+          {{"a.npy", npy("<f4", "(2, 3)", bytes_of(f))},
+           {"b.npy", npy("<f8", "(2,)", bytes_of(d))},
+           {"c.npy", npy("|i1", "(1, 2)", bytes_of(i))},
+           {"f.npy", npy("<f4", "(2, 3)", bytes_of(fo), true)},
+           {"special:model.yml.npy", npy("|i1", "(" + std::to_string(yml.size() + 1) + ",)", yml + '\0')}}));
+  EXPECT_EQ(z->shape("a"), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(z->read("a").data, f);
+  EXPECT_EQ(z->read("b").data, (std::vector<float>{0.5f, -1.5f}));
+  EXPECT_EQ(z->read("c").data, (std::vector<float>{-3.0f, 7.0f}));
+  EXPECT_EQ(z->read("f").data, f);
+  EXPECT_EQ(z->text("special:model.yml").value(), yml);
+  EXPECT_FALSE(z->text("missing").has_value());
+  EXPECT_NE(error_of([&] { z->read("missing"); }).find("missing"), std::string::npos);
+}
+
+TEST(Npz, MalformedArchivesGiveNamedErrors) {
+  const std::string four = bytes_of(std::vector<float>{1, 2, 3, 4});
+  struct Bad {
+    std::string what, bytes, expect;
+  };
+  std::vector<Bad> bad = {
+      {"not a zip", "hello world, this is not an archive", "not a zip archive"},
+      {"not .npy", testing::make_stored_zip({{"a.txt", "x"}}), "not an .npy array"},
+      {"bad magic", testing::make_stored_zip({{"a.npy", "\x93NUMPX\x01\x00\x00\x00"}}), ".npy magic"},
+      {"dtype", testing::make_stored_zip({{"a.npy", npy("<i4", "(4,)", four)}}), "dtype '<i4'"},
+      {"big endian", testing::make_stored_zip({{"a.npy", npy(">f4", "(4,)", four)}}), "dtype '>f4'"},
+      {"short data", testing::make_stored_zip({{"a.npy", npy("<f4", "(5,)", four)}}), "should hold 20 bytes"},
+      {"bad shape", testing::make_stored_zip({{"a.npy", npy("<f4", "(2, x)", four)}}), "shape"},
+      {"overflow", testing::make_stored_zip({{"a.npy", npy("<f4", "(999999999999, 999999999999)", four)}}),
+       "too many elements"},
+      {"header past end",
+       testing::make_stored_zip({{"a.npy", std::string("\x93NUMPY\x01\x00\xff\x7f{", 11)}}), "header longer"},
+      {"version", testing::make_stored_zip({{"a.npy", std::string("\x93NUMPY\x09\x00\x00\x00", 10)}}),
+       "version 9"},
+      {"empty", testing::make_stored_zip({}), "not a zip archive"},
+  };
+  // A deflated entry (numpy.savez_compressed): the method field of the stored zip set to 8.
+  std::string deflated = testing::make_stored_zip({{"a.npy", npy("<f4", "(4,)", four)}});
+  for (size_t p = 0; p + 4 <= deflated.size(); ++p) {
+    if (std::memcmp(deflated.data() + p, "PK\x01\x02", 4) == 0) deflated[p + 10] = 8;
+  }
+  bad.push_back({"deflated", deflated, "savez_compressed"});
+  for (const Bad& b : bad) {
+    const std::string msg = error_of([&] { Npz::from_bytes("bad.npz", b.bytes)->read("a"); });
+    EXPECT_NE(msg.find("bad.npz"), std::string::npos) << b.what << ": " << msg;
+    EXPECT_NE(msg.find(b.expect), std::string::npos) << b.what << ": " << msg;
+  }
+}
+
+TEST(MarianYaml, ReadsBlockAndFlowListsAndQuotedScalars) {
+  const YamlMap y = parse_marian_yaml(
+      "# comment\n---\ndim-vocabs:\n  - 32000\n  - 32000\nempty:\n  []\nflow: [a.npz, 'b c', \"d\\\\e\"]\n"
+      "type: transformer  # trailing\nquoted: \"\"\nsq: 'it''s'\nlast-empty:\n",
+      "t.yml");
+  ASSERT_TRUE(y.at("dim-vocabs").is_list);
+  EXPECT_EQ(y.at("dim-vocabs").items, (std::vector<std::string>{"32000", "32000"}));
+  EXPECT_TRUE(y.at("empty").is_list);
+  EXPECT_TRUE(y.at("empty").items.empty());
+  EXPECT_EQ(y.at("flow").items, (std::vector<std::string>{"a.npz", "b c", "d\\e"}));
+  EXPECT_EQ(y.at("type").scalar, "transformer");
+  EXPECT_EQ(y.at("quoted").scalar, "");
+  EXPECT_EQ(y.at("sq").scalar, "it's");
+  EXPECT_TRUE(y.at("last-empty").is_list);
+}
+
+TEST(MarianYaml, RefusesWhatItDoesNotReadWithTheLine) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"a: 1\nb:\n  c: 2\n", "t.yml:3: nested mappings"},
+      {"a: 1\na: 2\n", "t.yml:2: the key 'a' appears twice"},
+      {"- x\n", "t.yml:1: a list item without a key"},
+      {"a: &anchor 1\n", "anchors"},
+      {"a: \"open\n", "unterminated"},
+      {"a: [x, [y]]\n", "nested flow"},
+      {"just text\n", "expected 'key: value'"},
+      {"a:\n  - - x\n", "nested lists"},
+  };
+  for (const auto& [text, expect] : bad) {
+    const std::string msg = error_of([&] { parse_marian_yaml(text, "t.yml"); });
+    EXPECT_NE(msg.find(expect), std::string::npos) << text << " -> " << msg;
+  }
+}
+
+// A copy of a committed Marian test model with its special:model.yml replaced.
+class MarianReader : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    src_ = fs::path(EDGEMT_MARIAN_SOURCE_DIR) / "mar1_joint_tiedall_swish_d32";
+    ASSERT_TRUE(fs::exists(src_ / "model.npz"));
+    dir_ = fs::temp_directory_path() / ("edgemt_marian_reader_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    fs::copy_file(src_ / "vocab.spm", dir_ / "vocab.spm");
+    auto z = Npz::open((src_ / "model.npz").string());
+    yml_ = z->text("special:model.yml").value();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Rewrites model.npz in dir_: every array as float32 (or the yml), with edits.
+  void write_model(const std::string& yml, const std::string& drop = "", const std::string& rename_to = "") {
+    auto z = Npz::open((src_ / "model.npz").string());
+    std::vector<std::pair<std::string, std::string>> entries;
+    for (const std::string& n : z->names()) {
+      if (n == "special:model.yml") continue;
+      if (n == drop && rename_to.empty()) continue;
+      const FloatTensor t = z->read(n);
+      std::string shape = "(";
+      for (int64_t d : t.shape) shape += std::to_string(d) + ", ";
+      shape += ")";
+      entries.emplace_back((n == drop ? rename_to : n) + ".npy", npy("<f4", shape, bytes_of(t.data)));
+    }
+    entries.emplace_back("special:model.yml.npy",
+                         npy("|i1", "(" + std::to_string(yml.size() + 1) + ",)", yml + '\0'));
+    std::ofstream(dir_ / "model.npz", std::ios::binary) << testing::make_stored_zip(entries);
+  }
+  std::string yml_with(const std::string& key, const std::string& value) const {
+    std::string y = yml_;
+    const size_t at = y.find("\n" + key + ":");
+    EXPECT_NE(at, std::string::npos) << key;
+    const size_t end = y.find('\n', at + 1);
+    return y.substr(0, at + 1) + key + ": " + value + y.substr(end);
+  }
+  std::string convert_error() {
+    return error_of([&] { read_checkpoint(dir_.string()); });
+  }
+
+  fs::path src_, dir_;
+  std::string yml_;
+};
+
+TEST_F(MarianReader, RewrittenModelStillConverts) {
+  write_model(yml_);
+  EXPECT_TRUE(is_marian_input(dir_.string()));
+  EXPECT_TRUE(is_marian_input((dir_ / "model.npz").string()));
+  const SourceModel m = read_checkpoint(dir_.string());
+  EXPECT_EQ(m.config.d_model, 32);
+  EXPECT_EQ(m.config.target_vocab_size, 1001);  // + the all-zero decoder start row
+  EXPECT_EQ(m.config.decoder_start_id, 1000);
+  EXPECT_FLOAT_EQ(m.config.layer_norm_epsilon, 1e-6f);
+  // Marian's positions: position 1, column 1 is sin(exp(-ln(10000) / 15)).
+  EXPECT_NEAR(m.positions[32 + 1], std::sin(std::exp(-std::log(10000.0) / 15.0)), 1e-6);
+  // The start row is zeros; the decoder start is never generated.
+  for (int j = 0; j < 32; ++j) EXPECT_EQ(m.source_embed[1000 * 32 + j], 0.0f);
+  EXPECT_EQ(m.generation.banned_ids, (std::vector<int32_t>{1000}));
+}
+
+TEST_F(MarianReader, UnsupportedArchitecturesAreRefusedByName) {
+  const std::vector<std::pair<std::pair<std::string, std::string>, std::string>> cases = {
+      {{"transformer-decoder-autoreg", "rnn"}, "SSRU"},
+      {{"type", "s2s"}, "type is 's2s'"},
+      {{"transformer-preprocess", "n"}, "post-norm"},
+      {{"transformer-postprocess", "da"}, "post-norm"},
+      {{"transformer-ffn-activation", "gelu"}, "gelu"},
+      {{"transformer-train-position-embeddings", "true"}, "transformer-train-position-embeddings is true"},
+      {{"transformer-ffn-depth", "3"}, "transformer-ffn-depth"},
+      {{"dim-emb", "30"}, "not divisible"},
+      {{"right-left", "true"}, "right-left"},
+  };
+  for (const auto& [kv, expect] : cases) {
+    write_model(yml_with(kv.first, kv.second));
+    const std::string msg = convert_error();
+    EXPECT_NE(msg.find(expect), std::string::npos) << kv.first << ": " << kv.second << " -> " << msg;
+  }
+  std::string y = yml_;
+  const size_t at = y.find("dim-vocabs:\n  - 1000\n  - 1000\n");
+  ASSERT_NE(at, std::string::npos);
+  write_model(y.replace(at, 32, "dim-vocabs:\n  - 1000\n  - 999\n"));
+  EXPECT_NE(convert_error().find("dim-vocabs are 1000 and 999"), std::string::npos) << convert_error();
+}
+
+TEST_F(MarianReader, MissingOrUnknownParametersAreNamed) {
+  write_model(yml_, "encoder_l2_ffn_W1");
+  EXPECT_NE(convert_error().find("has no parameter encoder_l2_ffn_W1"), std::string::npos) << convert_error();
+  write_model(yml_, "encoder_l2_ffn_W1", "encoder_l2_ffn_W9");
+  const std::string msg = convert_error();
+  EXPECT_NE(msg.find("encoder_l2_ffn_W"), std::string::npos) << msg;
+}
+
+TEST_F(MarianReader, MissingOrAmbiguousFilesAreNamed) {
+  write_model(yml_);
+  fs::copy_file(dir_ / "model.npz", dir_ / "model.best.npz");
+  EXPECT_NE(convert_error().find("several models"), std::string::npos) << convert_error();
+  // A decoder.yml resolves it.
+  std::ofstream(dir_ / "decoder.yml") << "models:\n  - model.best.npz\nvocabs: [vocab.spm, vocab.spm]\n";
+  EXPECT_EQ(read_checkpoint(dir_.string()).config.d_model, 32);
+  std::ofstream(dir_ / "decoder.yml") << "models: [a.npz, b.npz]\n";
+  EXPECT_NE(convert_error().find("ensemble"), std::string::npos) << convert_error();
+  fs::remove(dir_ / "decoder.yml");
+  fs::remove(dir_ / "model.best.npz");
+  fs::remove(dir_ / "vocab.spm");
+  EXPECT_NE(convert_error().find("no vocabulary"), std::string::npos) << convert_error();
+  std::ofstream(dir_ / "vocab.spm") << "not a sentencepiece model";
+  EXPECT_NE(convert_error().find("not a SentencePiece model"), std::string::npos) << convert_error();
+}
+
+}  // namespace
+}  // namespace edgemt::convert

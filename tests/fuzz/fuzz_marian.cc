@@ -1,0 +1,42 @@
+// Arbitrary bytes through the converter's Marian readers: the .npz archive reader and the
+// YAML subset reader of Marian's configurations. Anything malformed must throw
+// ConvertError: any other exception, a crash, a leak or a hang is a bug.
+//
+// Input: byte 0 picks the mode.
+//   even: the rest is a whole .npz file; every array is read, and special:model.yml
+//         (when there) goes through the YAML reader;
+//   odd:  the rest is a YAML configuration (model.yml, decoder.yml).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "converter/checkpoint.h"
+#include "converter/marian_yaml.h"
+#include "converter/npz.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace edgemt;
+  if (size == 0) return 0;
+  std::string rest(reinterpret_cast<const char*>(data + 1), size - 1);
+  try {
+    if ((data[0] & 1) != 0) {
+      const convert::YamlMap y = convert::parse_marian_yaml(rest, "fuzz.yml");
+      for (const auto& [k, v] : y)
+        if (k.empty() || (!v.is_list && !v.items.empty())) __builtin_trap();
+      return 0;
+    }
+    auto npz = convert::Npz::from_bytes("fuzz.npz", std::move(rest));
+    for (const std::string& name : npz->names()) {
+      if (!npz->has(name)) __builtin_trap();
+      const std::vector<int64_t> shape = npz->shape(name);
+      const convert::FloatTensor t = npz->read(name);
+      size_t numel = 1;
+      for (int64_t d : shape) numel *= static_cast<size_t>(d);
+      if (t.shape != shape || t.data.size() != numel) __builtin_trap();
+    }
+    if (const auto yml = npz->text("special:model.yml"))
+      convert::parse_marian_yaml(*yml, "special:model.yml");
+  } catch (const convert::ConvertError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,215 @@
+// Parity with Marian itself on tiny Marian transformers (tests/data/marian):
+// tools/marian/make_marian_models.py trained each with Marian (pymarian 1.12, CPU) and
+// stored the outputs of Marian's own decoder in reference.json. ctest converts every
+// directory as Marian ships it (model.npz, SentencePiece vocabularies, decoder.yml)
+// first (fixture); this test compares:
+//   tokenization (edgemt's source ids = Marian's SentencePiece ids + </s>),
+//   greedy ids (identical, on every ISA the CPU runs; batched and threaded too),
+//   the decoded text (identical to Marian's detokenized output),
+//   int8 (edgemt's own quantization of the float32 model): most greedy outputs still equal.
+// The models cover a joint vocabulary with all embeddings tied (swish), separate
+// vocabularies with a tied decoder output (relu), and an untied output layer without a
+// bias and a decoder FFN size of its own.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "runtime/api/translator.h"
+#include "runtime/nmt/engine.h"
+
+namespace edgemt {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Case {
+  std::string name;
+  fs::path model_file;  // converted .emt (and .int8.emt)
+  json ref;
+};
+
+std::vector<Case> load_cases() {
+  std::vector<Case> out;
+  const fs::path src(EDGEMT_MARIAN_SOURCE_DIR), built(EDGEMT_PARITY_BUILD_DIR);
+  if (!fs::exists(src)) return out;
+  for (const auto& e : fs::directory_iterator(src)) {
+    if (!e.is_directory() || !fs::exists(e.path() / "reference.json")) continue;
+    Case c;
+    c.name = e.path().filename().string();
+    c.model_file = built / (c.name + ".emt");
+    std::ifstream in(e.path() / "reference.json");
+    in >> c.ref;
+    out.push_back(std::move(c));
+  }
+  std::sort(out.begin(), out.end(), [](const Case& a, const Case& b) { return a.name < b.name; });
+  return out;
+}
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c = load_cases();
+  return c;
+}
+
+std::vector<std::vector<int32_t>> ids_of(const json& j) {
+  std::vector<std::vector<int32_t>> v;
+  for (const json& row : j) v.push_back(row.get<std::vector<int32_t>>());
+  return v;
+}
+
+std::string join(const std::vector<int32_t>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::to_string(v[i]);
+  return s;
+}
+
+std::vector<ops::Isa> runnable_isas() {
+  std::vector<ops::Isa> v;
+  for (size_t i = 0; i < static_cast<size_t>(ops::Isa::kCount); ++i)
+    if (ops::isa_supported(static_cast<ops::Isa>(i))) v.push_back(static_cast<ops::Isa>(i));
+  return v;
+}
+
+class MarianParity : public ::testing::TestWithParam<size_t> {
+ protected:
+  void SetUp() override {
+    ASSERT_LT(GetParam(), cases().size());
+    c_ = &cases()[GetParam()];
+    ASSERT_TRUE(fs::exists(c_->model_file))
+        << c_->model_file << " was not converted (run ctest, which converts first)";
+    auto m = Model::load(c_->model_file.string());
+    ASSERT_TRUE(m.has_value()) << m.status().to_string();
+    model_ = m.value();
+    src_ = ids_of(c_->ref.at("src_ids"));
+    greedy_ = ids_of(c_->ref.at("greedy"));
+    max_new_ = c_->ref.at("max_new_tokens").get<int>();
+    ASSERT_EQ(src_.size(), greedy_.size());
+    ASSERT_GE(src_.size(), 20u) << "too few reference sentences";
+  }
+
+  std::unique_ptr<Engine> engine(std::shared_ptr<const Model> model, const ops::Kernels* isa, int threads,
+                                 int batch) {
+    EngineLimits lim;
+    lim.max_batch = batch;
+    lim.max_beam = 1;
+    lim.max_source_length = 0;
+    for (const auto& s : src_)
+      lim.max_source_length = std::max(lim.max_source_length, static_cast<int>(s.size()));
+    lim.max_target_length = max_new_;
+    lim.num_threads = threads;
+    auto e = Engine::create(std::move(model), lim, isa, EngineProbes{});
+    EXPECT_TRUE(e.has_value()) << e.status().to_string();
+    return e.has_value() ? std::move(e.value()) : nullptr;
+  }
+
+  std::vector<std::vector<int32_t>> run(Engine& e, size_t begin, size_t end) {
+    std::vector<std::span<const int32_t>> in, out(end - begin);
+    for (size_t i = begin; i < end; ++i) in.emplace_back(src_[i]);
+    SearchParams p;
+    p.beam = 1;
+    p.max_new_tokens = max_new_;
+    const Status st = e.run(in, p, out);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    std::vector<std::vector<int32_t>> r;
+    for (auto& s : out) r.emplace_back(s.begin(), s.end());
+    return r;
+  }
+
+  const Case* c_ = nullptr;
+  std::shared_ptr<const Model> model_;
+  std::vector<std::vector<int32_t>> src_, greedy_;
+  int max_new_ = 0;
+};
+
+TEST_P(MarianParity, TokenizationMatchesMarian) {
+  const json& sents = c_->ref.at("sentences");
+  ASSERT_EQ(sents.size(), src_.size());
+  for (size_t i = 0; i < sents.size(); ++i) {
+    std::vector<int32_t> ids;
+    ASSERT_TRUE(model_->tokenizer().encode(sents[i].get<std::string>(), &ids).is_ok());
+    EXPECT_EQ(join(ids), join(src_[i])) << c_->name << ": " << sents[i];
+  }
+}
+
+TEST_P(MarianParity, GreedyIdsIdenticalOnEveryIsa) {
+  for (ops::Isa isa : runnable_isas()) {
+    SCOPED_TRACE(std::string("isa ") + ops::isa_name(isa));
+    auto e = engine(model_, ops::kernels_for(isa), 1, 1);
+    ASSERT_NE(e, nullptr);
+    for (size_t i = 0; i < src_.size(); ++i)
+      EXPECT_EQ(join(run(*e, i, i + 1)[0]), join(greedy_[i])) << c_->name << " sentence " << i;
+  }
+}
+
+TEST_P(MarianParity, BatchesAndThreadsGiveMarianGreedyIds) {
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    auto e = engine(model_, nullptr, threads, 9);
+    ASSERT_NE(e, nullptr);
+    for (size_t b = 0; b < src_.size(); b += 9) {
+      const size_t end = std::min(src_.size(), b + 9);
+      const auto g = run(*e, b, end);
+      for (size_t i = b; i < end; ++i)
+        EXPECT_EQ(join(g[i - b]), join(greedy_[i])) << c_->name << " sentence " << i;
+    }
+  }
+}
+
+TEST_P(MarianParity, TextMatchesMarianDecoder) {
+  TranslatorOptions o;
+  o.max_batch = 8;
+  o.max_beam = 1;
+  o.max_target_length = max_new_;
+  auto tr = Translator::create(model_, o);
+  ASSERT_TRUE(tr.has_value()) << tr.status().to_string();
+  const std::vector<std::string> sents = c_->ref.at("sentences").get<std::vector<std::string>>();
+  TranslateOptions t;
+  t.beam = 1;
+  auto out = tr.value()->translate(sents, t);
+  ASSERT_TRUE(out.has_value()) << out.status().to_string();
+  const json& want = c_->ref.at("greedy_text");
+  ASSERT_EQ(out.value().size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    EXPECT_EQ(out.value()[i], want[i].get<std::string>()) << c_->name << ": " << sents[i];
+}
+
+// edgemt's int8 is its own quantization of the float32 model (per-row int8 weights,
+// dynamic activation scales), not Marian's intgemm: on these tiny models (d 32-48) it
+// changes some outputs. Measured: 20-29 of 28-29 sentences unchanged; a layout or scale
+// error in the conversion leaves almost none.
+TEST_P(MarianParity, Int8KeepsMostGreedyOutputs) {
+  fs::path int8 = c_->model_file;
+  int8.replace_extension(".int8.emt");
+  auto m = Model::load(int8.string());
+  ASSERT_TRUE(m.has_value()) << m.status().to_string();
+  auto e = engine(m.value(), nullptr, 1, 8);
+  ASSERT_NE(e, nullptr);
+  size_t same = 0;
+  for (size_t b = 0; b < src_.size(); b += 8) {
+    const size_t end = std::min(src_.size(), b + 8);
+    const auto g = run(*e, b, end);
+    for (size_t i = b; i < end; ++i) same += join(g[i - b]) == join(greedy_[i]);
+  }
+  RecordProperty("int8_same_as_marian", std::to_string(same) + "/" + std::to_string(src_.size()));
+  EXPECT_GE(same * 2, src_.size()) << c_->name << ": int8 kept " << same << " of " << src_.size();
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, MarianParity, ::testing::Range<size_t>(0, cases().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) {
+                           std::string n = cases()[info.param].name;
+                           for (char& ch : n)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
+
+TEST(MarianData, ModelsArePresent) {
+  EXPECT_GE(cases().size(), 3u) << "tests/data/marian holds the Marian parity models";
+}
+
+}  // namespace
+}  // namespace edgemt
