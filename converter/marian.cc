@@ -9,6 +9,10 @@
 //   i < d/2, v = p * exp(-i * ln(10000) / (d/2 - 1)) in float, sin(v) in column i and
 //   cos(v) in column d/2 + i (the frequency step differs from transformers' MarianMT);
 // - post-norm blocks ("dan": dropout, add, layer norm), layer norm eps 1e-6;
+// - SSRU decoders (transformer-decoder-autoreg rnn, dec-cell ssru: Firefox Translations'
+//   students) replace each decoder self-attention block by an SSRU block,
+//   LN(in + relu(c_t)) with c_t = f * c_{t-1} + (1 - f) * (in . rnn_W),
+//   f = sigmoid(in . rnn_Wf + rnn_bf), its norm "rnn_ffn_ln_*" (rnn/cells.h, transformer.h);
 // - the output layer is the decoder embeddings (tied-embeddings or tied-embeddings-all)
 //   or "decoder_ff_logit_out_Wt" [vocab, d] ("_W" [d, vocab] before Marian 1.12), plus
 //   "decoder_ff_logit_out_b" unless output-omit-bias;
@@ -354,10 +358,19 @@ SourceModel read_marian(const std::string& input) {
   if (type != "transformer")
     cfg.fail("type is '" + type + "'; edgemt-convert reads Marian transformers (type: transformer)");
   const std::string autoreg = cfg.str("transformer-decoder-autoreg", "self-attention");
-  if (autoreg != "self-attention")
+  bool ssru = false;
+  if (autoreg == "rnn") {
+    const std::string cell = cfg.str("dec-cell", "gru");
+    if (cell != "ssru")
+      cfg.fail("transformer-decoder-autoreg is 'rnn' with dec-cell '" + cell +
+               "'; edgemt runs SSRU decoder layers (dec-cell ssru) and self-attention");
+    if (cfg.flag("layer-normalization"))
+      cfg.fail("layer-normalization is true: the SSRU's internal layer norm is not supported");
+    ssru = true;
+  } else if (autoreg != "self-attention") {
     cfg.fail("transformer-decoder-autoreg is '" + autoreg +
-             "'; only self-attention decoders are supported so far (SSRU decoders, "
-             "'rnn' with dec-cell ssru, are not yet)");
+             "'; edgemt runs self-attention and SSRU ('rnn' with dec-cell ssru) decoder layers");
+  }
   cfg.require("transformer-preprocess", "",
               "only post-norm blocks (preprocess '', postprocess 'dan') are supported");
   cfg.require("transformer-postprocess", "dan", "only post-norm blocks (postprocess 'dan') are supported");
@@ -414,7 +427,7 @@ SourceModel read_marian(const std::string& input) {
              "' is not supported (swish, relu; Marian's gelu is x * sigmoid(1.702 x), not edgemt's)");
   c.norm_placement = NormPlacement::kPost;
   c.position_kind = PositionKind::kSinusoidalSplit;
-  c.decoder_layer_kind = DecoderLayerKind::kTransformer;
+  c.decoder_layer_kind = ssru ? DecoderLayerKind::kSsru : DecoderLayerKind::kTransformer;
   c.layer_norm_epsilon = 1e-6f;
   c.max_positions = 512;
   c.embedding_scale = std::sqrt(static_cast<float>(c.d_model));
@@ -511,10 +524,23 @@ SourceModel read_marian(const std::string& input) {
   }
   for (int i = 0; i < c.decoder_layers; ++i) {
     const std::string l = "decoder_l" + std::to_string(i + 1) + "_";
-    linear(names::layer(Stack::kDecoder, i, names::kSelfQkv), {l + "self_Wq", l + "self_Wk", l + "self_Wv"},
-           du, du);
-    linear(names::layer(Stack::kDecoder, i, names::kSelfOut), {l + "self_Wo"}, du, du);
-    norm(names::layer(Stack::kDecoder, i, names::kSelfNorm), l + "self_Wo");
+    if (ssru) {
+      // One linear [2d, d]: x = W in (no bias), then the gate's Wf in + bf.
+      std::vector<float> w = transpose(p.get(l + "rnn_W", d, d), du, du);
+      const std::vector<float> wf = transpose(p.get(l + "rnn_Wf", d, d), du, du);
+      w.insert(w.end(), wf.begin(), wf.end());
+      std::vector<float> b(du, 0.0f);
+      const std::vector<float> bf = p.get(l + "rnn_bf", 1, d);
+      b.insert(b.end(), bf.begin(), bf.end());
+      m.add_linear(names::layer(Stack::kDecoder, i, names::kSsruProj), 2 * du, du, std::move(w), std::move(b),
+                   l + "rnn_W + " + l + "rnn_Wf");
+      norm(names::layer(Stack::kDecoder, i, names::kSsruNorm), l + "rnn_ffn");
+    } else {
+      linear(names::layer(Stack::kDecoder, i, names::kSelfQkv), {l + "self_Wq", l + "self_Wk", l + "self_Wv"},
+             du, du);
+      linear(names::layer(Stack::kDecoder, i, names::kSelfOut), {l + "self_Wo"}, du, du);
+      norm(names::layer(Stack::kDecoder, i, names::kSelfNorm), l + "self_Wo");
+    }
     linear(names::layer(Stack::kDecoder, i, names::kCrossQ), {l + "context_Wq"}, du, du);
     linear(names::layer(Stack::kDecoder, i, names::kCrossKv), {l + "context_Wk", l + "context_Wv"}, du, du);
     linear(names::layer(Stack::kDecoder, i, names::kCrossOut), {l + "context_Wo"}, du, du);

@@ -25,6 +25,8 @@ namespace edgemt {
   X(kDecGemmQkv, "decoder.gemm_qkv")               \
   X(kDecKvAppend, "decoder.kv_append")             \
   X(kDecSelfAttention, "decoder.self_attention")   \
+  X(kDecGemmSsru, "decoder.gemm_ssru")             \
+  X(kDecSsru, "decoder.ssru")                      \
   X(kDecGemmOut, "decoder.gemm_attn_out")          \
   X(kDecLayerNorm, "decoder.add_layernorm")        \
   X(kDecGemmCrossQ, "decoder.gemm_cross_q")        \

@@ -24,6 +24,7 @@ enum class PositionKind : uint8_t { kSinusoidalSplit, kSinusoidalInterleaved, kL
 // What each decoder layer is made of (schema DecoderLayerKind).
 enum class DecoderLayerKind : uint8_t {
   kTransformer,  // self-attention over a KV cache, cross-attention, feed-forward
+  kSsru,         // an SSRU (one state vector per layer and hypothesis), cross-attention, feed-forward
 };
 
 struct ModelConfig {

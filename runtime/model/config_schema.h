@@ -81,6 +81,8 @@ inline std::optional<DecoderLayerKind> from_schema(fb::DecoderLayerKind k) {
   switch (k) {
     case fb::DecoderLayerKind::Transformer:
       return DecoderLayerKind::kTransformer;
+    case fb::DecoderLayerKind::Ssru:
+      return DecoderLayerKind::kSsru;
   }
   return std::nullopt;
 }

@@ -33,6 +33,9 @@ inline constexpr std::string_view kCrossNorm = "cross_attn_layer_norm";
 inline constexpr std::string_view kFc1 = "fc1";  // [ffn, d]
 inline constexpr std::string_view kFc2 = "fc2";  // [d, ffn]
 inline constexpr std::string_view kFinalNorm = "final_layer_norm";
+// SSRU decoder layers (DecoderLayerKind kSsru), in place of self_attn/*:
+inline constexpr std::string_view kSsruProj = "ssru/proj";        // [2d, d]: W (bias 0), then Wf (bias bf)
+inline constexpr std::string_view kSsruNorm = "ssru_layer_norm";  // [d]
 
 enum class Stack { kEncoder, kDecoder };
 

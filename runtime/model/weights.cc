@@ -27,9 +27,17 @@ Status EncoderLayerWeights::load(const TensorTable& t, const ModelConfig& cfg, i
 
 Status DecoderLayerWeights::load(const TensorTable& t, const ModelConfig& cfg, int i) {
   const size_t d = static_cast<size_t>(cfg.d_model), ffn = static_cast<size_t>(cfg.decoder_ffn_dim);
-  EDGEMT_RETURN_IF_ERROR(t.linear(names::layer(Stack::kDecoder, i, names::kSelfQkv), 3 * d, d, &qkv));
-  EDGEMT_RETURN_IF_ERROR(t.linear(names::layer(Stack::kDecoder, i, names::kSelfOut), d, d, &out));
-  EDGEMT_RETURN_IF_ERROR(t.norm(names::layer(Stack::kDecoder, i, names::kSelfNorm), d, &self_norm));
+  if (cfg.decoder_layer_kind == DecoderLayerKind::kSsru) {
+    EDGEMT_RETURN_IF_ERROR(t.linear(names::layer(Stack::kDecoder, i, names::kSsruProj), 2 * d, d, &ssru));
+    if (ssru.bias == nullptr)
+      return invalid_model(names::layer(Stack::kDecoder, i, names::kSsruProj) +
+                           " has no bias (the forget gate's)");
+    EDGEMT_RETURN_IF_ERROR(t.norm(names::layer(Stack::kDecoder, i, names::kSsruNorm), d, &ssru_norm));
+  } else {
+    EDGEMT_RETURN_IF_ERROR(t.linear(names::layer(Stack::kDecoder, i, names::kSelfQkv), 3 * d, d, &qkv));
+    EDGEMT_RETURN_IF_ERROR(t.linear(names::layer(Stack::kDecoder, i, names::kSelfOut), d, d, &out));
+    EDGEMT_RETURN_IF_ERROR(t.norm(names::layer(Stack::kDecoder, i, names::kSelfNorm), d, &self_norm));
+  }
   EDGEMT_RETURN_IF_ERROR(t.linear(names::layer(Stack::kDecoder, i, names::kCrossQ), d, d, &cross_q));
   EDGEMT_RETURN_IF_ERROR(t.linear(names::layer(Stack::kDecoder, i, names::kCrossKv), 2 * d, d, &cross_kv));
   EDGEMT_RETURN_IF_ERROR(t.linear(names::layer(Stack::kDecoder, i, names::kCrossOut), d, d, &cross_out));

@@ -58,8 +58,12 @@ struct EncoderLayerWeights {
 };
 
 struct DecoderLayerWeights {
+  // kTransformer: self-attention (qkv, out) and self_norm; kSsru: ssru (W | Wf) and
+  // ssru_norm, the self-attention fields empty.
   LinearWeights qkv, out;
   NormWeights self_norm;
+  LinearWeights ssru;
+  NormWeights ssru_norm;
   LinearWeights cross_q, cross_kv, cross_out;
   NormWeights cross_norm;
   LinearWeights fc1, fc2;

@@ -10,7 +10,10 @@ void Decoder::declare(ArenaLayout& layout) {
   const Dims& d = c_.dims;
   const size_t rows = d.max_rows;
   cross_.declare(layout);
-  cache_.declare(layout);
+  if (ssru_layers())
+    ssru_.declare(layout);
+  else
+    cache_.declare(layout);
   layout.add(&hidden_, "decoder hidden", rows * d.model, kPhaseDecode, kPhaseDecode);
   layout.add(&wide_, "decoder qkv/ffn", rows * d.decoder_wide, kPhaseDecode, kPhaseDecode);
   layout.add(&context_, "decoder context", rows * d.model, kPhaseDecode, kPhaseDecode);
@@ -31,9 +34,18 @@ float* Decoder::score(size_t rows, size_t t) {
   const Residual res(c_, ProfOp::kDecLayerNorm);
   for (size_t l = 0; l < w.decoder.size(); ++l) {
     const DecoderLayerWeights& layer = w.decoder[l];
-    const float* in = res.input(rows, hidden_, sublayer_, layer.self_norm);
-    decoder_self_attention(c_, layer, l, cache_, step_, rows, t, in, wide_, context_, sublayer_, quant_);
-    res.add(rows, sublayer_, hidden_, layer.self_norm);
+    const float* in = nullptr;
+    if (ssru_layers()) {
+      in = res.input(rows, hidden_, sublayer_, layer.ssru_norm);
+      c_.linear(layer.ssru, rows, in, c_.dims.model, wide_, c_.dims.decoder_wide, ops::Activation::kNone,
+                quant_, ProfOp::kDecGemmSsru, ProfOp::kDecQuantize);
+      ssru_.step(l, rows, step_.slot, t, wide_, c_.dims.decoder_wide, sublayer_);
+      res.add(rows, sublayer_, hidden_, layer.ssru_norm);
+    } else {
+      in = res.input(rows, hidden_, sublayer_, layer.self_norm);
+      decoder_self_attention(c_, layer, l, cache_, step_, rows, t, in, wide_, context_, sublayer_, quant_);
+      res.add(rows, sublayer_, hidden_, layer.self_norm);
+    }
     in = res.input(rows, hidden_, sublayer_, layer.cross_norm);
     cross_.attend(layer, l, src_, step_, rows, in, wide_, context_, sublayer_, quant_);
     res.add(rows, sublayer_, hidden_, layer.cross_norm);

@@ -21,7 +21,7 @@ class Decoder final : public TokenScorer {
  public:
   // `step` is read at each score() call; `src` is the run's source batch.
   Decoder(const NmtContext& c, const SourceBatch& src, const StepRows& step)
-      : c_(c), src_(src), step_(step), cross_(c), cache_(c), output_(c) {}
+      : c_(c), src_(src), step_(step), cross_(c), cache_(c), ssru_(c), output_(c) {}
   void declare(ArenaLayout& layout);
 
   // Once per run, after the encoder: every layer's cross-attention keys and values.
@@ -31,17 +31,23 @@ class Decoder final : public TokenScorer {
 
   float* score(size_t rows, size_t t) override;
   void reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t t) override {
-    cache_.reorder(first_slot, parents, beams, t);
+    if (ssru_layers())
+      ssru_.reorder(first_slot, parents, beams, t);
+    else
+      cache_.reorder(first_slot, parents, beams, t);
   }
 
   const float* first_logits() const { return output_.first_logits(); }
 
  private:
+  bool ssru_layers() const { return c_.config->decoder_layer_kind == DecoderLayerKind::kSsru; }
+
   const NmtContext& c_;
   const SourceBatch& src_;
   const StepRows& step_;
   CrossMemory cross_;
-  KvCache cache_;
+  KvCache cache_;   // self-attention layers
+  SsruState ssru_;  // SSRU layers
   OutputLayer output_;
   float* hidden_ = nullptr;    // [rows][d]: the residual stream
   float* wide_ = nullptr;      // [rows][decoder_wide]: q|k|v, cross queries or the FFN hidden layer

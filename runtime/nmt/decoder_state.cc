@@ -1,5 +1,6 @@
 #include "runtime/nmt/decoder_state.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace edgemt {
@@ -62,6 +63,45 @@ void KvCache::reorder(size_t first_slot, const int32_t* parents, size_t beams, s
       std::memcpy(values(l, first_slot + i), saved ? tmp + slot_key_floats() : values(l, first_slot + p),
                   value_bytes);
     }
+  }
+}
+
+void SsruState::declare(ArenaLayout& layout) {
+  const Dims& d = c_.dims;
+  layout.add(&cells_, "ssru cell states", d.decoder_layers * d.max_rows * d.model, kPhaseDecode,
+             kPhaseDecode);
+  layout.add(&scratch_, "ssru reorder scratch", d.max_beam > 1 ? d.max_beam * d.model : 0, kPhaseDecode,
+             kPhaseDecode);
+}
+
+void SsruState::step(size_t layer, size_t rows, const int32_t* slots, size_t t, const float* proj,
+                     size_t proj_ld, float* out) const {
+  ScopedProf sp(c_.profiler, ProfOp::kDecSsru);
+  const size_t d = c_.dims.model;
+  for (size_t r = 0; r < rows; ++r) {
+    float* c = cell(layer, static_cast<size_t>(slots[r]));
+    const float* x = proj + r * proj_ld;
+    const float* g = x + d;
+    float* o = out + r * d;
+    for (size_t j = 0; j < d; ++j) {
+      // Marian's highway(c, x, f): sigmoid(f) * c + (1 - sigmoid(f)) * x, in float.
+      const float f = 1.0f / (1.0f + std::exp(-g[j]));
+      const float prev = t == 0 ? 0.0f : c[j];
+      const float next = f * prev + (1.0f - f) * x[j];
+      c[j] = next;
+      o[j] = next > 0.0f ? next : 0.0f;
+    }
+  }
+}
+
+void SsruState::reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t /*t*/) {
+  ScopedProf sp(c_.profiler, ProfOp::kSearchReorder);
+  const size_t d = c_.dims.model;
+  for (size_t l = 0; l < c_.dims.decoder_layers; ++l) {
+    for (size_t i = 0; i < beams; ++i)
+      std::memcpy(scratch_ + i * d, cell(l, first_slot + i), d * sizeof(float));
+    for (size_t i = 0; i < beams; ++i)
+      std::memcpy(cell(l, first_slot + i), scratch_ + static_cast<size_t>(parents[i]) * d, d * sizeof(float));
   }
 }
 

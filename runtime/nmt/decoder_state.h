@@ -3,8 +3,8 @@
 // state of the hypotheses they continue.
 //
 // KvCache (self-attention: keys and values of every earlier position, growing with
-// the output) is the one kind today; a recurrent layer (SSRU) would keep one vector
-// per layer and slot and implement the same interface.
+// the output); SsruState (a recurrent layer: one vector per layer and slot, whatever
+// the output length).
 #pragma once
 
 #include <cstddef>
@@ -52,6 +52,30 @@ class KvCache final : public DecoderState {
   float* keys_ = nullptr;             // [layers][max_rows][heads][key blocks][head_dim][kKeyBlock]
   float* values_ = nullptr;           // [layers][max_rows][max_target][d]
   float* reorder_scratch_ = nullptr;  // [max_beam][slot keys + slot values]
+};
+
+// SSRU cell states c[layer][slot][d] (Marian's SSRU, rnn/cells.h): at step t,
+//   x = W in, f = sigmoid(Wf in + bf), c_t = f * c_{t-1} + (1 - f) * x (c_{-1} = 0),
+// and the layer's output is relu(c_t).
+class SsruState final : public DecoderState {
+ public:
+  SsruState(const NmtContext& c) : c_(c) {}
+  void declare(ArenaLayout& layout);
+
+  float* cell(size_t layer, size_t slot) const {
+    return cells_ + (layer * c_.dims.max_rows + slot) * c_.dims.model;
+  }
+  // One step for `rows` rows: proj[r] holds x (d values) then Wf in + bf (d values) of
+  // row r, whose hypothesis lives in slot slots[r]; out[r] receives relu(c_t).
+  void step(size_t layer, size_t rows, const int32_t* slots, size_t t, const float* proj, size_t proj_ld,
+            float* out) const;
+
+  void reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t t) override;
+
+ private:
+  const NmtContext& c_;
+  float* cells_ = nullptr;    // [layers][max_rows][d]
+  float* scratch_ = nullptr;  // [max_beam][d]
 };
 
 }  // namespace edgemt

@@ -211,7 +211,8 @@ TEST_F(MarianReader, RewrittenModelStillConverts) {
 
 TEST_F(MarianReader, UnsupportedArchitecturesAreRefusedByName) {
   const std::vector<std::pair<std::pair<std::string, std::string>, std::string>> cases = {
-      {{"transformer-decoder-autoreg", "rnn"}, "SSRU"},
+      {{"transformer-decoder-autoreg", "rnn"}, "dec-cell 'gru'"},
+      {{"transformer-decoder-autoreg", "average-attention"}, "average-attention"},
       {{"type", "s2s"}, "type is 's2s'"},
       {{"transformer-preprocess", "n"}, "post-norm"},
       {{"transformer-postprocess", "da"}, "post-norm"},

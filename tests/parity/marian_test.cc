@@ -8,8 +8,9 @@
 //   the decoded text (identical to Marian's detokenized output),
 //   int8 (edgemt's own quantization of the float32 model): most greedy outputs still equal.
 // The models cover a joint vocabulary with all embeddings tied (swish), separate
-// vocabularies with a tied decoder output (relu), and an untied output layer without a
-// bias and a decoder FFN size of its own.
+// vocabularies with a tied decoder output (relu), an untied output layer without a
+// bias and a decoder FFN size of its own, and SSRU decoders (Firefox Translations'
+// student architecture) with joint and separate vocabularies.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -93,10 +94,10 @@ class MarianParity : public ::testing::TestWithParam<size_t> {
   }
 
   std::unique_ptr<Engine> engine(std::shared_ptr<const Model> model, const ops::Kernels* isa, int threads,
-                                 int batch) {
+                                 int batch, int beam = 1) {
     EngineLimits lim;
     lim.max_batch = batch;
-    lim.max_beam = 1;
+    lim.max_beam = beam;
     lim.max_source_length = 0;
     for (const auto& s : src_)
       lim.max_source_length = std::max(lim.max_source_length, static_cast<int>(s.size()));
@@ -107,11 +108,13 @@ class MarianParity : public ::testing::TestWithParam<size_t> {
     return e.has_value() ? std::move(e.value()) : nullptr;
   }
 
-  std::vector<std::vector<int32_t>> run(Engine& e, size_t begin, size_t end) {
+  std::vector<std::vector<int32_t>> run(Engine& e, size_t begin, size_t end, int beam = 1) {
     std::vector<std::span<const int32_t>> in, out(end - begin);
     for (size_t i = begin; i < end; ++i) in.emplace_back(src_[i]);
     SearchParams p;
-    p.beam = 1;
+    p.beam = beam;
+    p.length_penalty = 1.0f;
+    p.early_stopping = EarlyStopping::kTrue;
     p.max_new_tokens = max_new_;
     const Status st = e.run(in, p, out);
     EXPECT_TRUE(st.is_ok()) << st.to_string();
@@ -178,9 +181,46 @@ TEST_P(MarianParity, TextMatchesMarianDecoder) {
     EXPECT_EQ(out.value()[i], want[i].get<std::string>()) << c_->name << ": " << sents[i];
 }
 
+// Beam search: edgemt's follows transformers' (a sentence keeps `beam` live hypotheses
+// and collects finished ones), Marian's shrinks the beam as hypotheses finish, so the
+// two may pick different best hypotheses. Both are searches over the same scores: the
+// best of edgemt's beam 4 is one of Marian's 4 best for 25-27 of 28-29 sentences of each
+// model (measured). A decoder state that does not follow its hypothesis when the beam
+// is reordered (tried: the SSRU state left in place) gives 2 of 29.
+TEST_P(MarianParity, BeamBestIsAmongMariansNbest) {
+  const json& nbest = c_->ref.at("beam4_nbest");
+  ASSERT_EQ(nbest.size(), src_.size());
+  auto e = engine(model_, nullptr, 1, 1, 4);
+  ASSERT_NE(e, nullptr);
+  size_t found = 0;
+  for (size_t i = 0; i < src_.size(); ++i) {
+    const std::string best = join(run(*e, i, i + 1, 4)[0]);
+    bool in = false;
+    for (const json& h : nbest[i]) in = in || join(h.at("ids").get<std::vector<int32_t>>()) == best;
+    found += in;
+  }
+  RecordProperty("beam_best_in_marian_nbest", std::to_string(found) + "/" + std::to_string(src_.size()));
+  EXPECT_GE(found * 4, src_.size() * 3) << c_->name << ": " << found << " of " << src_.size();
+}
+
+// Beam search batched (hypotheses of several sentences side by side, their states
+// reordered within each sentence) and threaded gives each sentence's beam alone.
+TEST_P(MarianParity, BeamBatchedAndThreadedEqualsAlone) {
+  auto alone = engine(model_, nullptr, 1, 1, 4);
+  auto batched = engine(model_, nullptr, 2, 9, 4);
+  ASSERT_NE(alone, nullptr);
+  ASSERT_NE(batched, nullptr);
+  for (size_t b = 0; b < src_.size(); b += 9) {
+    const size_t end = std::min(src_.size(), b + 9);
+    const auto g = run(*batched, b, end, 4);
+    for (size_t i = b; i < end; ++i)
+      EXPECT_EQ(join(g[i - b]), join(run(*alone, i, i + 1, 4)[0])) << c_->name << " sentence " << i;
+  }
+}
+
 // edgemt's int8 is its own quantization of the float32 model (per-row int8 weights,
 // dynamic activation scales), not Marian's intgemm: on these tiny models (d 32-48) it
-// changes some outputs. Measured: 20-29 of 28-29 sentences unchanged; a layout or scale
+// changes some outputs. Measured: 17-22 of 28-29 sentences unchanged; a layout or scale
 // error in the conversion leaves almost none.
 TEST_P(MarianParity, Int8KeepsMostGreedyOutputs) {
   fs::path int8 = c_->model_file;
@@ -196,7 +236,7 @@ TEST_P(MarianParity, Int8KeepsMostGreedyOutputs) {
     for (size_t i = b; i < end; ++i) same += join(g[i - b]) == join(greedy_[i]);
   }
   RecordProperty("int8_same_as_marian", std::to_string(same) + "/" + std::to_string(src_.size()));
-  EXPECT_GE(same * 2, src_.size()) << c_->name << ": int8 kept " << same << " of " << src_.size();
+  EXPECT_GE(same * 3, src_.size()) << c_->name << ": int8 kept " << same << " of " << src_.size();
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, MarianParity, ::testing::Range<size_t>(0, cases().size()),
@@ -208,7 +248,7 @@ INSTANTIATE_TEST_SUITE_P(Models, MarianParity, ::testing::Range<size_t>(0, cases
                          });
 
 TEST(MarianData, ModelsArePresent) {
-  EXPECT_GE(cases().size(), 3u) << "tests/data/marian holds the Marian parity models";
+  EXPECT_GE(cases().size(), 5u) << "tests/data/marian holds the Marian parity models";
 }
 
 }  // namespace

@@ -9,6 +9,7 @@ Runs as a plain script (one "ok NAME" / "FAIL NAME" line per test) or under pyte
 (EDGEMT_SERVER and EDGEMT_SERVER_MODEL). libretranslatepy tests are skipped when the
 package is missing unless EDGEMT_REQUIRE_LIBRETRANSLATEPY=1 (scripts/test python sets it).
 """
+import faulthandler
 import json
 import os
 import signal
@@ -272,6 +273,9 @@ def main():
     tests = [v for k, v in sorted(globals().items()) if k.startswith("test_") and callable(v)]
     failed = skipped = 0
     for t in tests:
+        # A test that hangs prints every thread's stack and fails the run (well before
+        # ctest's timeout), so the hang is located rather than only timed out.
+        faulthandler.dump_traceback_later(180, exit=True)
         try:
             t()
             print("ok", t.__name__)
@@ -282,6 +286,7 @@ def main():
             failed += 1
             print("FAIL", t.__name__)
             traceback.print_exc()
+    faulthandler.cancel_dump_traceback_later()
     print(f"{len(tests) - failed - skipped} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 

@@ -46,6 +46,16 @@ MODELS = [
     dict(name="mar3_joint_untied_nobias_d40", vocab="joint", vocab_size=800, seed=33,
          opts="--dim-emb 40 --transformer-dim-ffn 80 --transformer-decoder-dim-ffn 56 --enc-depth 1 "
               "--dec-depth 2 --transformer-heads 5 --output-omit-bias --transformer-ffn-activation swish"),
+    # Firefox Translations' student shape in miniature: SSRU decoder layers (no decoder
+    # self-attention), relu, all embeddings tied.
+    dict(name="mar4_joint_ssru_tiedall_relu_d32", vocab="joint", vocab_size=1000, seed=44,
+         opts="--dim-emb 32 --transformer-dim-ffn 96 --enc-depth 3 --dec-depth 2 --transformer-heads 4 "
+              "--tied-embeddings-all --transformer-ffn-activation relu --transformer-decoder-autoreg rnn "
+              "--dec-cell ssru"),
+    dict(name="mar5_split_ssru_tied_swish_d40", vocab="split", vocab_size=(800, 700), seed=55,
+         opts="--dim-emb 40 --transformer-dim-ffn 64 --enc-depth 2 --dec-depth 1 --transformer-heads 4 "
+              "--tied-embeddings --transformer-ffn-activation swish --transformer-decoder-autoreg rnn "
+              "--dec-cell ssru"),
 ]
 
 EXTRA = [
