@@ -34,6 +34,7 @@
 #include <set>
 #include <sstream>
 
+#include "converter/marian_bin.h"
 #include "converter/marian_yaml.h"
 #include "converter/npz.h"
 #include "runtime/model/names.h"
@@ -56,12 +57,28 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 }
 bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
 
-// Model files in a directory: *.npz less Marian's training state (*.optimizer.npz).
-std::vector<fs::path> npz_files(const fs::path& dir) {
+// A Marian binary model starts with the format version, 1 (64-bit).
+bool is_marian_bin(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  unsigned char v[8] = {};
+  if (!in.read(reinterpret_cast<char*>(v), 8)) return false;
+  return v[0] == 1 && v[1] == 0 && v[2] == 0 && v[3] == 0 && v[4] == 0 && v[5] == 0 && v[6] == 0 && v[7] == 0;
+}
+
+// A model file by its name: *.npz less Marian's training state (*.optimizer.npz), or a
+// Marian .bin less the shortlist (lex.*.bin, *.s2t.bin) and quality model files that
+// Firefox ships beside it.
+bool is_model_name(const std::string& n) {
+  if (ends_with(n, ".npz")) return !ends_with(n, ".optimizer.npz");
+  return ends_with(n, ".bin") && !starts_with(n, "lex.") && n.find(".s2t.") == std::string::npos &&
+         !starts_with(n, "qualityModel");
+}
+
+std::vector<fs::path> model_files(const fs::path& dir) {
   std::vector<fs::path> out;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string n = e.path().filename().string();
-    if (e.is_regular_file() && ends_with(n, ".npz") && !ends_with(n, ".optimizer.npz"))
+    if (e.is_regular_file() && is_model_name(n) && (ends_with(n, ".npz") || is_marian_bin(e.path())))
       out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
@@ -133,14 +150,8 @@ Located locate(const std::string& input) {
       break;
     }
     if (out.model.empty()) {
-      const std::vector<fs::path> npz = npz_files(dir);
-      if (npz.empty()) {
-        if (!files_like(dir, "", ".bin").empty())
-          throw ConvertError(input +
-                             " holds a Marian binary model (.bin); edgemt-convert reads Marian's .npz models "
-                             "so far (convert back with marian-conv, or use the .npz release)");
-        throw ConvertError(input + " holds no Marian model (*.npz)");
-      }
+      const std::vector<fs::path> npz = model_files(dir);
+      if (npz.empty()) throw ConvertError(input + " holds no Marian model (*.npz, or a Marian .bin)");
       if (npz.size() > 1) {
         std::string list;
         for (const fs::path& p : npz) list.append(" ").append(p.filename().string());
@@ -281,7 +292,7 @@ std::vector<float> marian_positions(int n_pos, int dim) {
 
 class Params {
  public:
-  Params(const Npz& npz, std::string file) : npz_(npz), file_(std::move(file)) {}
+  Params(const Checkpoint& npz, std::string file) : npz_(npz), file_(std::move(file)) {}
 
   // A tensor of exactly `rows` x `cols` elements ([1, n] and [n] are the same vector).
   std::vector<float> get(const std::string& name, int64_t rows, int64_t cols) const {
@@ -303,12 +314,12 @@ class Params {
   std::vector<std::string> unused() const {
     std::vector<std::string> out;
     for (const std::string& n : npz_.names())
-      if (!used_.count(n) && n.rfind("special:", 0) != 0) out.push_back(n);
+      if (!used_.count(n) && n.rfind("special:", 0) != 0 && !ends_with(n, "_QuantMultA")) out.push_back(n);
     return out;
   }
 
  private:
-  const Npz& npz_;
+  const Checkpoint& npz_;
   std::string file_;
   mutable std::set<std::string> used_;
 };
@@ -325,11 +336,13 @@ std::vector<float> transpose(const std::vector<float>& w, size_t in, size_t out)
 
 bool is_marian_input(const std::string& input) {
   std::error_code ec;
-  if (fs::is_regular_file(input, ec)) return ends_with(input, ".npz");
+  if (fs::is_regular_file(input, ec))
+    return ends_with(input, ".npz") || (ends_with(input, ".bin") && is_marian_bin(input));
   if (!fs::is_directory(input, ec) || fs::exists(fs::path(input) / "config.json", ec)) return false;
   for (const auto& e : fs::directory_iterator(input, ec)) {
     const std::string n = e.path().filename().string();
-    if (ends_with(n, ".npz") && !ends_with(n, ".optimizer.npz")) return true;
+    if (e.is_regular_file() && is_model_name(n) && (ends_with(n, ".npz") || is_marian_bin(e.path())))
+      return true;
   }
   return false;
 }
@@ -337,11 +350,24 @@ bool is_marian_input(const std::string& input) {
 SourceModel read_marian(const std::string& input) {
   const Located loc = locate(input);
   const std::string file = loc.model.string();
-  if (!ends_with(file, ".npz"))
-    throw ConvertError(file + " is not an .npz model; Marian's binary (.bin) models are not supported yet");
-  const std::unique_ptr<Npz> npz = Npz::open(file);
-
-  std::optional<std::string> yml = npz->text("special:model.yml");
+  // An .npz, or Marian's binary format (its int8 matrices dequantized here: value =
+  // q / multiplier, the float weights Marian's int8 gemm approximates).
+  std::unique_ptr<Checkpoint> npz;
+  std::optional<std::string> yml;
+  bool int8_source = false;
+  if (ends_with(file, ".npz")) {
+    auto z = Npz::open(file);
+    yml = z->text("special:model.yml");
+    npz = std::move(z);
+  } else {
+    if (!is_marian_bin(file))
+      throw ConvertError(file +
+                         " is neither an .npz nor a Marian binary model (it does not start with version 1)");
+    auto b = MarianBin::open(file);
+    yml = b->text("special:model.yml");
+    int8_source = b->quantized();
+    npz = std::move(b);
+  }
   std::string yml_file = file + " (special:model.yml)";
   if (!yml) {
     const fs::path beside = fs::path(file + ".yml");
@@ -580,13 +606,21 @@ SourceModel read_marian(const std::string& input) {
   g.early_stopping = true;
   g.banned_ids.push_back(c.decoder_start_id);
 
+  if (int8_source)
+    std::fprintf(
+        stderr,
+        "edgemt-convert: note: %s holds int8 (intgemm) matrices: they are dequantized (q / multiplier); "
+        "--quantize int8 stores them in edgemt's own int8 form (per-row scales)\n",
+        file.c_str());
   if (!loc.shortlist.empty())
     std::fprintf(stderr,
                  "edgemt-convert: note: the decoder configuration names a shortlist (%s); shortlists are not "
                  "converted yet: the model decodes over its whole vocabulary\n",
                  loc.shortlist.c_str());
   m.metadata.emplace_back("converter", "edgemt-convert");
-  m.metadata.emplace_back("source_format", "marian-npz");
+  m.metadata.emplace_back("source_format", int8_source               ? "marian-bin-intgemm"
+                                           : ends_with(file, ".bin") ? "marian-bin"
+                                                                     : "marian-npz");
   m.metadata.emplace_back("source_file", fs::absolute(loc.model).lexically_normal().string());
   if (const std::string v = cfg.str("version", ""); !v.empty()) m.metadata.emplace_back("marian_version", v);
   return m;

@@ -16,8 +16,9 @@ std::span<const CheckpointReader> checkpoint_readers() {
        "source.spm, target.spm, vocab.json",
        &is_hf_marian_dir, &read_hf_marian},
       {"marian-npz",
-       "Marian transformer: model.npz (or a directory with it and vocab*.spm, or srcvocab*.spm + "
-       "trgvocab*.spm, or a decoder.yml naming them)",
+       "Marian transformer: model.npz or Marian's .bin (float32 or intgemm8, as Firefox Translations "
+       "ships them), or a directory with it and vocab*.spm, or srcvocab*.spm + trgvocab*.spm, or a "
+       "decoder.yml naming them",
        &is_marian_input, &read_marian},
   };
   return kReaders;

@@ -15,6 +15,7 @@
 
 #include "converter/checkpoint.h"
 #include "converter/marian.h"
+#include "converter/marian_bin.h"
 #include "converter/marian_yaml.h"
 #include "converter/npz.h"
 #include "converter/readers.h"
@@ -111,6 +112,77 @@ TEST(Npz, MalformedArchivesGiveNamedErrors) {
     EXPECT_NE(msg.find("bad.npz"), std::string::npos) << b.what << ": " << msg;
     EXPECT_NE(msg.find(b.expect), std::string::npos) << b.what << ": " << msg;
   }
+}
+
+// Marian's binary format (common/binary.cpp), written here item by item.
+struct BinItem {
+  std::string name;
+  uint64_t type;
+  std::vector<int32_t> shape;
+  std::string data;
+};
+std::string marian_bin(const std::vector<BinItem>& items, uint64_t version = 1) {
+  auto u64 = [](uint64_t v) { return std::string(reinterpret_cast<const char*>(&v), 8); };
+  std::string out = u64(version) + u64(items.size());
+  for (const BinItem& it : items)
+    out += u64(it.name.size() + 1) + u64(it.type) + u64(it.shape.size()) + u64(it.data.size());
+  for (const BinItem& it : items) out += it.name + '\0';
+  for (const BinItem& it : items)
+    out += std::string(reinterpret_cast<const char*>(it.shape.data()), 4 * it.shape.size());
+  const size_t pad = ((out.size() + 8) / 256 + 1) * 256 - out.size() - 8;
+  out += u64(pad) + std::string(pad, '\0');
+  for (const BinItem& it : items) out += it.data;
+  return out;
+}
+
+TEST(MarianBin, ReadsFloatAndDequantizesIntgemm8WithMariansLayout) {
+  const float m = 2.0f;  // value = q / m
+  // W [2, 3] = [[1, 2, 3], [4, 5, 6]] / 2: stored transposed (3 x 2): 1 4 2 5 3 6.
+  const std::vector<int8_t> wt = {1, 4, 2, 5, 3, 6};
+  // Wemb [2, 3] stored as it is: 1 2 3 4 5 6.
+  const std::vector<int8_t> emb = {1, 2, 3, 4, 5, 6};
+  auto with_mult = [&](const std::vector<int8_t>& q) {
+    return bytes_of(q) + bytes_of(std::vector<float>{m});
+  };
+  const std::string yml = "type: transformer\n";
+  auto b = MarianBin::from_bytes(
+      "t.bin",
+      marian_bin({{"f", 0x0404, {1, 2}, bytes_of(std::vector<float>{0.5f, -2.0f})},
+                  {"enc_W", 0x4101, {2, 3}, with_mult(wt)},
+                  {"Wemb", 0x4101, {2, 3}, with_mult(emb)},
+                  {"x_QuantMultA", 0x0404, {1}, bytes_of(std::vector<float>{9.0f})},
+                  {"special:model.yml", 0x0101, {static_cast<int32_t>(yml.size() + 1)}, yml + '\0'}}));
+  EXPECT_TRUE(b->quantized());
+  EXPECT_EQ(b->read("f").data, (std::vector<float>{0.5f, -2.0f}));
+  EXPECT_EQ(b->read("enc_W").data, (std::vector<float>{0.5f, 1.0f, 1.5f, 2.0f, 2.5f, 3.0f}));
+  EXPECT_EQ(b->read("Wemb").data, (std::vector<float>{0.5f, 1.0f, 1.5f, 2.0f, 2.5f, 3.0f}));
+  EXPECT_EQ(b->text("special:model.yml").value(), yml);
+}
+
+TEST(MarianBin, MalformedFilesGiveNamedErrors) {
+  const std::string f2 = bytes_of(std::vector<float>{1, 2});
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"short", "truncated"},
+      {marian_bin({{"a", 0x0404, {2}, f2}}, 2), "version 2"},
+      {marian_bin({{"a", 0x1234, {2}, f2}}), "type 0x1234"},
+      {marian_bin({{"a", 0x2101, {2}, f2}}), "not portable"},
+      {marian_bin({{"a", 0x0404, {3}, f2}}), "fewer than the 12"},
+      {marian_bin({{"a", 0x4101, {2}, f2}}), "not a matrix"},
+      {marian_bin({{"a", 0x0404, {2}, f2}, {"a", 0x0404, {2}, f2}}), "twice"},
+      {marian_bin({{"a", 0x0404, {-2}, f2}}), "negative dimension"},
+      {marian_bin({{"a", 0x0404, {2}, f2}}).substr(0, 100), "truncated"},
+  };
+  for (const auto& [bytes, expect] : bad) {
+    const std::string msg = error_of([&] { MarianBin::from_bytes("bad.bin", bytes)->read("a"); });
+    EXPECT_NE(msg.find("bad.bin"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(expect), std::string::npos) << expect << " -> " << msg;
+  }
+  // A zero multiplier is refused when the matrix is read.
+  auto z = MarianBin::from_bytes(
+      "bad.bin",
+      marian_bin(
+          {{"a", 0x4101, {1, 2}, bytes_of(std::vector<int8_t>{1, 2}) + bytes_of(std::vector<float>{0})}}));
+  EXPECT_NE(error_of([&] { z->read("a"); }).find("multiplier"), std::string::npos);
 }
 
 TEST(MarianYaml, ReadsBlockAndFlowListsAndQuotedScalars) {
