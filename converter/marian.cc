@@ -30,13 +30,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include "converter/marian_bin.h"
 #include "converter/marian_yaml.h"
 #include "converter/npz.h"
+#include "converter/zip.h"  // le32, le64
 #include "runtime/model/names.h"
 
 namespace edgemt::convert {
@@ -107,7 +110,11 @@ fs::path config_path(const fs::path& config_dir, const std::string& p) {
 struct Located {
   fs::path model;
   std::vector<fs::path> vocabs;  // 1 (joint) or 2 (source, target); empty: look beside
-  std::string shortlist;         // named by the decoder configuration, if any
+  // The lexical shortlist: named by the decoder configuration ("shortlist: [file,
+  // first, best, threshold]" for the text form, "[file, check]" for the binary), else
+  // the one lex*.s2t(.bin) file beside the model (Firefox's layout). Empty: none.
+  fs::path shortlist;
+  std::vector<std::string> shortlist_args;
 };
 
 Located locate(const std::string& input) {
@@ -144,8 +151,12 @@ Located locate(const std::string& input) {
         if (out.vocabs[0] == out.vocabs[1]) out.vocabs.pop_back();
       }
       if (const auto s = y.find("shortlist"); s != y.end()) {
-        if (s->second.is_list && !s->second.items.empty()) out.shortlist = s->second.items[0];
-        if (!s->second.is_list) out.shortlist = s->second.scalar;
+        std::vector<std::string> items =
+            s->second.is_list ? s->second.items : std::vector<std::string>{s->second.scalar};
+        if (!items.empty() && !items[0].empty()) {
+          out.shortlist = config_path(cfg.parent_path(), items[0]);
+          out.shortlist_args.assign(items.begin() + 1, items.end());
+        }
       }
       break;
     }
@@ -182,6 +193,16 @@ Located locate(const std::string& input) {
                          "srcvocab*.spm and trgvocab*.spm, or a decoder.yml naming them");
     }
   }
+  if (out.shortlist.empty()) {
+    std::vector<fs::path> lex;
+    for (const fs::path& f : files_like(dir, "lex", ".s2t.bin")) lex.push_back(f);
+    for (const fs::path& f : files_like(dir, "lex", ".s2t")) lex.push_back(f);
+    if (lex.size() > 1)
+      throw ConvertError(dir.string() + " holds several shortlists (lex*.s2t*): name one in a decoder.yml");
+    if (lex.size() == 1) out.shortlist = lex[0];
+  }
+  if (!out.shortlist.empty() && !fs::is_regular_file(out.shortlist))
+    throw ConvertError("the shortlist " + out.shortlist.string() + " does not exist");
   for (const fs::path& v : out.vocabs) {
     if (!fs::is_regular_file(v)) throw ConvertError("the vocabulary " + v.string() + " does not exist");
     if (!ends_with(v.filename().string(), ".spm"))
@@ -330,6 +351,130 @@ std::vector<float> transpose(const std::vector<float>& w, size_t in, size_t out)
   for (size_t i = 0; i < in; ++i)
     for (size_t o = 0; o < out; ++o) t[o * in + i] = w[i * out + o];
   return t;
+}
+
+int shortlist_int(const std::string& v, const fs::path& file) {
+  if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos)
+    throw ConvertError("the shortlist settings for " + file.string() + " should be whole numbers, got '" + v +
+                       "'");
+  return std::stoi(v);
+}
+
+// Marian's binary shortlist (data/shortlist.h): uint64 magic 0xF11A48D5013417F5,
+// checksum, firstNum, bestNum, wordToOffsetSize, shortListsSize, then uint64
+// wordToOffset[wordToOffsetSize] and uint32 shortLists[shortListsSize]. The checksum is
+// Marian's own hash and is not verified here; the structure is.
+ModelSpec::Shortlist read_binary_shortlist(const fs::path& file, int vs, int vt) {
+  const MappedFile f = map_file(file.string());
+  const uint8_t* p = f.data();
+  const size_t n = f.size();
+  auto fail = [&](const std::string& what) { throw ConvertError(file.string() + " " + what); };
+  if (n < 48) fail("is too short for a binary shortlist");
+  if (le64(p) != 0xF11A48D5013417F5ull) fail("is not a Marian binary shortlist (wrong magic)");
+  const uint64_t first = le64(p + 16), best = le64(p + 24), noff = le64(p + 32), ntgt = le64(p + 40);
+  if (noff == 0 || noff > (n - 48) / 8 || ntgt > (n - 48) / 4 || 48 + noff * 8 + ntgt * 4 != n)
+    fail("has sizes that do not match the file (" + std::to_string(noff) + " offsets, " +
+         std::to_string(ntgt) + " targets, " + std::to_string(n) + " bytes)");
+  if (noff > static_cast<uint64_t>(vs) + 1)
+    fail("has " + std::to_string(noff) + " offsets for a source vocabulary of " + std::to_string(vs));
+  if (ntgt > UINT32_MAX || first > static_cast<uint64_t>(vt)) fail("has out-of-range sizes");
+  ModelSpec::Shortlist s;
+  s.first_num = static_cast<uint32_t>(first);
+  s.best_num = static_cast<uint32_t>(std::min<uint64_t>(best, UINT32_MAX));
+  s.target_vocab = static_cast<uint32_t>(vt);
+  for (uint64_t i = 0; i < noff; ++i) {
+    const uint64_t o = le64(p + 48 + 8 * i);
+    if (o > ntgt || (i > 0 && o < s.offsets.back()) || (i == 0 && o != 0))
+      fail("has offsets that are not increasing from 0 within its lists (at " + std::to_string(i) + ")");
+    s.offsets.push_back(static_cast<uint32_t>(o));
+  }
+  const uint8_t* t = p + 48 + 8 * noff;
+  for (uint64_t i = 0; i < ntgt; ++i) {
+    const uint32_t id = le32(t + 4 * i);
+    if (id >= static_cast<uint32_t>(vt))
+      fail("lists the target id " + std::to_string(id) + ", outside the vocabulary");
+    s.targets.push_back(id);
+  }
+  return s;
+}
+
+// The text form (lines "target source probability", as Marian's
+// LexicalShortlistGenerator loads it): pieces looked up in the vocabularies (unknown ones
+// are <unk>, "NULL" lines skipped), then per source the best_num most likely targets
+// with a probability above the threshold.
+ModelSpec::Shortlist read_text_shortlist(const fs::path& file, int first, int best, float threshold,
+                                         const Vocab& sv, const Vocab& tv) {
+  std::ifstream in(file);
+  if (!in) throw ConvertError("cannot read " + file.string());
+  std::unordered_map<std::string, uint32_t> sid, tid;
+  for (size_t i = 0; i < sv.pieces.size(); ++i) sid.emplace(sv.pieces[i], static_cast<uint32_t>(i));
+  for (size_t i = 0; i < tv.pieces.size(); ++i) tid.emplace(tv.pieces[i], static_cast<uint32_t>(i));
+  std::vector<std::map<uint32_t, float>> data(sv.pieces.size());
+  std::string line;
+  size_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    std::istringstream ls(line);
+    std::string trg, src, prob_s;
+    if (!(ls >> trg)) continue;  // a blank line
+    if (!(ls >> src >> prob_s))
+      throw ConvertError(file.string() + ":" + std::to_string(line_no) +
+                         ": expected 'target source probability'");
+    char* end = nullptr;
+    const float prob = std::strtof(prob_s.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(prob))
+      throw ConvertError(file.string() + ":" + std::to_string(line_no) + ": '" + prob_s +
+                         "' is not a probability");
+    if (src == "NULL" || trg == "NULL") continue;
+    const auto s = sid.find(src), t = tid.find(trg);
+    const uint32_t si = s != sid.end() ? s->second : static_cast<uint32_t>(sv.unk);
+    const uint32_t ti = t != tid.end() ? t->second : static_cast<uint32_t>(tv.unk);
+    data[si][ti] = prob;
+  }
+  ModelSpec::Shortlist out;
+  out.first_num = static_cast<uint32_t>(std::min<int>(first, static_cast<int>(tv.pieces.size())));
+  out.best_num = static_cast<uint32_t>(best);
+  out.target_vocab = static_cast<uint32_t>(tv.pieces.size());
+  out.offsets.push_back(0);
+  for (const auto& probs : data) {
+    std::vector<std::pair<float, uint32_t>> sorter;
+    for (const auto& [t, p] : probs) sorter.emplace_back(p, t);
+    std::sort(sorter.begin(), sorter.end(), std::greater<std::pair<float, uint32_t>>());
+    std::vector<uint32_t> kept;
+    for (const auto& [p, t] : sorter) {
+      if (kept.size() < static_cast<size_t>(best) && p > threshold)
+        kept.push_back(t);
+      else
+        break;
+    }
+    std::sort(kept.begin(), kept.end());
+    out.targets.insert(out.targets.end(), kept.begin(), kept.end());
+    out.offsets.push_back(static_cast<uint32_t>(out.targets.size()));
+  }
+  return out;
+}
+
+ModelSpec::Shortlist read_shortlist(const fs::path& file, const std::vector<std::string>& args,
+                                    const Vocab& sv, const Vocab& tv) {
+  std::ifstream probe(file, std::ios::binary);
+  unsigned char magic[8] = {};
+  probe.read(reinterpret_cast<char*>(magic), 8);
+  if (probe && le64(magic) == 0xF11A48D5013417F5ull)
+    return read_binary_shortlist(file, static_cast<int>(sv.pieces.size()),
+                                 static_cast<int>(tv.pieces.size()));
+  if (ends_with(file.string(), ".gz"))
+    throw ConvertError(file.string() + " is compressed: decompress it (gunzip) first");
+  // Marian's defaults: first 100, best 100, threshold 0.
+  const int first = args.size() > 0 ? shortlist_int(args[0], file) : 100;
+  const int best = args.size() > 1 ? shortlist_int(args[1], file) : 100;
+  float threshold = 0.0f;
+  if (args.size() > 2) {
+    char* end = nullptr;
+    threshold = std::strtof(args[2].c_str(), &end);
+    if (args[2].empty() || *end != '\0' || !std::isfinite(threshold))
+      throw ConvertError("the shortlist threshold for " + file.string() + " is '" + args[2] + "'");
+  }
+  return read_text_shortlist(file, first, best, threshold, sv, tv);
 }
 
 }  // namespace
@@ -585,10 +730,11 @@ SourceModel read_marian(const std::string& input) {
     m.add_linear(std::string(names::kOutputProjection), static_cast<size_t>(vt) + 1, du, std::move(w), {},
                  wt ? "decoder_ff_logit_out_Wt" : "decoder_ff_logit_out_W");
   }
-  if (!omit_bias) {
-    m.final_logits_bias = p.get("decoder_ff_logit_out_b", 1, vt);
-    m.final_logits_bias.push_back(0.0f);
-  }
+  // The start row is no token of Marian's: a logit of -1e9 keeps it out of the softmax's
+  // normaliser too (it is also banned), as if the vocabulary had no such row.
+  m.final_logits_bias =
+      omit_bias ? std::vector<float>(static_cast<size_t>(vt), 0.0f) : p.get("decoder_ff_logit_out_b", 1, vt);
+  m.final_logits_bias.push_back(-1e9f);
   if (const std::vector<std::string> left = p.unused(); !left.empty()) {
     std::string list;
     for (size_t i = 0; i < left.size() && i < 8; ++i) list += " " + left[i];
@@ -612,11 +758,11 @@ SourceModel read_marian(const std::string& input) {
         "edgemt-convert: note: %s holds int8 (intgemm) matrices: they are dequantized (q / multiplier); "
         "--quantize int8 stores them in edgemt's own int8 form (per-row scales)\n",
         file.c_str());
-  if (!loc.shortlist.empty())
-    std::fprintf(stderr,
-                 "edgemt-convert: note: the decoder configuration names a shortlist (%s); shortlists are not "
-                 "converted yet: the model decodes over its whole vocabulary\n",
-                 loc.shortlist.c_str());
+  if (!loc.shortlist.empty()) {
+    m.shortlist = read_shortlist(loc.shortlist, loc.shortlist_args, sv, tv);
+    m.shortlist.add_source_ids = one_vocab;  // Marian adds the source ids with one vocabulary
+    m.metadata.emplace_back("shortlist", loc.shortlist.filename().string());
+  }
   m.metadata.emplace_back("converter", "edgemt-convert");
   m.metadata.emplace_back("source_format", int8_source               ? "marian-bin-intgemm"
                                            : ends_with(file, ".bin") ? "marian-bin"

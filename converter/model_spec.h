@@ -33,6 +33,12 @@ struct ModelSpec {
   std::vector<std::string> target_vocab;  // empty when shared
   std::vector<SpecTensor> tensors;
   std::vector<std::pair<std::string, std::string>> metadata;
+  // Lexical shortlist (schema Shortlist); empty offsets: none.
+  struct Shortlist {
+    uint32_t first_num = 0, best_num = 0, target_vocab = 0;
+    bool add_source_ids = false;
+    std::vector<uint32_t> offsets, targets;
+  } shortlist;
 };
 
 }  // namespace edgemt::convert

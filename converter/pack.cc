@@ -51,6 +51,7 @@ ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
   spec.source_vocab = std::move(src.source_vocab);
   spec.target_vocab = std::move(src.target_vocab);
   spec.metadata = std::move(src.metadata);
+  spec.shortlist = std::move(src.shortlist);
   ModelConfig& c = spec.config;
   const size_t d = static_cast<size_t>(c.d_model);
   const size_t sv = static_cast<size_t>(c.source_vocab_size), tv = static_cast<size_t>(c.target_vocab_size);

@@ -41,6 +41,7 @@ struct SourceModel {
   std::vector<SourceParam> params;
   std::vector<float> final_logits_bias;  // [target_vocab] or empty
   std::vector<std::pair<std::string, std::string>> metadata;
+  ModelSpec::Shortlist shortlist;  // empty offsets: none
 
   void add_linear(std::string module, size_t n, size_t k, std::vector<float> weight, std::vector<float> bias,
                   std::string origin) {

@@ -121,6 +121,19 @@ void write_model(const ModelSpec& spec, const std::string& path, const WriteOpti
   for (const auto& [k, v] : spec.metadata)
     meta.push_back(fb::CreateKeyValue(fbb, fbb.CreateString(k), fbb.CreateString(v)));
   const auto meta_vec = fbb.CreateVector(meta);
+  flatbuffers::Offset<fb::Shortlist> shortlist = 0;
+  if (!spec.shortlist.offsets.empty()) {
+    const auto offs = fbb.CreateVector(spec.shortlist.offsets);
+    const auto tgts = fbb.CreateVector(spec.shortlist.targets);
+    fb::ShortlistBuilder sb(fbb);
+    sb.add_first_num(spec.shortlist.first_num);
+    sb.add_best_num(spec.shortlist.best_num);
+    sb.add_add_source_ids(spec.shortlist.add_source_ids);
+    sb.add_target_vocab(spec.shortlist.target_vocab);
+    sb.add_offsets(offs);
+    sb.add_targets(tgts);
+    shortlist = sb.Finish();
+  }
 
   fb::ModelBuilder mb(fbb);
   mb.add_schema_version(options.schema_version != 0 ? options.schema_version : kSchemaVersion);
@@ -129,6 +142,7 @@ void write_model(const ModelSpec& spec, const std::string& path, const WriteOpti
   mb.add_tokenizer(tokenizer);
   mb.add_tensors(tensors_vec);
   mb.add_metadata(meta_vec);
+  if (!shortlist.IsNull()) mb.add_shortlist(shortlist);
   // Size-prefixed: the loader checks that the file is exactly as long as written.
   fb::FinishSizePrefixedModelBuffer(fbb, mb.Finish());
 

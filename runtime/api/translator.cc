@@ -73,6 +73,7 @@ Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
     return invalid_argument("max length factor " + std::to_string(p.max_length_factor) +
                             " is not a finite number >= 0");
   p.max_length_offset = o.max_length_offset.value_or(0);
+  p.use_shortlist = o.use_shortlist.value_or(true);
   if (p.max_length_offset < -(1 << 20) || p.max_length_offset > (1 << 20))
     return invalid_argument("max length offset " + std::to_string(p.max_length_offset) + " is out of range");
   p.length_penalty = o.length_penalty.value_or(gen.length_penalty);

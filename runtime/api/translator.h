@@ -49,6 +49,9 @@ struct TranslateOptions {
   // model that repeats itself. Unset or 0: no such limit (transformers' behaviour).
   std::optional<float> max_length_factor;
   std::optional<int> max_length_offset;  // unset: 0
+  // With a model that has a lexical shortlist (Marian's lex.s2t): choose each sentence's
+  // tokens among its shortlist's candidates. Unset: true. Ignored without a shortlist.
+  std::optional<bool> use_shortlist;
 };
 
 class Translator {

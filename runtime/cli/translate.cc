@@ -40,6 +40,9 @@ options:
   --max-input N      source tokens per chunk, end-of-sentence included; longer inputs
                      are split into chunks translated separately (default: the model's
                      positions, at most 512)
+  --no-shortlist      score every target token even if the model has a lexical
+                     shortlist (by default each sentence's output is chosen among its
+                     shortlist's candidates, as Marian's --shortlist)
   --ids              input lines are source token ids (space-separated, with the final
                      end-of-sentence id); output lines are the generated ids without the
                      decoder start and final end-of-sentence ids
@@ -60,6 +63,7 @@ struct Args {
   int max_length = 0;
   float max_length_factor = 0.0f;
   int max_length_offset = 0;
+  bool no_shortlist = false;
   int max_input = 0;
   bool ids = false;
   bool profile = false;
@@ -126,6 +130,8 @@ int parse_args(int argc, char** argv, Args* a) {
       if (!need_int(2, 1 << 20, &a->max_input)) return 2;
     } else if (arg == "--ids") {
       a->ids = true;
+    } else if (arg == "--no-shortlist") {
+      a->no_shortlist = true;
     } else if (arg == "--profile") {
       a->profile = true;
     } else if (arg == "--stats") {
@@ -197,6 +203,7 @@ edgemt::TranslateOptions translate_options(const Args& a) {
   if (a.max_length > 0) o.max_length = a.max_length;
   if (a.max_length_factor > 0.0f) o.max_length_factor = a.max_length_factor;
   if (a.max_length_offset != 0) o.max_length_offset = a.max_length_offset;
+  if (a.no_shortlist) o.use_shortlist = false;
   return o;
 }
 

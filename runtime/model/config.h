@@ -53,6 +53,20 @@ struct ModelConfig {
   int decoder_start_id = 0;
 };
 
+// A lexical shortlist (schema Shortlist): views into the model file, or owned vectors
+// in the converter.
+struct ShortlistView {
+  uint32_t first_num = 0;
+  uint32_t best_num = 0;
+  bool add_source_ids = false;
+  uint32_t target_vocab = 0;          // padding ids stay below this
+  const uint32_t* offsets = nullptr;  // [num_offsets]
+  size_t num_offsets = 0;
+  const uint32_t* targets = nullptr;  // [num_targets]
+  size_t num_targets = 0;
+  bool present() const { return offsets != nullptr; }
+};
+
 // Search defaults recorded from the checkpoint's generation config.
 struct GenerationDefaults {
   int num_beams = 1;

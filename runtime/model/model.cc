@@ -203,6 +203,33 @@ Status Model::parse() {
   if (!t) return t.status();
   tokenizer_ = std::move(t.value());
 
+  if (const fb::Shortlist* sl = fm->shortlist(); sl != nullptr) {
+    if (sl->offsets() == nullptr || sl->targets() == nullptr || sl->offsets()->size() < 1)
+      return invalid_model("the shortlist has no offsets or targets");
+    ShortlistView& v = shortlist_;
+    v.first_num = sl->first_num();
+    v.best_num = sl->best_num();
+    v.add_source_ids = sl->add_source_ids();
+    v.target_vocab = sl->target_vocab();
+    if (v.target_vocab == 0 || v.target_vocab > tv)
+      return invalid_model("the shortlist's target_vocab is outside the target vocabulary");
+    v.offsets = sl->offsets()->data();
+    v.num_offsets = sl->offsets()->size();
+    v.targets = sl->targets()->data();
+    v.num_targets = sl->targets()->size();
+    if (v.num_offsets > static_cast<size_t>(cfg.source_vocab_size) + 1)
+      return invalid_model("the shortlist has " + std::to_string(v.num_offsets) +
+                           " offsets, more than the source vocabulary + 1");
+    if (v.offsets[0] != 0) return invalid_model("the shortlist's first offset is not 0");
+    for (size_t i = 1; i < v.num_offsets; ++i)
+      if (v.offsets[i] < v.offsets[i - 1] || v.offsets[i] > v.num_targets)
+        return invalid_model("the shortlist's offsets are not increasing within its targets (at " +
+                             std::to_string(i) + ")");
+    for (size_t i = 0; i < v.num_targets; ++i)
+      if (v.targets[i] >= tv) return invalid_model("the shortlist lists a target id outside the vocabulary");
+    if (v.first_num > tv) return invalid_model("the shortlist's first_num exceeds the target vocabulary");
+  }
+
   if (fm->metadata() != nullptr) {
     for (const fb::KeyValue* kv : *fm->metadata()) {
       if (kv->key() != nullptr && kv->value() != nullptr)

@@ -37,6 +37,8 @@ class Model {
   size_t file_bytes() const { return size_; }
   const uint8_t* file_data() const { return data_; }
   bool is_quantized() const { return quantized_; }
+  // The lexical shortlist, when the model has one (verified at load).
+  const ShortlistView& shortlist() const { return shortlist_; }
   // Free-form metadata (converter, source checkpoint...).
   const std::vector<std::pair<std::string, std::string>>& metadata() const { return metadata_; }
 
@@ -54,6 +56,7 @@ class Model {
   ModelWeights weights_;
   std::unique_ptr<Tokenizer> tokenizer_;
   bool quantized_ = false;
+  ShortlistView shortlist_;
   std::vector<std::pair<std::string, std::string>> metadata_;
 };
 

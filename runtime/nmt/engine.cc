@@ -149,6 +149,8 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
 
   m.encoder.run(m.source);
   m.decoder.prepare(m.encoder.output(), m.encoder.quant());
+  // Decode-phase memory (it may share bytes with the encoder's buffers): built now.
+  m.search.build_shortlist(sources, params.use_shortlist);
   // Each sentence's length limit; the search runs until the longest allows.
   size_t max_new = 0;
   for (size_t s = 0; s < n; ++s) {

@@ -35,6 +35,9 @@ struct SearchParams {
   // tokens, eos included (source tokens with their eos). 0: no such limit.
   float max_length_factor = 0.0f;
   int max_length_offset = 0;
+  // With a model that has a lexical shortlist: score only each sentence's candidates
+  // (Marian's --shortlist). Ignored without one.
+  bool use_shortlist = true;
 };
 
 }  // namespace edgemt

@@ -279,6 +279,9 @@ TEST_F(MarianReader, RewrittenModelStillConverts) {
   // The start row is zeros; the decoder start is never generated.
   for (int j = 0; j < 32; ++j) EXPECT_EQ(m.source_embed[1000 * 32 + j], 0.0f);
   EXPECT_EQ(m.generation.banned_ids, (std::vector<int32_t>{1000}));
+  // ... and kept out of the softmax's normaliser by its logit bias.
+  ASSERT_EQ(m.final_logits_bias.size(), 1001u);
+  EXPECT_LE(m.final_logits_bias[1000], -1e8f);
 }
 
 TEST_F(MarianReader, UnsupportedArchitecturesAreRefusedByName) {

@@ -85,6 +85,7 @@ void BeamSearch::candidates(size_t rows, size_t t) {
           const size_t s = static_cast<size_t>(step.sentence[r]);
           const bool forced = has_forced && t + 1 >= static_cast<size_t>(state_.max_new[s]);
           float* row = logits_ + r * vocab;
+          state_.apply_shortlist(row, s);  // before the softmax: Marian normalises over candidates only
           float* cv = candidate_scores_ + r * K2;
           uint32_t* ci = candidate_ids_ + r * K2;
           if (forced) {

@@ -20,6 +20,7 @@ void GreedySearch::run(size_t sentences, size_t max_new, TokenScorer& scorer) {
       float* row = logits + r * vocab;
       const size_t s = static_cast<size_t>(rows_of.sentence[r]);
       const bool last = t + 1 >= static_cast<size_t>(state_.max_new[s]);
+      state_.apply_shortlist(row, s);
       state_.process_logits(row, last);
       float best_val;
       uint32_t best;

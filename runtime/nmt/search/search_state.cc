@@ -14,6 +14,46 @@ void SearchState::declare(ArenaLayout& layout) {
   layout.add(&output_ids, "output ids", d.max_batch * d.max_target, kPhaseDecode, kPhaseResults);
   layout.add(&output_lengths, "output lengths", d.max_batch, kPhaseDecode, kPhaseResults);
   layout.add(&max_new, "length limits", d.max_batch, kPhaseDecode, kPhaseDecode);
+  if (c_.model->shortlist().present())
+    layout.add(&shortlist_mask, "shortlist candidates", d.max_batch * d.target_vocab, kPhaseDecode,
+               kPhaseDecode);
+}
+
+void SearchState::build_shortlist(std::span<const std::span<const int32_t>> sources, bool use) {
+  const ShortlistView& sl = c_.model->shortlist();
+  shortlist_active = use && sl.present();
+  if (!shortlist_active) return;
+  const size_t vocab = c_.dims.target_vocab, limit = sl.target_vocab;
+  for (size_t s = 0; s < sources.size(); ++s) {
+    uint8_t* m = shortlist_mask + s * vocab;
+    std::memset(m, 0, vocab);
+    size_t count = 0;
+    auto mark = [&](size_t id) {
+      if (id < limit && m[id] == 0) {
+        m[id] = 1;
+        ++count;
+      }
+    };
+    for (size_t i = 0; i < sl.first_num && i < limit; ++i) mark(i);
+    for (int32_t src : sources[s]) {
+      const auto id = static_cast<size_t>(src);
+      if (sl.add_source_ids) mark(id);
+      if (id + 1 < sl.num_offsets)
+        for (uint32_t j = sl.offsets[id]; j < sl.offsets[id + 1]; ++j) mark(sl.targets[j]);
+    }
+    // A multiple of 8 candidates (Marian pads for its int8 gemm): the smallest further ids.
+    if (count == 0) mark(static_cast<size_t>(c_.config->eos_id));  // never an empty set
+    for (size_t i = sl.first_num; i < limit && count % 8 != 0; ++i) mark(i);
+  }
+}
+
+void SearchState::apply_shortlist(float* row, size_t sentence) const {
+  if (!shortlist_active) return;
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  const size_t vocab = c_.dims.target_vocab;
+  const uint8_t* m = shortlist_mask + sentence * vocab;
+  for (size_t v = 0; v < vocab; ++v)
+    if (m[v] == 0) row[v] = kNegInf;
 }
 
 void SearchState::process_logits(float* row, bool last_step) const {

@@ -23,6 +23,12 @@ class SearchState {
   // Logits processors, in transformers' order: banned tokens get -inf, then at the last
   // step forced eos (every token -inf, eos 0).
   void process_logits(float* row, bool last_step) const;
+  // The model's lexical shortlist for this run's sentences (each its own candidate set,
+  // whatever the batch): off when `use` is false or the model has none.
+  void build_shortlist(std::span<const std::span<const int32_t>> sources, bool use);
+  // Non-candidates of sentence s get -inf (before the softmax: candidates only are
+  // normalised, as Marian's shortlisted output layer).
+  void apply_shortlist(float* row, size_t sentence) const;
   // Sentence s's output: toks[0..len), less a final eos.
   void write_output(size_t s, const int32_t* toks, size_t len);
   std::span<const int32_t> result(size_t s) const {
@@ -34,6 +40,8 @@ class SearchState {
   int32_t* output_ids = nullptr;      // [max_batch][max_target]
   int32_t* output_lengths = nullptr;  // [max_batch]
   int32_t* max_new = nullptr;         // [max_batch] each sentence's length limit (set by the engine)
+  uint8_t* shortlist_mask = nullptr;  // [max_batch][target vocab] with a shortlist: 1 = candidate
+  bool shortlist_active = false;
 
  private:
   const NmtContext& c_;
