@@ -35,9 +35,10 @@ MARIAN_RUN = r"""
 import resource, sys, time, json
 from pymarian import Translator
 t0 = time.perf_counter()
-model, vocab, threads, beam, batch, factor, src = sys.argv[1:8]
+model, vocab, threads, beam, batch, factor, src, shortlist = sys.argv[1:9]
+sl = f" --shortlist {shortlist} 0" if shortlist != "-" else ""
 t = Translator(f"-m {model} -v {vocab} {vocab} --cpu-threads {threads} --beam-size {beam} --mini-batch {batch} "
-               f"--maxi-batch 100 --max-length-factor {factor} --normalize 0 --no-spm-decode --quiet")
+               f"--maxi-batch 100 --max-length-factor {factor} --normalize 0 --no-spm-decode --quiet{sl}")
 t1 = time.perf_counter()
 lines = open(src).read().splitlines()
 out = t.translate(lines)
@@ -61,7 +62,8 @@ def cpu_name():
 def run_marian(args, model_dir, threads, beam, src):
     p = subprocess.run([sys.executable, "-c", MARIAN_RUN, os.path.join(model_dir, "model.npz"),
                         os.path.join(model_dir, "vocab.spm"), str(threads), str(beam), str(args.batch),
-                        str(args.factor), src], capture_output=True, text=True, check=True)
+                        str(args.factor), src, args.shortlist_file or "-"], capture_output=True, text=True,
+                       check=True)
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
@@ -93,7 +95,12 @@ def main():
     ap.add_argument("--translate", default=os.path.join(REPO, "build/release/runtime/translate"))
     ap.add_argument("--convert", default=os.path.join(REPO, "build/release/converter/edgemt-convert"))
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    ap.add_argument("--shortlist", action="store_true",
+                    help="both engines with the lexical shortlist <data>/lex.50.50.s2t.bin "
+                         "(results/marian-shortlist.*)")
     args = ap.parse_args()
+    args.shortlist_file = os.path.join(args.data, "lex.50.50.s2t.bin") if args.shortlist else None
+    tag = "-shortlist" if args.shortlist else ""
     import sentencepiece as spm
 
     sp = spm.SentencePieceProcessor(model_file=os.path.join(args.data, "vocab.spm"))
@@ -118,10 +125,22 @@ def main():
                "src_tokens": args.src_tokens + 1, "batch": args.batch, "runs": []}
     for name in args.models.split(","):
         mdir = os.path.join(args.data, name)
-        emts = {"float32": os.path.join(args.data, name + ".emt"), "int8": os.path.join(args.data, name + ".int8.emt")}
+        if args.shortlist:  # the model directory with the shortlist beside it, as Firefox ships one
+            sdir = os.path.join(args.data, name + "-sl")
+            os.makedirs(sdir, exist_ok=True)
+            for f, target in (("model.npz", os.path.join(mdir, "model.npz")),
+                              ("vocab.spm", os.path.join(args.data, "vocab.spm")),
+                              ("lex.50.50.s2t.bin", args.shortlist_file)):
+                if not os.path.exists(os.path.join(sdir, f)):
+                    os.symlink(target, os.path.join(sdir, f))
+            mdir_convert = sdir
+        else:
+            mdir_convert = mdir
+        emts = {"float32": os.path.join(args.data, name + tag + ".emt"),
+                "int8": os.path.join(args.data, name + tag + ".int8.emt")}
         for prec, path in emts.items():
             if not os.path.exists(path):
-                subprocess.run([args.convert] + (["--quantize", "int8"] if prec == "int8" else []) + [mdir, path],
+                subprocess.run([args.convert] + (["--quantize", "int8"] if prec == "int8" else []) + [mdir_convert, path],
                                check=True, capture_output=True)
         sizes = {"npz": os.path.getsize(os.path.join(mdir, "model.npz")),
                  **{k: os.path.getsize(v) for k, v in emts.items()}}
@@ -160,12 +179,14 @@ def main():
     os.unlink(src.name)
     os.unlink(src_ids.name)
     os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "marian.json"), "w") as f:
+    results["shortlist"] = "lex.50.50.s2t.bin (Zipf-drawn lists, first 50, best 50)" if args.shortlist else None
+    with open(os.path.join(args.out, f"marian{tag}.json"), "w") as f:
         json.dump(results, f, indent=1)
     flags = open("/proc/cpuinfo").read()
     isa = "avx512vnni" if "avx512_vnni" in flags else "avx2" if "avx2" in flags else "other"
     results["cpu"] += f" ({isa}, {os.cpu_count()} cores)"
-    md = [f"# edgemt vs Marian (pymarian 1.12) on Firefox-student-shaped models\n",
+    md = [f"# edgemt vs Marian (pymarian 1.12) on Firefox-student-shaped models"
+          f"{' with a lexical shortlist (first 50, best 50)' if args.shortlist else ''}\n",
           f"CPU: {results['cpu']}; {results['date']}; {results['sentences']} sentences of "
           f"{results['src_tokens']} source tokens, batch {args.batch}, median of {args.repeats} runs; "
           f"Marian text in (SentencePiece pieces out), edgemt ids in and out. Marian float32 only (pymarian has no intgemm model converter).\n",
@@ -180,7 +201,7 @@ def main():
                   f"{e['tokens_per_s'] / m['tokens_per_s']:.2f}x | {q['tokens_per_s'] / m['tokens_per_s']:.2f}x | "
                   f"{m['rss_mib']:.0f} | {e['rss_mib']:.0f} | {q['rss_mib']:.0f} | {m['load_s']:.2f} | "
                   f"{e['load_s']:.2f} |")
-    with open(os.path.join(args.out, "marian.md"), "w") as f:
+    with open(os.path.join(args.out, f"marian{tag}.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print("\n".join(md))
 

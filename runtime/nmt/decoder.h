@@ -30,6 +30,8 @@ class Decoder final : public TokenScorer {
   }
 
   float* score(size_t rows, size_t t) override;
+  size_t columns() const override { return output_.columns(); }
+  const uint32_t* column_ids() const override { return output_.column_ids(); }
   void reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t t) override {
     if (ssru_layers())
       ssru_.reorder(first_slot, parents, beams, t);
@@ -38,6 +40,11 @@ class Decoder final : public TokenScorer {
   }
 
   const float* first_logits() const { return output_.first_logits(); }
+  // Once per run, after the search built its shortlist masks.
+  void prepare_shortlist(const uint8_t* masks, size_t sentences, bool active) {
+    output_.prepare_shortlist(masks, sentences, active);
+  }
+  size_t shortlist_columns() const { return output_.shortlist_columns(); }
 
  private:
   bool ssru_layers() const { return c_.config->decoder_layer_kind == DecoderLayerKind::kSsru; }

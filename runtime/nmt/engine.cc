@@ -122,6 +122,8 @@ std::span<const int32_t> Engine::hypothesis(size_t s, size_t i) const {
   return m.beam.hypothesis(s, i);
 }
 
+size_t Engine::shortlist_columns() const { return impl_->decoder.shortlist_columns(); }
+
 const float* Engine::first_logits(int row) const {
   const float* first = impl_->decoder.first_logits();
   return first == nullptr ? nullptr : first + static_cast<size_t>(row) * impl_->context.dims.target_vocab;
@@ -151,6 +153,7 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
   m.decoder.prepare(m.encoder.output(), m.encoder.quant());
   // Decode-phase memory (it may share bytes with the encoder's buffers): built now.
   m.search.build_shortlist(sources, params.use_shortlist);
+  m.decoder.prepare_shortlist(m.search.shortlist_mask, n, m.search.shortlist_active);
   // Each sentence's length limit; the search runs until the longest allows.
   size_t max_new = 0;
   for (size_t s = 0; s < n; ++s) {

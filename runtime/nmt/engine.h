@@ -50,6 +50,9 @@ class Engine {
   // run, when probes.keep_first_logits is set (else null). Rows: sentence-major, then
   // beam. For tests.
   const float* first_logits(int row) const;
+  // Output-layer columns the last run computed with its lexical shortlist (the union of
+  // its sentences' candidates); 0 when it computed every logit.
+  size_t shortlist_columns() const;
 
   const EngineLimits& limits() const { return limits_; }
   const Model& model() const { return *model_; }

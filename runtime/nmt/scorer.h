@@ -15,6 +15,11 @@ class TokenScorer {
   // rows as the StepRows the scorer was built with describe them). Valid until the next
   // call; search may modify them in place.
   virtual float* score(size_t rows, size_t t) = 0;
+  // The columns of score()'s rows: column j is token column_ids()[j], or token j when
+  // column_ids() is null (then columns() is the target vocabulary). A lexical shortlist
+  // scores its candidates only.
+  virtual size_t columns() const = 0;
+  virtual const uint32_t* column_ids() const = 0;
   // Slots first_slot + i (i < beams) continue slots first_slot + parents[i] (steps 0..t).
   virtual void reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t t) = 0;
 };

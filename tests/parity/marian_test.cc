@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -94,7 +96,7 @@ class MarianParity : public ::testing::TestWithParam<size_t> {
   }
 
   std::unique_ptr<Engine> engine(std::shared_ptr<const Model> model, const ops::Kernels* isa, int threads,
-                                 int batch, int beam = 1) {
+                                 int batch, int beam = 1, bool keep_logits = false) {
     EngineLimits lim;
     lim.max_batch = batch;
     lim.max_beam = beam;
@@ -103,7 +105,9 @@ class MarianParity : public ::testing::TestWithParam<size_t> {
       lim.max_source_length = std::max(lim.max_source_length, static_cast<int>(s.size()));
     lim.max_target_length = max_new_;
     lim.num_threads = threads;
-    auto e = Engine::create(std::move(model), lim, isa, EngineProbes{});
+    EngineProbes probes;
+    probes.keep_first_logits = keep_logits;
+    auto e = Engine::create(std::move(model), lim, isa, probes);
     EXPECT_TRUE(e.has_value()) << e.status().to_string();
     return e.has_value() ? std::move(e.value()) : nullptr;
   }
@@ -235,11 +239,52 @@ TEST_P(MarianParity, ShortlistChangesOutputsAsMariansDoes) {
       << "the shortlist hardly changes Marian's outputs: the test would not notice it ignored";
   auto e = engine(model_, nullptr, 1, 8);
   ASSERT_NE(e, nullptr);
+  // With it, the logits gemm covered only the run's candidates (GreedyIdsIdentical... and
+  // the batched tests check those outputs against Marian's).
+  run(*e, 0, 8, 1, true);
+  const size_t vocab = static_cast<size_t>(model_->config().target_vocab_size);
+  EXPECT_GT(e->shortlist_columns(), 0u);
+  EXPECT_LT(e->shortlist_columns(), vocab / 2) << "the shortlisted run computed most logits";
+  RecordProperty("shortlist_columns_8_sentences",
+                 std::to_string(e->shortlist_columns()) + "/" + std::to_string(vocab));
   for (size_t b = 0; b < src_.size(); b += 8) {
     const size_t end = std::min(src_.size(), b + 8);
     const auto off = run(*e, b, end, 1, false);
+    EXPECT_EQ(e->shortlist_columns(), 0u);
     for (size_t i = b; i < end; ++i)
       EXPECT_EQ(join(off[i - b]), join(without[i])) << c_->name << " sentence " << i;
+  }
+}
+
+// The shortlisted logits gemm (candidate rows gathered into a compact weight) gives each
+// candidate exactly the logit of the full gemm, float32 and int8, on every ISA.
+TEST_P(MarianParity, ShortlistLogitsAreTheFullGemmsBitForBit) {
+  if (!c_->ref.contains("greedy_without_shortlist")) GTEST_SKIP() << "no shortlist in " << c_->name;
+  for (const char* ext : {".emt", ".int8.emt"}) {
+    fs::path file = c_->model_file;
+    file.replace_extension(ext);
+    auto m = Model::load(file.string());
+    ASSERT_TRUE(m.has_value()) << m.status().to_string();
+    const size_t vocab = static_cast<size_t>(m.value()->config().target_vocab_size);
+    for (ops::Isa isa : runnable_isas()) {
+      SCOPED_TRACE(std::string(ext) + " isa " + ops::isa_name(isa));
+      auto e = engine(m.value(), ops::kernels_for(isa), 2, 8, 1, true);
+      ASSERT_NE(e, nullptr);
+      run(*e, 0, 8, 1, true);
+      ASSERT_GT(e->shortlist_columns(), 0u);
+      std::vector<float> with(e->first_logits(0), e->first_logits(0) + 8 * vocab);
+      run(*e, 0, 8, 1, false);
+      const float* without = e->first_logits(0);
+      size_t finite = 0;
+      for (size_t i = 0; i < with.size(); ++i) {
+        if (!std::isfinite(with[i])) continue;
+        ++finite;
+        ASSERT_EQ(std::memcmp(&with[i], &without[i], sizeof(float)), 0)
+            << "row " << i / vocab << " token " << i % vocab << ": " << with[i] << " vs " << without[i];
+      }
+      EXPECT_GT(finite, 0u);
+      EXPECT_LT(finite, with.size() / 2);
+    }
   }
 }
 

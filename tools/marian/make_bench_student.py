@@ -13,7 +13,12 @@ decoder.yml. Shapes (docs: ../shared/research/marian-bergamot-formats.md, sectio
 Weights are random (normal, scaled by fan-in); the output bias of </s> is -1e4, so no
 engine ever ends a sentence early and every engine does the same work: exactly
 --max-length tokens per sentence.
+Also <out>/lex.50.50.s2t.bin: a lexical shortlist in Marian's binary format, as Firefox
+ships (first 50, best 50): for each source id 50 target ids drawn from a Zipf
+distribution over the vocabulary (real lexicons overlap in the frequent words; random
+uniform lists would make every batch's union most of the vocabulary).
 """
+import struct
 import argparse
 import os
 import sys
@@ -131,6 +136,18 @@ def main():
         os.remove(os.path.join(args.out, "vocab.vocab"))
         os.remove(text)
     vocab = spm.SentencePieceProcessor(model_file=spm_path).get_piece_size()
+    rng = np.random.default_rng(7)
+    offsets, targets = [0], []
+    for _ in range(vocab):
+        ids = set()
+        while len(ids) < 50:
+            ids.add(int(min(rng.zipf(1.2), vocab - 1)) if rng.random() < 0.8 else int(rng.integers(50, vocab)))
+        targets += sorted(ids)
+        offsets.append(len(targets))
+    with open(os.path.join(args.out, "lex.50.50.s2t.bin"), "wb") as f:
+        f.write(struct.pack("<6Q", 0xF11A48D5013417F5, 0, 50, 50, len(offsets), len(targets)))
+        f.write(struct.pack(f"<{len(offsets)}Q", *offsets))
+        f.write(struct.pack(f"<{len(targets)}I", *targets))
     for i, (name, shape) in enumerate(SHAPES.items()):
         d = os.path.join(args.out, name)
         os.makedirs(d, exist_ok=True)

@@ -1,5 +1,6 @@
 #include "runtime/nmt/search/beam.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -50,6 +51,8 @@ void BeamSearch::run(size_t sentences, size_t max_new, size_t beam, float length
   size_t rows = sentences * K;
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
     logits_ = scorer.score(rows, t);
+    columns_ = scorer.columns();
+    column_ids_ = scorer.column_ids();
     candidates(rows, t);
     rows = select(t, rows);
     // The kept sentences' decoder state follows their beams' parents.
@@ -74,7 +77,10 @@ void BeamSearch::candidates(size_t rows, size_t t) {
   // everything else -inf). Only the top 2K are needed, and the order of logits is the
   // order of log-probs, so the full log-softmax row is never written. The last step is
   // each sentence's own (its length limit).
-  const size_t K2 = 2 * beam_, vocab = c_.dims.target_vocab;
+  // With a lexical shortlist, the columns are its candidates (ids_ maps them to tokens).
+  const size_t K2 = 2 * beam_, columns = columns_;
+  const uint32_t* ids = column_ids_;
+  const size_t k_eff = std::min(K2, columns);
   ScopedProf sp(c_.profiler, ProfOp::kSearchSoftmax);
   const bool has_forced = c_.model->generation().forced_eos_id >= 0;
   const StepRows& step = state_.rows;
@@ -84,19 +90,26 @@ void BeamSearch::candidates(size_t rows, size_t t) {
         for (size_t r = b; r < e; ++r) {
           const size_t s = static_cast<size_t>(step.sentence[r]);
           const bool forced = has_forced && t + 1 >= static_cast<size_t>(state_.max_new[s]);
-          float* row = logits_ + r * vocab;
-          state_.apply_shortlist(row, s);  // before the softmax: Marian normalises over candidates only
+          float* row = logits_ + r * columns;
+          // Before the softmax: Marian normalises over a sentence's candidates only.
+          state_.apply_shortlist(row, columns, ids, s);
           float* cv = candidate_scores_ + r * K2;
           uint32_t* ci = candidate_ids_ + r * K2;
           if (forced) {
-            state_.process_logits(row, true);
-            c_.kernels->f32_topk(vocab, row, K2, cv, ci);
+            state_.process_logits(row, columns, ids, true);
+            c_.kernels->f32_topk(columns, row, k_eff, cv, ci);
           } else {
-            const float lse = c_.kernels->f32_logsumexp(vocab, row);
-            state_.process_logits(row, false);
-            c_.kernels->f32_topk(vocab, row, K2, cv, ci);
-            for (size_t j = 0; j < K2; ++j) cv[j] = cv[j] - lse;
+            const float lse = c_.kernels->f32_logsumexp(columns, row);
+            state_.process_logits(row, columns, ids, false);
+            c_.kernels->f32_topk(columns, row, k_eff, cv, ci);
+            for (size_t j = 0; j < k_eff; ++j) cv[j] = cv[j] - lse;
           }
+          for (size_t j = k_eff; j < K2; ++j) {  // fewer columns than candidates wanted
+            cv[j] = kNegInf;
+            ci[j] = ci[0];
+          }
+          if (ids != nullptr)
+            for (size_t j = 0; j < K2; ++j) ci[j] = ids[ci[j]];
         }
       },
       4);

@@ -46,18 +46,20 @@ class BeamSearch {
   size_t beam_ = 1;
   float length_penalty_ = 1.0f;
   EarlyStopping early_stopping_ = EarlyStopping::kTrue;
-  int current_ = 0;                      // which half of state_.hypotheses is current
-  float* logits_ = nullptr;              // the scorer's current logits
-  float* running_scores_ = nullptr;      // [max_rows]
-  int32_t* finished_tokens_ = nullptr;   // [max_rows][max_target], per sentence best first
-  int32_t* finished_lengths_ = nullptr;  // [max_rows]
-  float* finished_scores_ = nullptr;     // [max_rows]
-  int32_t* finished_counts_ = nullptr;   // [max_batch]
-  float* candidate_scores_ = nullptr;    // [max_rows][2 max_beam] per-row top 2K
-  uint32_t* candidate_ids_ = nullptr;    // [max_rows][2 max_beam]
-  float* merged_scores_ = nullptr;       // [max_beam * 2 max_beam] one sentence's candidates
-  int32_t* merged_ids_ = nullptr;        // [max_beam * 2 max_beam] beam * vocab + token
-  int32_t* parents_ = nullptr;           // [max_rows]
+  int current_ = 0;          // which half of state_.hypotheses is current
+  float* logits_ = nullptr;  // the scorer's current logits [rows][columns_]
+  size_t columns_ = 0;
+  const uint32_t* column_ids_ = nullptr;  // column -> token (null: identity)
+  float* running_scores_ = nullptr;       // [max_rows]
+  int32_t* finished_tokens_ = nullptr;    // [max_rows][max_target], per sentence best first
+  int32_t* finished_lengths_ = nullptr;   // [max_rows]
+  float* finished_scores_ = nullptr;      // [max_rows]
+  int32_t* finished_counts_ = nullptr;    // [max_batch]
+  float* candidate_scores_ = nullptr;     // [max_rows][2 max_beam] per-row top 2K
+  uint32_t* candidate_ids_ = nullptr;     // [max_rows][2 max_beam]
+  float* merged_scores_ = nullptr;        // [max_beam * 2 max_beam] one sentence's candidates
+  int32_t* merged_ids_ = nullptr;         // [max_beam * 2 max_beam] beam * vocab + token
+  int32_t* parents_ = nullptr;            // [max_rows]
 };
 
 }  // namespace edgemt

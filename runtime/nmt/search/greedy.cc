@@ -3,7 +3,7 @@
 namespace edgemt {
 
 void GreedySearch::run(size_t sentences, size_t max_new, TokenScorer& scorer) {
-  const size_t vocab = c_.dims.target_vocab, max_target = c_.dims.max_target;
+  const size_t max_target = c_.dims.max_target;
   const StepRows& rows_of = state_.rows;
   size_t rows = sentences;
   for (size_t s = 0; s < sentences; ++s) {
@@ -14,17 +14,20 @@ void GreedySearch::run(size_t sentences, size_t max_new, TokenScorer& scorer) {
   }
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
     float* logits = scorer.score(rows, t);
+    const size_t columns = scorer.columns();
+    const uint32_t* ids = scorer.column_ids();
     size_t kept = 0;
     ScopedProf sp(c_.profiler, ProfOp::kSearchTopK);
     for (size_t r = 0; r < rows; ++r) {
-      float* row = logits + r * vocab;
+      float* row = logits + r * columns;
       const size_t s = static_cast<size_t>(rows_of.sentence[r]);
       const bool last = t + 1 >= static_cast<size_t>(state_.max_new[s]);
-      state_.apply_shortlist(row, s);
-      state_.process_logits(row, last);
+      state_.apply_shortlist(row, columns, ids, s);
+      state_.process_logits(row, columns, ids, last);
       float best_val;
       uint32_t best;
-      c_.kernels->f32_topk(vocab, row, 1, &best_val, &best);
+      c_.kernels->f32_topk(columns, row, 1, &best_val, &best);
+      if (ids != nullptr) best = ids[best];
       int32_t* history = state_.hypotheses + s * max_target;
       history[t] = static_cast<int32_t>(best);
       if (static_cast<int32_t>(best) == c_.config->eos_id || last) {

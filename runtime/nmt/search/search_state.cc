@@ -1,5 +1,6 @@
 #include "runtime/nmt/search/search_state.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -47,25 +48,30 @@ void SearchState::build_shortlist(std::span<const std::span<const int32_t>> sour
   }
 }
 
-void SearchState::apply_shortlist(float* row, size_t sentence) const {
+void SearchState::apply_shortlist(float* row, size_t columns, const uint32_t* ids, size_t sentence) const {
   if (!shortlist_active) return;
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-  const size_t vocab = c_.dims.target_vocab;
-  const uint8_t* m = shortlist_mask + sentence * vocab;
-  for (size_t v = 0; v < vocab; ++v)
-    if (m[v] == 0) row[v] = kNegInf;
+  const uint8_t* m = shortlist_mask + sentence * c_.dims.target_vocab;
+  for (size_t j = 0; j < columns; ++j)
+    if (m[ids != nullptr ? ids[j] : j] == 0) row[j] = kNegInf;
 }
 
-void SearchState::process_logits(float* row, bool last_step) const {
+void SearchState::process_logits(float* row, size_t columns, const uint32_t* ids, bool last_step) const {
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   const GenerationDefaults& g = c_.model->generation();
+  // The column of token `id`, or columns when it has none (ids are ascending).
+  auto column_of = [&](int32_t id) -> size_t {
+    if (ids == nullptr) return static_cast<size_t>(id);
+    const uint32_t* it = std::lower_bound(ids, ids + columns, static_cast<uint32_t>(id));
+    return it != ids + columns && *it == static_cast<uint32_t>(id) ? static_cast<size_t>(it - ids) : columns;
+  };
   if (last_step && g.forced_eos_id >= 0) {
-    const size_t vocab = c_.dims.target_vocab;
-    for (size_t v = 0; v < vocab; ++v) row[v] = kNegInf;
-    row[g.forced_eos_id] = 0.0f;
+    for (size_t v = 0; v < columns; ++v) row[v] = kNegInf;
+    if (const size_t c = column_of(g.forced_eos_id); c < columns) row[c] = 0.0f;
     return;
   }
-  for (int32_t id : g.banned_ids) row[id] = kNegInf;
+  for (int32_t id : g.banned_ids)
+    if (const size_t c = column_of(id); c < columns) row[c] = kNegInf;
 }
 
 void SearchState::write_output(size_t s, const int32_t* toks, size_t len) {

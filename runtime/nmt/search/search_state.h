@@ -22,13 +22,14 @@ class SearchState {
 
   // Logits processors, in transformers' order: banned tokens get -inf, then at the last
   // step forced eos (every token -inf, eos 0).
-  void process_logits(float* row, bool last_step) const;
+  // `columns` logits; column j is token ids[j] (ids null: token j).
+  void process_logits(float* row, size_t columns, const uint32_t* ids, bool last_step) const;
   // The model's lexical shortlist for this run's sentences (each its own candidate set,
   // whatever the batch): off when `use` is false or the model has none.
   void build_shortlist(std::span<const std::span<const int32_t>> sources, bool use);
   // Non-candidates of sentence s get -inf (before the softmax: candidates only are
   // normalised, as Marian's shortlisted output layer).
-  void apply_shortlist(float* row, size_t sentence) const;
+  void apply_shortlist(float* row, size_t columns, const uint32_t* ids, size_t sentence) const;
   // Sentence s's output: toks[0..len), less a final eos.
   void write_output(size_t s, const int32_t* toks, size_t len);
   std::span<const int32_t> result(size_t s) const {
