@@ -63,13 +63,13 @@ TEST(Npz, ReadsDtypesShapesAndFortranOrder) {
   const std::vector<float> fo = {1, 4, 2, 5, 3, 6};
   const std::string yml = "type: transformer\n";
   auto z = Npz::from_bytes(
-      "t.npz",
-      testing::make_stored_zip(
-          {{"a.npy", npy("<f4", "(2, 3)", bytes_of(f))},
-           {"b.npy", npy("<f8", "(2,)", bytes_of(d))},
-           {"c.npy", npy("|i1", "(1, 2)", bytes_of(i))},
-           {"f.npy", npy("<f4", "(2, 3)", bytes_of(fo), true)},
-           {"special:model.yml.npy", npy("|i1", "(" + std::to_string(yml.size() + 1) + ",)", yml + '\0')}}));
+      "t.npz", testing::make_stored_zip(
+                   {{"a.npy", npy("<f4", "(2, 3)", bytes_of(f))},
+                    {"b.npy", npy("<f8", "(2,)", bytes_of(d))},
+                    {"c.npy", npy("|i1", "(1, 2)", bytes_of(i))},
+                    {"f.npy", npy("<f4", "(2, 3)", bytes_of(fo), true)},
+                    {"special:model.yml.npy",
+                     npy("|i1", std::string("(") + std::to_string(yml.size() + 1) + ",)", yml + '\0')}}));
   EXPECT_EQ(z->shape("a"), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(z->read("a").data, f);
   EXPECT_EQ(z->read("b").data, (std::vector<float>{0.5f, -1.5f}));
@@ -247,7 +247,7 @@ class MarianReader : public ::testing::Test {
       entries.emplace_back((n == drop ? rename_to : n) + ".npy", npy("<f4", shape, bytes_of(t.data)));
     }
     entries.emplace_back("special:model.yml.npy",
-                         npy("|i1", "(" + std::to_string(yml.size() + 1) + ",)", yml + '\0'));
+                         npy("|i1", std::string("(") + std::to_string(yml.size() + 1) + ",)", yml + '\0'));
     std::ofstream(dir_ / "model.npz", std::ios::binary) << testing::make_stored_zip(entries);
   }
   std::string yml_with(const std::string& key, const std::string& value) const {
