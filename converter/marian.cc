@@ -115,7 +115,23 @@ struct Located {
   // the one lex*.s2t(.bin) file beside the model (Firefox's layout). Empty: none.
   fs::path shortlist;
   std::vector<std::string> shortlist_args;
+  // The decoder configuration's search settings (beam-size, normalize, word-penalty,
+  // max-length-factor) as written; absent keys are absent.
+  std::map<std::string, std::string> search;
+  std::string search_file;
 };
+
+// A search setting of a decoder configuration as a number in [lo, hi].
+float search_number(const Located& loc, const std::string& key, float fallback, float lo, float hi) {
+  const auto it = loc.search.find(key);
+  if (it == loc.search.end()) return fallback;
+  char* end = nullptr;
+  const float v = std::strtof(it->second.c_str(), &end);
+  if (it->second.empty() || *end != '\0' || !(v >= lo && v <= hi))
+    throw ConvertError(loc.search_file + ": " + key + " is '" + it->second + "', not a number in [" +
+                       std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v;
+}
 
 Located locate(const std::string& input) {
   Located out;
@@ -150,6 +166,10 @@ Located locate(const std::string& input) {
         for (const std::string& p : v->second.items) out.vocabs.push_back(config_path(cfg.parent_path(), p));
         if (out.vocabs[0] == out.vocabs[1]) out.vocabs.pop_back();
       }
+      for (const char* key : {"beam-size", "normalize", "word-penalty", "max-length-factor"})
+        if (const auto k = y.find(key); k != y.end() && !k->second.is_list)
+          out.search[key] = k->second.scalar;
+      out.search_file = cfg.string();
       if (const auto s = y.find("shortlist"); s != y.end()) {
         std::vector<std::string> items =
             s->second.is_list ? s->second.items : std::vector<std::string>{s->second.scalar};
@@ -743,14 +763,23 @@ SourceModel read_marian(const std::string& input) {
                        "; the model has a feature edgemt-convert does not support");
   }
 
-  // Search defaults: Marian's decoder (beam 12 is marian-decoder's default, but models
-  // ship decoder.yml files with their own; edgemt's default stays greedy unless asked).
+  // Search defaults: Marian's beam search with the decoder configuration's settings
+  // (models ship a decoder.yml with theirs), else marian-decoder's defaults, except the
+  // beam: marian-decoder's 12 is costly on a small device, edgemt's default is greedy.
   GenerationDefaults& g = m.generation;
-  g.num_beams = 1;
+  g.beam_style = BeamStyle::kMarian;
+  const float beam = search_number(loc, "beam-size", 1.0f, 1.0f, 256.0f);
+  if (beam != std::floor(beam)) throw ConvertError(loc.search_file + ": beam-size is not a whole number");
+  g.num_beams = static_cast<int>(beam);
+  g.length_penalty = search_number(loc, "normalize", 0.0f, -10.0f, 10.0f);
+  g.word_penalty = search_number(loc, "word-penalty", 0.0f, -100.0f, 100.0f);
+  g.max_length_factor = search_number(loc, "max-length-factor", 3.0f, 0.0f, 1000.0f);
   g.max_length = 256;
-  g.length_penalty = 1.0f;
   g.early_stopping = true;
   g.banned_ids.push_back(c.decoder_start_id);
+  // Marian never outputs <unk> (its --allow-unk is off by default): suppressed after the
+  // softmax, as a banned id here.
+  if (tv.unk >= 0 && tv.unk < vt && tv.unk != tv.eos) g.banned_ids.push_back(tv.unk);
 
   if (int8_source)
     std::fprintf(

@@ -115,6 +115,9 @@ void write_model(const ModelSpec& spec, const std::string& path, const WriteOpti
   gb.add_early_stopping(g.early_stopping);
   gb.add_forced_eos_id(g.forced_eos_id);
   gb.add_banned_ids(banned);
+  gb.add_beam_style(g.beam_style == BeamStyle::kMarian ? fb::BeamStyle::Marian : fb::BeamStyle::Transformers);
+  gb.add_word_penalty(g.word_penalty);
+  gb.add_max_length_factor(g.max_length_factor);
   const auto generation = gb.Finish();
 
   std::vector<flatbuffers::Offset<fb::KeyValue>> meta;

@@ -42,7 +42,9 @@ extern "C" {
 #define EDGEMT_API
 #endif
 
-#define EDGEMT_C_API_VERSION 2 /* 2: edgemt_translate_options.max_length_factor/offset */
+#define EDGEMT_C_API_VERSION                                 \
+  3 /* 2: edgemt_translate_options.max_length_factor/offset; \
+       3: beam_style, word_penalty */
 
 typedef enum edgemt_status {
   EDGEMT_OK = 0,
@@ -62,6 +64,13 @@ typedef enum edgemt_early_stopping {
   EDGEMT_EARLY_STOPPING_FALSE = 2,
   EDGEMT_EARLY_STOPPING_NEVER = 3
 } edgemt_early_stopping;
+
+/* How beam search ranks and ends hypotheses. */
+typedef enum edgemt_beam_style {
+  EDGEMT_BEAM_STYLE_DEFAULT = 0,      /* the model's (Marian's for models converted from Marian) */
+  EDGEMT_BEAM_STYLE_TRANSFORMERS = 1, /* K live hypotheses, finished ones collected */
+  EDGEMT_BEAM_STYLE_MARIAN = 2        /* the beam shrinks as hypotheses end (marian-decoder) */
+} edgemt_beam_style;
 
 typedef struct edgemt_model edgemt_model;
 typedef struct edgemt_translator edgemt_translator;
@@ -86,9 +95,14 @@ typedef struct edgemt_translate_options {
   int32_t early_stopping; /* an edgemt_early_stopping value (fixed size: ABI) */
   /* Since C API version 2: a length limit relative to each source (Marian's max-length-factor):
    * a sentence of n source tokens (eos included) generates at most
-   * ceil(max_length_factor * n) + max_length_offset tokens. 0: off (the default). */
+   * ceil(max_length_factor * n) + max_length_offset tokens. 0: the model's (off, but
+   * Marian's max-length-factor for models converted from Marian). */
   float max_length_factor;
   int32_t max_length_offset;
+  /* Since C API version 3. */
+  int32_t beam_style;       /* an edgemt_beam_style value */
+  int32_t has_word_penalty; /* nonzero: use word_penalty (Marian style: subtracted per token) */
+  float word_penalty;
 } edgemt_translate_options;
 
 EDGEMT_API void edgemt_translator_options_init(edgemt_translator_options* options);

@@ -101,6 +101,22 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
     out->max_length_factor = o->max_length_factor;  // negative or NaN: refused by the translator
   if (EDGEMT_HAS_FIELD(o, T, max_length_offset) && o->max_length_offset != 0)
     out->max_length_offset = o->max_length_offset;
+  if (EDGEMT_HAS_FIELD(o, T, word_penalty) && o->has_word_penalty != 0) out->word_penalty = o->word_penalty;
+  if (EDGEMT_HAS_FIELD(o, T, beam_style)) {
+    switch (o->beam_style) {
+      case EDGEMT_BEAM_STYLE_DEFAULT:
+        break;
+      case EDGEMT_BEAM_STYLE_TRANSFORMERS:
+        out->beam_style = edgemt::BeamStyle::kTransformers;
+        break;
+      case EDGEMT_BEAM_STYLE_MARIAN:
+        out->beam_style = edgemt::BeamStyle::kMarian;
+        break;
+      default:
+        return fail(EDGEMT_INVALID_ARGUMENT,
+                    "beam_style " + std::to_string(o->beam_style) + " is not an edgemt_beam_style value");
+    }
+  }
   if (EDGEMT_HAS_FIELD(o, T, early_stopping)) {
     switch (o->early_stopping) {  // an int32_t: any value a C caller passes is defined
       case EDGEMT_EARLY_STOPPING_DEFAULT:

@@ -68,7 +68,7 @@ Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
     return invalid_argument("max length " + std::to_string(p.max_new_tokens) + " is outside [1, " +
                             std::to_string(lim.max_target_length) +
                             "] (this translator's max target length)");
-  p.max_length_factor = o.max_length_factor.value_or(0.0f);
+  p.max_length_factor = o.max_length_factor.value_or(gen.max_length_factor);
   if (!std::isfinite(p.max_length_factor) || p.max_length_factor < 0.0f)
     return invalid_argument("max length factor " + std::to_string(p.max_length_factor) +
                             " is not a finite number >= 0");
@@ -81,6 +81,13 @@ Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
     return invalid_argument("length penalty " + std::to_string(p.length_penalty) + " is not a finite number");
   p.early_stopping =
       o.early_stopping.value_or(gen.early_stopping ? EarlyStopping::kTrue : EarlyStopping::kFalse);
+  p.beam_style = o.beam_style.value_or(gen.beam_style);
+  if (p.beam_style != BeamStyle::kTransformers && p.beam_style != BeamStyle::kMarian)
+    return invalid_argument("beam style " + std::to_string(static_cast<int>(p.beam_style)) +
+                            " is not one of kTransformers, kMarian");
+  p.word_penalty = o.word_penalty.value_or(gen.word_penalty);
+  if (!std::isfinite(p.word_penalty))
+    return invalid_argument("word penalty " + std::to_string(p.word_penalty) + " is not a finite number");
   switch (p.early_stopping) {
     case EarlyStopping::kTrue:
     case EarlyStopping::kFalse:

@@ -42,11 +42,16 @@ struct TranslateOptions {
   std::optional<int> beam;                      // unset: the model's num_beams, capped at max_beam
   std::optional<int> max_length;                // max generated tokens incl. eos; unset: max_target_length
   std::optional<float> length_penalty;          // unset: the model's
-  std::optional<EarlyStopping> early_stopping;  // unset: the model's (true or false)
+  std::optional<EarlyStopping> early_stopping;  // unset: the model's (true or false); transformers' style
+  // How beam search ranks and ends hypotheses (see BeamStyle); unset: the model's
+  // (kMarian for models converted from Marian, so that they search as Marian does).
+  std::optional<BeamStyle> beam_style;
+  std::optional<float> word_penalty;  // kMarian: Marian's --word-penalty; unset: the model's
   // A length limit relative to each source (Marian's max-length-factor): a sentence of n
   // source tokens (eos included) generates at most ceil(max_length_factor * n) +
   // max_length_offset tokens (and never more than max_length). Bounds the output of a
-  // model that repeats itself. Unset or 0: no such limit (transformers' behaviour).
+  // model that repeats itself. Unset: the model's (Marian's max-length-factor for models
+  // converted from Marian; none for transformers'); 0: no such limit.
   std::optional<float> max_length_factor;
   std::optional<int> max_length_offset;  // unset: 0
   // With a model that has a lexical shortlist (Marian's lex.s2t): choose each sentence's

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -28,6 +29,12 @@ per input line, in order; an empty line gives an empty line).
 options:
   --model FILE       model file (.emt); default: the bundled model
   --beam N           beam size (default: the model's, 1 = greedy)
+  --beam-style S     how beam search ranks and ends hypotheses: marian (Marian's: the
+                     beam shrinks as hypotheses end) or transformers (default: the
+                     model's; marian for models converted from Marian)
+  --length-penalty A  a hypothesis' score is its log-probability / length^A
+                     (Marian's --normalize; default: the model's)
+  --word-penalty A   marian style: subtract A per output token (default: the model's)
   --batch N          sentences translated together (default 8)
   --threads N        worker threads (default: cores, at most 4)
   --max-length N     at most N target tokens, end-of-sentence included
@@ -35,7 +42,8 @@ options:
   --max-length-factor A
                      also at most ceil(A x source tokens) + B target tokens per
                      sentence (Marian's max-length-factor; bounds a model that repeats
-                     itself; default: off, as transformers)
+                     itself; default: the model's: Marian's for models converted from
+                     Marian (3, or their decoder.yml's), else off; 0: off)
   --max-length-offset B  (default 0)
   --max-input N      source tokens per chunk, end-of-sentence included; longer inputs
                      are split into chunks translated separately (default: the model's
@@ -61,8 +69,11 @@ struct Args {
   int batch = 8;
   int threads = 0;
   int max_length = 0;
-  float max_length_factor = 0.0f;
+  float max_length_factor = -1.0f;  // < 0: the model's
   int max_length_offset = 0;
+  std::string beam_style;
+  std::optional<float> length_penalty;
+  std::optional<float> word_penalty;
   bool no_shortlist = false;
   int max_input = 0;
   bool ids = false;
@@ -97,6 +108,18 @@ int parse_args(int argc, char** argv, Args* a) {
       }
       return true;
     };
+    auto need_float = [&](float lo, float hi, float* out) -> bool {
+      char* end = nullptr;
+      const char* v = i + 1 < argc ? argv[++i] : nullptr;
+      const float f = v != nullptr ? std::strtof(v, &end) : 0.0f;
+      if (v == nullptr || *v == '\0' || *end != '\0' || !(f >= lo && f <= hi)) {
+        std::fprintf(stderr, "translate: %s expects a number in [%g, %g], got '%s'\n", arg.c_str(),
+                     static_cast<double>(lo), static_cast<double>(hi), v != nullptr ? v : "");
+        return false;
+      }
+      *out = f;
+      return true;
+    };
     if (arg == "--help" || arg == "-h") {
       std::fputs(kUsage, stdout);
       return 0;
@@ -115,15 +138,19 @@ int parse_args(int argc, char** argv, Args* a) {
     } else if (arg == "--max-length") {
       if (!need_int(1, 1 << 20, &a->max_length)) return 2;
     } else if (arg == "--max-length-factor") {
-      char* end = nullptr;
-      const char* v = i + 1 < argc ? argv[++i] : nullptr;
-      const float f = v != nullptr ? std::strtof(v, &end) : 0.0f;
-      if (v == nullptr || *v == '\0' || *end != '\0' || !(f >= 0.0f && f <= 1000.0f)) {
-        std::fprintf(stderr, "translate: --max-length-factor expects a number in [0, 1000], got '%s'\n",
-                     v != nullptr ? v : "");
+      if (!need_float(0.0f, 1000.0f, &a->max_length_factor)) return 2;
+    } else if (arg == "--length-penalty" || arg == "--word-penalty") {
+      float f = 0.0f;
+      if (!need_float(-100.0f, 100.0f, &f)) return 2;
+      (arg == "--length-penalty" ? a->length_penalty : a->word_penalty) = f;
+    } else if (arg == "--beam-style") {
+      if (i + 1 >= argc ||
+          (std::strcmp(argv[i + 1], "marian") != 0 && std::strcmp(argv[i + 1], "transformers") != 0)) {
+        std::fprintf(stderr, "translate: --beam-style expects marian or transformers, got '%s'\n",
+                     i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
-      a->max_length_factor = f;
+      a->beam_style = argv[++i];
     } else if (arg == "--max-length-offset") {
       if (!need_int(-(1 << 20), 1 << 20, &a->max_length_offset)) return 2;
     } else if (arg == "--max-input") {
@@ -201,7 +228,11 @@ edgemt::TranslateOptions translate_options(const Args& a) {
   edgemt::TranslateOptions o;
   if (a.beam > 0) o.beam = a.beam;
   if (a.max_length > 0) o.max_length = a.max_length;
-  if (a.max_length_factor > 0.0f) o.max_length_factor = a.max_length_factor;
+  if (a.max_length_factor >= 0.0f) o.max_length_factor = a.max_length_factor;
+  if (!a.beam_style.empty())
+    o.beam_style = a.beam_style == "marian" ? edgemt::BeamStyle::kMarian : edgemt::BeamStyle::kTransformers;
+  if (a.length_penalty) o.length_penalty = *a.length_penalty;
+  if (a.word_penalty) o.word_penalty = *a.word_penalty;
   if (a.max_length_offset != 0) o.max_length_offset = a.max_length_offset;
   if (a.no_shortlist) o.use_shortlist = false;
   return o;

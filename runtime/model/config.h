@@ -67,6 +67,18 @@ struct ShortlistView {
   bool present() const { return offsets != nullptr; }
 };
 
+// How beam search ranks and ends hypotheses (schema BeamStyle).
+enum class BeamStyle : uint8_t {
+  // transformers' (generation/utils.py): K live hypotheses; finished ones are collected
+  // until K are (early stopping) or no live one can win; score sum / length^length_penalty.
+  kTransformers,
+  // Marian's (translator/beam_search.cpp): the top K expansions; those ending in eos
+  // finish and the beam shrinks by them until it is empty or the length limit finishes
+  // the rest; score (sum - word_penalty * length) / length^length_penalty, length
+  // counting the eos (Marian's --normalize and --word-penalty).
+  kMarian,
+};
+
 // Search defaults recorded from the checkpoint's generation config.
 struct GenerationDefaults {
   int num_beams = 1;
@@ -75,6 +87,9 @@ struct GenerationDefaults {
   bool early_stopping = true;
   int forced_eos_id = -1;
   std::vector<int32_t> banned_ids;  // never generated (includes pad)
+  BeamStyle beam_style = BeamStyle::kTransformers;
+  float word_penalty = 0.0f;       // kMarian only
+  float max_length_factor = 0.0f;  // outputs <= ceil(factor * source tokens); 0: none
 };
 
 }  // namespace edgemt

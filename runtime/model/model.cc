@@ -154,6 +154,23 @@ Status Model::parse() {
     if (!(generation_.length_penalty > -100.0f && generation_.length_penalty < 100.0f))
       return invalid_model("generation length_penalty is invalid");
     generation_.early_stopping = g->early_stopping();
+    switch (g->beam_style()) {
+      case fb::BeamStyle::Transformers:
+        generation_.beam_style = BeamStyle::kTransformers;
+        break;
+      case fb::BeamStyle::Marian:
+        generation_.beam_style = BeamStyle::kMarian;
+        break;
+      default:
+        return invalid_model("generation beam_style " + std::to_string(static_cast<int>(g->beam_style())) +
+                             " is unknown (a newer converter wrote this file?)");
+    }
+    generation_.word_penalty = g->word_penalty();
+    if (!(generation_.word_penalty > -1000.0f && generation_.word_penalty < 1000.0f))
+      return invalid_model("generation word_penalty is invalid");
+    generation_.max_length_factor = g->max_length_factor();
+    if (!(generation_.max_length_factor >= 0.0f && generation_.max_length_factor < 1000.0f))
+      return invalid_model("generation max_length_factor is invalid");
     generation_.forced_eos_id = g->forced_eos_id();
     if (g->banned_ids() != nullptr) {
       for (int32_t id : *g->banned_ids()) {

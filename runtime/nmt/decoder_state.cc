@@ -1,5 +1,6 @@
 #include "runtime/nmt/decoder_state.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -97,8 +98,11 @@ void SsruState::step(size_t layer, size_t rows, const int32_t* slots, size_t t, 
 void SsruState::reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t /*t*/) {
   ScopedProf sp(c_.profiler, ProfOp::kSearchReorder);
   const size_t d = c_.dims.model;
+  // Parents may lie past `beams` (a shrinking beam, Marian's search): save them too.
+  size_t saved = beams;
+  for (size_t i = 0; i < beams; ++i) saved = std::max(saved, static_cast<size_t>(parents[i]) + 1);
   for (size_t l = 0; l < c_.dims.decoder_layers; ++l) {
-    for (size_t i = 0; i < beams; ++i)
+    for (size_t i = 0; i < saved; ++i)
       std::memcpy(scratch_ + i * d, cell(l, first_slot + i), d * sizeof(float));
     for (size_t i = 0; i < beams; ++i)
       std::memcpy(cell(l, first_slot + i), scratch_ + static_cast<size_t>(parents[i]) * d, d * sizeof(float));

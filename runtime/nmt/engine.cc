@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "runtime/nmt/context.h"
 #include "runtime/nmt/decoder.h"
@@ -122,6 +123,13 @@ std::span<const int32_t> Engine::hypothesis(size_t s, size_t i) const {
   return m.beam.hypothesis(s, i);
 }
 
+float Engine::hypothesis_score(size_t s, size_t i) const {
+  const Impl& m = *impl_;
+  if (i >= hypothesis_count(s) || m.last_beam == 1 || m.beam.hypothesis_count(s) == 0)
+    return std::numeric_limits<float>::quiet_NaN();
+  return m.beam.hypothesis_score(s, i);
+}
+
 size_t Engine::shortlist_columns() const { return impl_->decoder.shortlist_columns(); }
 
 const float* Engine::first_logits(int row) const {
@@ -171,8 +179,7 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
   if (params.beam == 1) {
     m.greedy.run(n, max_new, m.decoder);
   } else {
-    m.beam.run(n, max_new, static_cast<size_t>(params.beam), params.length_penalty, params.early_stopping,
-               m.decoder);
+    m.beam.run(n, max_new, params, m.decoder);
   }
   for (size_t s = 0; s < n; ++s) results[s] = m.search.result(s);
   return Status::ok();

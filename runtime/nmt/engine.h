@@ -42,6 +42,8 @@ class Engine {
   // eos), valid until the next call.
   size_t hypothesis_count(size_t s) const;
   std::span<const int32_t> hypothesis(size_t s, size_t i) const;
+  // Its score as the beam search ranked it (BeamStyle); NaN after a greedy run.
+  float hypothesis_score(size_t s, size_t i) const;
 
   // Encoder output of the last run (rows packed sentence after sentence, [tokens][d]),
   // when probes.keep_first_logits is set (otherwise its memory is reused by decoding).

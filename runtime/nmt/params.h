@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "runtime/model/config.h"
+
 namespace edgemt {
 
 // What the arena is planned for. Exceeding a limit at run time is an error (the
@@ -29,7 +31,9 @@ struct SearchParams {
   int beam = 1;
   int max_new_tokens = 256;  // <= limits.max_target_length
   float length_penalty = 1.0f;
-  EarlyStopping early_stopping = EarlyStopping::kTrue;
+  EarlyStopping early_stopping = EarlyStopping::kTrue;  // kTransformers only
+  BeamStyle beam_style = BeamStyle::kTransformers;
+  float word_penalty = 0.0f;  // kMarian only: subtracted per output token (eos included)
   // Source-relative limit (Marian's max-length-factor): sentence s generates at most
   // min(max_new_tokens, ceil(max_length_factor * source_tokens(s)) + max_length_offset)
   // tokens, eos included (source tokens with their eos). 0: no such limit.

@@ -153,6 +153,31 @@ TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
             EDGEMT_INVALID_ARGUMENT);
   EXPECT_NE(std::string(edgemt_last_error()).find("max length factor"), std::string::npos)
       << edgemt_last_error();
+  // C API version 3: the beam style (the model's by default) and the word penalty.
+  edgemt_translate_options_init(&o);
+  EXPECT_EQ(o.beam_style, EDGEMT_BEAM_STYLE_DEFAULT);
+  o.beam = 4;
+  o.beam_style = 7;
+  EXPECT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len),
+            EDGEMT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(edgemt_last_error()).find("beam_style 7"), std::string::npos) << edgemt_last_error();
+  for (const auto& [style, cpp_style] :
+       {std::pair{EDGEMT_BEAM_STYLE_MARIAN, edgemt::BeamStyle::kMarian},
+        std::pair{EDGEMT_BEAM_STYLE_TRANSFORMERS, edgemt::BeamStyle::kTransformers}}) {
+    o.beam_style = style;
+    o.has_word_penalty = 1;
+    o.word_penalty = 0.5f;
+    ASSERT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len), EDGEMT_OK)
+        << edgemt_last_error();
+    co = {};
+    co.beam = 4;
+    co.beam_style = cpp_style;
+    co.word_penalty = 0.5f;
+    ASSERT_TRUE(cpp.value()->translate_ids(src, &want, co).is_ok());
+    for (size_t i = 0; i < src.size(); ++i)
+      EXPECT_EQ(std::vector<int32_t>(out[i], out[i] + out_len[i]), want[i])
+          << "style " << style << " sentence " << i;
+  }
   // A version-1 caller's struct ends before the new fields: they are not read.
   edgemt_translate_options_init(&o);
   o.struct_size = static_cast<uint32_t>(offsetof(edgemt_translate_options, max_length_factor));

@@ -278,10 +278,41 @@ TEST_F(MarianReader, RewrittenModelStillConverts) {
   EXPECT_NEAR(m.positions[32 + 1], std::sin(std::exp(-std::log(10000.0) / 15.0)), 1e-6);
   // The start row is zeros; the decoder start is never generated.
   for (int j = 0; j < 32; ++j) EXPECT_EQ(m.source_embed[1000 * 32 + j], 0.0f);
-  EXPECT_EQ(m.generation.banned_ids, (std::vector<int32_t>{1000}));
+  // <unk> (1) neither: Marian suppresses it unless --allow-unk.
+  EXPECT_EQ(m.generation.banned_ids, (std::vector<int32_t>{1000, 1}));
   // ... and kept out of the softmax's normaliser by its logit bias.
   ASSERT_EQ(m.final_logits_bias.size(), 1001u);
   EXPECT_LE(m.final_logits_bias[1000], -1e8f);
+  // Without a decoder configuration: marian-decoder's search, greedy.
+  EXPECT_EQ(m.generation.beam_style, BeamStyle::kMarian);
+  EXPECT_EQ(m.generation.num_beams, 1);
+  EXPECT_EQ(m.generation.length_penalty, 0.0f);
+  EXPECT_EQ(m.generation.word_penalty, 0.0f);
+  EXPECT_EQ(m.generation.max_length_factor, 3.0f);
+}
+
+// The search settings of a decoder.yml become the model's defaults; bad ones are
+// refused with the file and key.
+TEST_F(MarianReader, DecoderConfigSearchSettingsAreTheDefaults) {
+  write_model(yml_);
+  std::ofstream(dir_ / "decoder.yml") << "models: [model.npz]\nvocabs: [vocab.spm, vocab.spm]\nbeam-size: 6\n"
+                                         "normalize: 0.6\nword-penalty: 0.25\nmax-length-factor: 2.5\n";
+  const SourceModel m = read_checkpoint(dir_.string());
+  EXPECT_EQ(m.generation.beam_style, BeamStyle::kMarian);
+  EXPECT_EQ(m.generation.num_beams, 6);
+  EXPECT_FLOAT_EQ(m.generation.length_penalty, 0.6f);
+  EXPECT_FLOAT_EQ(m.generation.word_penalty, 0.25f);
+  EXPECT_FLOAT_EQ(m.generation.max_length_factor, 2.5f);
+  for (const auto& [line, expect] : std::vector<std::pair<std::string, std::string>>{
+           {"normalize: high", "normalize is 'high'"},
+           {"beam-size: 2.5", "beam-size is not a whole number"},
+           {"beam-size: 0", "beam-size is '0'"},
+           {"max-length-factor: -1", "max-length-factor is '-1'"}}) {
+    std::ofstream(dir_ / "decoder.yml") << "models: [model.npz]\nvocabs: [vocab.spm, vocab.spm]\n"
+                                        << line << "\n";
+    const std::string msg = convert_error();
+    EXPECT_NE(msg.find("decoder.yml: " + expect), std::string::npos) << line << " -> " << msg;
+  }
 }
 
 TEST_F(MarianReader, UnsupportedArchitecturesAreRefusedByName) {

@@ -27,41 +27,75 @@ void BeamSearch::declare(ArenaLayout& layout) {
   layout.add(&merged_scores_, "merge scores", k2 * d.max_beam, kPhaseDecode, kPhaseDecode);
   layout.add(&merged_ids_, "merge ids", k2 * d.max_beam, kPhaseDecode, kPhaseDecode);
   layout.add(&parents_, "beam parents", rows, kPhaseDecode, kPhaseDecode);
+  layout.add(&live_, "live hypotheses", d.max_batch, kPhaseDecode, kPhaseDecode);
 }
 
-void BeamSearch::run(size_t sentences, size_t max_new, size_t beam, float length_penalty,
-                     EarlyStopping early_stopping, TokenScorer& scorer) {
-  const size_t K = beam;
-  beam_ = beam;
-  length_penalty_ = length_penalty;
-  early_stopping_ = early_stopping;
+void BeamSearch::run(size_t sentences, size_t max_new, const SearchParams& params, TokenScorer& scorer) {
+  const size_t K = static_cast<size_t>(params.beam);
+  beam_ = K;
+  length_penalty_ = params.length_penalty;
+  early_stopping_ = params.early_stopping;
+  style_ = params.beam_style;
+  sentences_ = sentences;
+  word_penalty_ = params.word_penalty;
+  const bool marian = style_ == BeamStyle::kMarian;
   const StepRows& step = state_.rows;
+  size_t rows = 0;
   for (size_t s = 0; s < sentences; ++s) {
     finished_counts_[s] = 0;
     state_.output_lengths[s] = 0;
-    for (size_t i = 0; i < K; ++i) {
-      const size_t r = s * K + i;
-      step.slot[r] = static_cast<int32_t>(r);
-      step.sentence[r] = static_cast<int32_t>(s);
-      step.token[r] = c_.config->decoder_start_id;
-      running_scores_[r] = i == 0 ? 0.0f : kBeamMasked;
+    live_[s] = static_cast<int32_t>(K);  // kMarian: the first step takes the K best of one row
+    for (size_t i = 0; i < (marian ? 1 : K); ++i) {
+      const size_t slot = s * K + i;
+      step.slot[rows] = static_cast<int32_t>(slot);
+      step.sentence[rows] = static_cast<int32_t>(s);
+      step.token[rows] = c_.config->decoder_start_id;
+      running_scores_[slot] = i == 0 ? 0.0f : kBeamMasked;
+      ++rows;
     }
   }
   current_ = 0;
-  size_t rows = sentences * K;
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
     logits_ = scorer.score(rows, t);
     columns_ = scorer.columns();
     column_ids_ = scorer.column_ids();
     candidates(rows, t);
-    rows = select(t, rows);
+    rows = marian ? select_marian(t, rows) : select(t, rows);
     // The kept sentences' decoder state follows their beams' parents.
-    for (size_t r0 = 0; r0 < rows; r0 += K) {
+    for (size_t r0 = 0; r0 < rows;) {
       const size_t s = static_cast<size_t>(step.sentence[r0]);
-      scorer.reorder(s * K, parents_ + s * K, K, t);
+      const size_t n = marian ? static_cast<size_t>(live_[s]) : K;
+      scorer.reorder(s * K, parents_ + s * K, n, t);
+      r0 += n;
     }
     current_ = 1 - current_;
   }
+}
+
+void BeamSearch::finish(size_t s, const int32_t* prefix, size_t t, int32_t tok, float score) {
+  const size_t K = beam_, T = c_.dims.max_target;
+  int32_t* fin_tok = finished_tokens_;
+  int32_t* fin_len = finished_lengths_;
+  float* fin_score = finished_scores_;
+  int32_t& cnt = finished_counts_[s];
+  size_t pos = static_cast<size_t>(cnt);
+  if (cnt == static_cast<int32_t>(K)) {
+    if (!(score > fin_score[s * K + K - 1])) return;
+    pos = K - 1;
+  } else {
+    ++cnt;
+  }
+  while (pos > 0 && score > fin_score[s * K + pos - 1]) {
+    fin_score[s * K + pos] = fin_score[s * K + pos - 1];
+    fin_len[s * K + pos] = fin_len[s * K + pos - 1];
+    std::memcpy(fin_tok + (s * K + pos) * T, fin_tok + (s * K + pos - 1) * T,
+                static_cast<size_t>(fin_len[s * K + pos - 1]) * sizeof(int32_t));
+    --pos;
+  }
+  fin_score[s * K + pos] = score;
+  fin_len[s * K + pos] = static_cast<int32_t>(t + 1);
+  std::memcpy(fin_tok + (s * K + pos) * T, prefix, t * sizeof(int32_t));
+  fin_tok[(s * K + pos) * T + t] = tok;
 }
 
 std::span<const int32_t> BeamSearch::hypothesis(size_t s, size_t i) const {
@@ -115,6 +149,96 @@ void BeamSearch::candidates(size_t rows, size_t t) {
       4);
 }
 
+size_t BeamSearch::merge(size_t s, size_t r0, size_t n) {
+  // The n per-beam lists (rows r0.., each its top 2K) plus the beams' scores, sorted by
+  // (score desc, beam * vocab + token asc): insertion sort, n * 2K is small.
+  const size_t K = beam_, K2 = 2 * K, vt = c_.dims.target_vocab;
+  size_t nm = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const float base = running_scores_[s * K + i];
+    for (size_t j = 0; j < K2; ++j) {
+      const float v = candidate_scores_[(r0 + i) * K2 + j] + base;
+      merged_scores_[nm] = std::isnan(v) ? kNegInf : v;
+      merged_ids_[nm] = static_cast<int32_t>(i * vt + candidate_ids_[(r0 + i) * K2 + j]);
+      ++nm;
+    }
+  }
+  for (size_t a = 1; a < nm; ++a) {
+    const float v = merged_scores_[a];
+    const int32_t ix = merged_ids_[a];
+    size_t b = a;
+    while (b > 0 && (merged_scores_[b - 1] < v || (merged_scores_[b - 1] == v && merged_ids_[b - 1] > ix))) {
+      merged_scores_[b] = merged_scores_[b - 1];
+      merged_ids_[b] = merged_ids_[b - 1];
+      --b;
+    }
+    merged_scores_[b] = v;
+    merged_ids_[b] = ix;
+  }
+  return nm;
+}
+
+size_t BeamSearch::select_marian(size_t t, size_t rows) {
+  const size_t K = beam_, T = c_.dims.max_target, vt = c_.dims.target_vocab, Bm = c_.dims.max_batch;
+  const int32_t eos = c_.config->eos_id;
+  const StepRows& step = state_.rows;
+  ScopedProf sp(c_.profiler, ProfOp::kSearchTopK);
+  const int32_t* cur_tok = state_.hypotheses + static_cast<size_t>(current_) * Bm * K * T;
+  int32_t* nxt_tok = state_.hypotheses + static_cast<size_t>(1 - current_) * Bm * K * T;
+  // Marian's History::add: length = tokens so far, eos included.
+  const float len = static_cast<float>(t + 1);
+  const float denom = std::pow(len, length_penalty_);
+  const float penalty = word_penalty_ * len;
+  for (size_t r0 = 0; r0 < rows;) {
+    const size_t s = static_cast<size_t>(step.sentence[r0]);
+    size_t n = 1;  // the sentence's rows (one at the first step, then its live hypotheses)
+    while (r0 + n < rows && step.sentence[r0 + n] == step.sentence[r0]) ++n;
+    const size_t take = static_cast<size_t>(live_[s]);
+    const bool last = t + 1 >= static_cast<size_t>(state_.max_new[s]);
+    const size_t nm = merge(s, r0, n);
+    // The best `take` expansions (Marian's toHyps: no more than the beam had; impossible
+    // ones, -inf, are dropped); eos ends a hypothesis, the length limit ends them all.
+    size_t nb = 0;
+    for (size_t j = 0; j < nm && j < take; ++j) {
+      const float v = merged_scores_[j];
+      if (!(v > kNegInf)) break;
+      const size_t parent = static_cast<size_t>(merged_ids_[j]) / vt;
+      const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merged_ids_[j]) % vt);
+      const int32_t* prefix = cur_tok + (s * K + parent) * T;
+      if (tok == eos || last) {
+        finish(s, prefix, t, tok, (v - penalty) / denom);
+        continue;
+      }
+      parents_[s * K + nb] = static_cast<int32_t>(parent);
+      std::memcpy(nxt_tok + (s * K + nb) * T, prefix, t * sizeof(int32_t));
+      nxt_tok[(s * K + nb) * T + t] = tok;
+      running_scores_[s * K + nb] = v;
+      ++nb;
+    }
+    live_[s] = static_cast<int32_t>(nb);
+    r0 += n;
+    if (nb == 0) {
+      if (finished_counts_[s] > 0) {
+        state_.write_output(s, finished_tokens_ + s * K * T, static_cast<size_t>(finished_lengths_[s * K]));
+      } else {  // no possible expansion at all
+        state_.write_output(s, cur_tok + s * K * T, t);
+      }
+    }
+  }
+  // The next step's rows, once every sentence is read (at the first step a sentence
+  // goes from one row to K).
+  size_t kept = 0;
+  for (size_t s = 0; s < sentences_; ++s) {
+    for (size_t i = 0; i < static_cast<size_t>(live_[s]); ++i) {
+      step.slot[kept + i] = static_cast<int32_t>(s * K + i);
+      step.sentence[kept + i] = static_cast<int32_t>(s);
+      step.token[kept + i] = nxt_tok[(s * K + i) * T + t];
+    }
+    kept += static_cast<size_t>(live_[s]);
+  }
+  return kept;
+}
+
 size_t BeamSearch::select(size_t t, size_t rows) {
   const size_t K = beam_, K2 = 2 * K, T = c_.dims.max_target, vt = c_.dims.target_vocab;
   const size_t Bm = c_.dims.max_batch;
@@ -133,58 +257,14 @@ size_t BeamSearch::select(size_t t, size_t rows) {
     const size_t s = static_cast<size_t>(step.sentence[r0]);
     const size_t max_new = static_cast<size_t>(state_.max_new[s]);
     const bool last = t + 1 >= max_new;
-    // Merge the K per-beam lists into the sentence's top 2K (ties: lower flat index).
-    size_t nm = 0;
-    for (size_t i = 0; i < K; ++i) {
-      const float base = running_scores_[s * K + i];
-      for (size_t j = 0; j < K2; ++j) {
-        const float v = candidate_scores_[(r0 + i) * K2 + j] + base;
-        merged_scores_[nm] = std::isnan(v) ? kNegInf : v;
-        merged_ids_[nm] = static_cast<int32_t>(i * vt + candidate_ids_[(r0 + i) * K2 + j]);
-        ++nm;
-      }
-    }
-    // Selection of the best K2 of nm (small): insertion sort by (value desc, index asc).
-    for (size_t a = 1; a < nm; ++a) {
-      const float v = merged_scores_[a];
-      const int32_t ix = merged_ids_[a];
-      size_t b = a;
-      while (b > 0 &&
-             (merged_scores_[b - 1] < v || (merged_scores_[b - 1] == v && merged_ids_[b - 1] > ix))) {
-        merged_scores_[b] = merged_scores_[b - 1];
-        merged_ids_[b] = merged_ids_[b - 1];
-        --b;
-      }
-      merged_scores_[b] = v;
-      merged_ids_[b] = ix;
-    }
+    merge(s, r0, K);
     const float denom = static_cast<float>(std::pow(static_cast<double>(t + 1), static_cast<double>(lp)));
     // Finished hypotheses from the top K ranks.
     for (size_t j = 0; j < K; ++j) {
       const size_t beam = static_cast<size_t>(merged_ids_[j]) / vt;
       const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merged_ids_[j]) % vt);
       if (!(tok == eos || last)) continue;
-      const float score = merged_scores_[j] / denom;
-      // Insert into the sentence's finished list (sorted, best first, at most K).
-      int32_t& cnt = finished_counts_[s];
-      size_t pos = static_cast<size_t>(cnt);
-      if (cnt == static_cast<int32_t>(K)) {
-        if (!(score > fin_score[s * K + K - 1])) continue;
-        pos = K - 1;
-      } else {
-        ++cnt;
-      }
-      while (pos > 0 && score > fin_score[s * K + pos - 1]) {
-        fin_score[s * K + pos] = fin_score[s * K + pos - 1];
-        fin_len[s * K + pos] = fin_len[s * K + pos - 1];
-        std::memcpy(fin_tok + (s * K + pos) * T, fin_tok + (s * K + pos - 1) * T,
-                    static_cast<size_t>(fin_len[s * K + pos - 1]) * sizeof(int32_t));
-        --pos;
-      }
-      fin_score[s * K + pos] = score;
-      fin_len[s * K + pos] = static_cast<int32_t>(t + 1);
-      std::memcpy(fin_tok + (s * K + pos) * T, cur_tok + (s * K + beam) * T, t * sizeof(int32_t));
-      fin_tok[(s * K + pos) * T + t] = tok;
+      finish(s, cur_tok + (s * K + beam) * T, t, tok, merged_scores_[j] / denom);
     }
     // Next running beams: the best K candidates that are not eos.
     bool is_done = last;

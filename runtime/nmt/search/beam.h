@@ -1,10 +1,17 @@
-// Beam search with transformers' semantics (generation/utils.py, _beam_search): top 2K
-// candidates over K beams; eos candidates ranked in the top K finish (score normalised
-// by generated_length ** length_penalty); the next beams are the best K candidates
-// that did not finish; a sentence is done when it has K finished hypotheses
-// (early_stopping) or none of its running beams can beat the worst finished one; at
-// the length limit the top K candidates finish. Each sentence has its own limit
-// (state.max_new[s], at most run()'s max_new), as if it were searched alone with it.
+// Beam search, in two styles (BeamStyle):
+// - transformers' (generation/utils.py, _beam_search): top 2K candidates over K beams;
+//   eos candidates ranked in the top K finish (score normalised by generated_length **
+//   length_penalty); the next beams are the best K candidates that did not finish; a
+//   sentence is done when it has K finished hypotheses (early_stopping) or none of its
+//   running beams can beat the worst finished one; at the length limit the top K
+//   candidates finish.
+// - Marian's (translator/beam_search.cpp, History): a sentence with k live hypotheses
+//   takes the top k of their expansions; those ending in eos finish (score (sum -
+//   word_penalty * length) / length ** length_penalty, the eos counted) and the beam
+//   shrinks to the others; the sentence is done when none is left, or at the length
+//   limit, where every live one finishes. The result is the best finished one.
+// Each sentence has its own limit (state.max_new[s], at most run()'s max_new), as if it
+// were searched alone with it.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +20,7 @@
 
 #include "runtime/core/arena.h"
 #include "runtime/nmt/context.h"
+#include "runtime/nmt/params.h"
 #include "runtime/nmt/scorer.h"
 #include "runtime/nmt/search/search_state.h"
 
@@ -22,15 +30,16 @@ class BeamSearch {
  public:
   BeamSearch(const NmtContext& c, SearchState& state) : c_(c), state_(state) {}
   void declare(ArenaLayout& layout);
-  // beam <= dims.max_beam (buffers are laid out for max_beam; a smaller beam uses a prefix).
-  void run(size_t sentences, size_t max_new, size_t beam, float length_penalty, EarlyStopping early_stopping,
-           TokenScorer& scorer);
+  // params.beam <= dims.max_beam (buffers are laid out for max_beam; a smaller beam uses
+  // a prefix); its beam_style, length_penalty, early_stopping, word_penalty are used.
+  void run(size_t sentences, size_t max_new, const SearchParams& params, TokenScorer& scorer);
 
   // After run(): sentence s's finished hypotheses, best first (at most beam), each
   // without its final eos; hypothesis 0 is the sentence's result. Valid until the next run.
   size_t hypothesis_count(size_t s) const { return static_cast<size_t>(finished_counts_[s]); }
   std::span<const int32_t> hypothesis(size_t s, size_t i) const;
-  // Its score: sum of log-probs / length^length_penalty (transformers' beam score).
+  // Its score: sum of log-probs / length^length_penalty (transformers' beam score), or
+  // Marian's (with the word penalty).
   float hypothesis_score(size_t s, size_t i) const { return finished_scores_[s * beam_ + i]; }
 
  private:
@@ -39,6 +48,13 @@ class BeamSearch {
   // Candidates -> finished hypotheses, next beams (parents_) and done sentences.
   // Returns the rows kept.
   size_t select(size_t t, size_t rows);
+  size_t select_marian(size_t t, size_t rows);
+  // Sentence s's candidates from its n rows r0.. (each its top 2K plus the row's score)
+  // into merged_*, best first; returns their count.
+  size_t merge(size_t s, size_t r0, size_t n);
+  // Adds a finished hypothesis to sentence s's list (best first, at most K): `prefix`
+  // tokens [0, t) then `tok` at t.
+  void finish(size_t s, const int32_t* prefix, size_t t, int32_t tok, float score);
 
   const NmtContext& c_;
   SearchState& state_;
@@ -46,6 +62,9 @@ class BeamSearch {
   size_t beam_ = 1;
   float length_penalty_ = 1.0f;
   EarlyStopping early_stopping_ = EarlyStopping::kTrue;
+  BeamStyle style_ = BeamStyle::kTransformers;
+  size_t sentences_ = 0;
+  float word_penalty_ = 0.0f;
   int current_ = 0;          // which half of state_.hypotheses is current
   float* logits_ = nullptr;  // the scorer's current logits [rows][columns_]
   size_t columns_ = 0;
@@ -60,6 +79,7 @@ class BeamSearch {
   float* merged_scores_ = nullptr;        // [max_beam * 2 max_beam] one sentence's candidates
   int32_t* merged_ids_ = nullptr;         // [max_beam * 2 max_beam] beam * vocab + token
   int32_t* parents_ = nullptr;            // [max_rows]
+  int32_t* live_ = nullptr;               // [max_batch] kMarian: live hypotheses per sentence
 };
 
 }  // namespace edgemt
