@@ -7,20 +7,13 @@ memory-bound ops in GB/s. Times are CPU time per call (robust on a shared machin
 """
 import argparse
 import json
-import platform
+import os
 import re
 import subprocess
 import sys
 
-
-def cpu_model() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import cpu_name  # noqa: E402
 
 
 def main() -> None:
@@ -42,7 +35,7 @@ def main() -> None:
         t = b["cpu_time"]
         return t if b["time_unit"] == "us" else t / 1000.0 if b["time_unit"] == "ns" else t * 1000.0
 
-    print(f"Machine: {cpu_model()}, {ctx.get('num_cpus')} CPUs, ISA {ctx.get('edgemt_isa')}, "
+    print(f"Machine: {cpu_name('unknown')}, {ctx.get('num_cpus')} CPUs, ISA {ctx.get('edgemt_isa')}, "
           f"load average {', '.join(f'{x:.1f}' for x in ctx.get('load_avg', []))}; 1 thread, CPU time per call.\n")
     for model in ("opus", "edge"):
         print(f"**{model}** shapes: µs per call; ratio = OpenBLAS time / edgemt time (> 1: edgemt faster)\n")

@@ -20,7 +20,6 @@ Writes bench/compare/results/marian.json and marian.md.
 import argparse
 import json
 import os
-import platform
 import re
 import statistics
 import subprocess
@@ -30,6 +29,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+
+sys.path.insert(0, os.path.dirname(HERE))
+from benchlib import cpu_name  # noqa: E402
 
 MARIAN_RUN = r"""
 import resource, sys, time, json
@@ -47,16 +49,6 @@ tokens = [len(o.split()) for o in out]
 print(json.dumps({"load_s": t1 - t0, "run_s": t2 - t1, "tokens": tokens,
                   "rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
-
-
-def cpu_name():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
 
 
 def run_marian(args, model_dir, threads, beam, src):

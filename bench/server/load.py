@@ -14,7 +14,6 @@ process; each concurrency gets a 2 s warm-up first. Needs wrk (scripts/setup --t
 import argparse
 import json
 import os
-import platform
 import re
 import signal
 import subprocess
@@ -24,22 +23,15 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from benchlib import cpu_name  # noqa: E402
+
 CONFIGS = [  # (name, server options); each batching row is compared with the row after it
     ("batching, 2 workers x 1 thread", ["--workers", "2", "--threads", "1"]),
     ("one at a time, 2 workers x 1 thread", ["--workers", "2", "--threads", "1", "--no-batching"]),
     ("batching, 1 worker x 2 threads", ["--workers", "1", "--threads", "2"]),
     ("one at a time, 1 worker x 2 threads", ["--workers", "1", "--threads", "2", "--no-batching"]),
 ]
-
-
-def cpu_name():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
 
 
 def peak_rss_kib(pid):

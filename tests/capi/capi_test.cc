@@ -35,32 +35,44 @@ class CApi : public ::testing::TestWithParam<std::string> {
     in >> ref_;
     model_file_ = (fs::path(EDGEMT_PARITY_BUILD_DIR) / (GetParam() + ".emt")).string();
     ASSERT_EQ(edgemt_model_load(model_file_.c_str(), &model_), EDGEMT_OK) << edgemt_last_error();
+    max_new_ = ref_.at("max_new_tokens").get<int>();
+    for (const json& row : ref_.at("src_ids")) src_.push_back(row.get<std::vector<int32_t>>());
+    for (const auto& s : src_) {
+      ids_.push_back(s.data());
+      lengths_.push_back(s.size());
+    }
   }
   void TearDown() override { edgemt_model_free(model_); }
 
+  // A translator for the reference sources: batch 5, beam 4, the references' length limit.
+  edgemt_translator* make_translator(int threads) {
+    edgemt_translator_options topt;
+    edgemt_translator_options_init(&topt);
+    topt.max_batch = 5;
+    topt.max_beam = 4;
+    topt.max_target_length = max_new_;
+    topt.num_threads = threads;
+    edgemt_translator* tr = nullptr;
+    EXPECT_EQ(edgemt_translator_create(model_, &topt, &tr), EDGEMT_OK) << edgemt_last_error();
+    return tr;
+  }
+
   json ref_;
+  int max_new_ = 0;
+  std::vector<std::vector<int32_t>> src_;
+  std::vector<const int32_t*> ids_;  // src_'s data and sizes, as the C API takes them
+  std::vector<size_t> lengths_;
   std::string model_file_;
   edgemt_model* model_ = nullptr;
 };
 
 TEST_P(CApi, IdsEqualTransformersGreedyAndBeam) {
-  const int max_new = ref_.at("max_new_tokens").get<int>();
-  std::vector<std::vector<int32_t>> src;
-  for (const json& row : ref_.at("src_ids")) src.push_back(row.get<std::vector<int32_t>>());
-  edgemt_translator_options topt;
-  edgemt_translator_options_init(&topt);
-  topt.max_batch = 5;
-  topt.max_beam = 4;
-  topt.max_target_length = max_new;
-  topt.num_threads = 2;
-  edgemt_translator* tr = nullptr;
-  ASSERT_EQ(edgemt_translator_create(model_, &topt, &tr), EDGEMT_OK) << edgemt_last_error();
-  std::vector<const int32_t*> ids;
-  std::vector<size_t> lengths;
-  for (const auto& s : src) {
-    ids.push_back(s.data());
-    lengths.push_back(s.size());
-  }
+  const int max_new = max_new_;
+  const auto& src = src_;
+  const auto& ids = ids_;
+  const auto& lengths = lengths_;
+  edgemt_translator* tr = make_translator(2);
+  ASSERT_NE(tr, nullptr);
   for (const auto& [beam, key] : {std::pair{1, "greedy"}, std::pair{4, "beam4"}}) {
     edgemt_translate_options o;
     edgemt_translate_options_init(&o);
@@ -99,25 +111,15 @@ TEST_P(CApi, TextEqualsTheCppApi) {
 // API's with the same options, every output is within its sentence's limit, and the
 // limit binds (a factor of 0.5 cuts the random models' 40-token outputs).
 TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
-  std::vector<std::vector<int32_t>> src;
-  for (const json& row : ref_.at("src_ids")) src.push_back(row.get<std::vector<int32_t>>());
-  const int max_new = ref_.at("max_new_tokens").get<int>();
-  edgemt_translator_options topt;
-  edgemt_translator_options_init(&topt);
-  topt.max_batch = 5;
-  topt.max_beam = 4;
-  topt.max_target_length = max_new;
-  edgemt_translator* tr = nullptr;
-  ASSERT_EQ(edgemt_translator_create(model_, &topt, &tr), EDGEMT_OK) << edgemt_last_error();
-  std::vector<const int32_t*> ids;
-  std::vector<size_t> lengths;
-  for (const auto& s : src) {
-    ids.push_back(s.data());
-    lengths.push_back(s.size());
-  }
+  const int max_new = max_new_;
+  const auto& src = src_;
+  const auto& ids = ids_;
+  const auto& lengths = lengths_;
+  edgemt_translator* tr = make_translator(1);
+  ASSERT_NE(tr, nullptr);
   edgemt_translate_options o;
   edgemt_translate_options_init(&o);
-  EXPECT_EQ(o.max_length_factor, 0.0f);  // off by default
+  EXPECT_EQ(o.max_length_factor, 0.0f);  // the model's by default
   o.beam = 4;
   o.max_length_factor = 0.5f;
   o.max_length_offset = 1;

@@ -24,6 +24,7 @@
 
 #include "runtime/api/translator.h"
 #include "runtime/nmt/engine.h"
+#include "tests/parity/parity_common.h"
 
 namespace edgemt {
 namespace {
@@ -31,91 +32,31 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Case {
-  std::string name;
-  fs::path model_file;  // converted .emt (and .int8.emt)
-  json ref;
-};
-
-std::vector<Case> load_cases() {
-  std::vector<Case> out;
-  const fs::path src(EDGEMT_MARIAN_SOURCE_DIR), built(EDGEMT_PARITY_BUILD_DIR);
-  if (!fs::exists(src)) return out;
-  for (const auto& e : fs::directory_iterator(src)) {
-    if (!e.is_directory() || !fs::exists(e.path() / "reference.json")) continue;
-    Case c;
-    c.name = e.path().filename().string();
-    c.model_file = built / (c.name + ".emt");
-    std::ifstream in(e.path() / "reference.json");
-    in >> c.ref;
-    out.push_back(std::move(c));
-  }
-  std::sort(out.begin(), out.end(), [](const Case& a, const Case& b) { return a.name < b.name; });
-  return out;
-}
+using namespace edgemt::testing;  // NOLINT: the parity tests' shared helpers
+using Case = ReferenceCase;
 
 const std::vector<Case>& cases() {
-  static const std::vector<Case> c = load_cases();
+  static const std::vector<Case> c =
+      testing::load_reference_cases(EDGEMT_MARIAN_SOURCE_DIR, EDGEMT_PARITY_BUILD_DIR);
   return c;
 }
 
-std::vector<std::vector<int32_t>> ids_of(const json& j) {
-  std::vector<std::vector<int32_t>> v;
-  for (const json& row : j) v.push_back(row.get<std::vector<int32_t>>());
-  return v;
-}
-
-std::string join(const std::vector<int32_t>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::to_string(v[i]);
-  return s;
-}
-
-std::vector<ops::Isa> runnable_isas() {
-  std::vector<ops::Isa> v;
-  for (size_t i = 0; i < static_cast<size_t>(ops::Isa::kCount); ++i)
-    if (ops::isa_supported(static_cast<ops::Isa>(i))) v.push_back(static_cast<ops::Isa>(i));
-  return v;
-}
-
-class MarianParity : public ::testing::TestWithParam<size_t> {
+class MarianParity : public ReferenceTest {
  protected:
   void SetUp() override {
-    ASSERT_LT(GetParam(), cases().size());
-    c_ = &cases()[GetParam()];
-    ASSERT_TRUE(fs::exists(c_->model_file))
-        << c_->model_file << " was not converted (run ctest, which converts first)";
-    auto m = Model::load(c_->model_file.string());
-    ASSERT_TRUE(m.has_value()) << m.status().to_string();
-    model_ = m.value();
-    src_ = ids_of(c_->ref.at("src_ids"));
+    ASSERT_NO_FATAL_FAILURE(load(cases()));
     greedy_ = ids_of(c_->ref.at("greedy"));
-    max_new_ = c_->ref.at("max_new_tokens").get<int>();
     ASSERT_EQ(src_.size(), greedy_.size());
     ASSERT_GE(src_.size(), 20u) << "too few reference sentences";
   }
 
   std::unique_ptr<Engine> engine(std::shared_ptr<const Model> model, const ops::Kernels* isa, int threads,
                                  int batch, int beam = 1, bool keep_logits = false) {
-    EngineLimits lim;
-    lim.max_batch = batch;
-    lim.max_beam = beam;
-    lim.max_source_length = 0;
-    for (const auto& s : src_)
-      lim.max_source_length = std::max(lim.max_source_length, static_cast<int>(s.size()));
-    lim.max_target_length = max_new_;
-    lim.num_threads = threads;
-    EngineProbes probes;
-    probes.keep_first_logits = keep_logits;
-    auto e = Engine::create(std::move(model), lim, isa, probes);
-    EXPECT_TRUE(e.has_value()) << e.status().to_string();
-    return e.has_value() ? std::move(e.value()) : nullptr;
+    return testing::make_engine(std::move(model), src_, max_new_, isa, threads, batch, beam, keep_logits);
   }
 
   std::vector<std::vector<int32_t>> run(Engine& e, size_t begin, size_t end, int beam = 1,
                                         bool shortlist = true, BeamStyle style = BeamStyle::kTransformers) {
-    std::vector<std::span<const int32_t>> in, out(end - begin);
-    for (size_t i = begin; i < end; ++i) in.emplace_back(src_[i]);
     SearchParams p;
     p.use_shortlist = shortlist;
     p.beam = beam;
@@ -124,17 +65,10 @@ class MarianParity : public ::testing::TestWithParam<size_t> {
     p.max_new_tokens = max_new_;
     p.beam_style = style;
     if (style == BeamStyle::kMarian) p.length_penalty = 0.0f;  // the references' --normalize 0
-    const Status st = e.run(in, p, out);
-    EXPECT_TRUE(st.is_ok()) << st.to_string();
-    std::vector<std::vector<int32_t>> r;
-    for (auto& s : out) r.emplace_back(s.begin(), s.end());
-    return r;
+    return testing::run_engine(e, src_, begin, end, p);
   }
 
-  const Case* c_ = nullptr;
-  std::shared_ptr<const Model> model_;
-  std::vector<std::vector<int32_t>> src_, greedy_;
-  int max_new_ = 0;
+  std::vector<std::vector<int32_t>> greedy_;
 };
 
 TEST_P(MarianParity, TokenizationMatchesMarian) {
@@ -231,15 +165,13 @@ TEST_P(MarianParity, MarianBeamGivesMariansNbest) {
     ++compared;
     const std::string transformers = join(run(*e, i, i + 1, 4)[0]);
     run(*e, i, i + 1, 4, true, BeamStyle::kMarian);
-    same_best += join(std::vector<int32_t>(e->hypothesis(0, 0).begin(), e->hypothesis(0, 0).end())) ==
-                 join(want.at(0).at("ids").get<std::vector<int32_t>>());
-    differs_from_transformers +=
-        transformers != join(std::vector<int32_t>(e->hypothesis(0, 0).begin(), e->hypothesis(0, 0).end()));
+    same_best += join(e->hypothesis(0, 0)) == join(want.at(0).at("ids").get<std::vector<int32_t>>());
+    differs_from_transformers += transformers != join(e->hypothesis(0, 0));
     EXPECT_EQ(e->hypothesis_count(0), want.size()) << c_->name << " sentence " << i;
     bool list = e->hypothesis_count(0) == want.size();
     for (size_t k = 0; k < want.size() && k < e->hypothesis_count(0); ++k) {
       const auto h = e->hypothesis(0, k);
-      const std::string got = join(std::vector<int32_t>(h.begin(), h.end()));
+      const std::string got = join(h);
       const std::string ref = join(want[k].at("ids").get<std::vector<int32_t>>());
       const float score = want[k].at("score").get<float>();
       EXPECT_EQ(got, ref) << c_->name << " sentence " << i << " hypothesis " << k;
@@ -274,14 +206,14 @@ TEST_P(MarianParity, BeamBatchedAndThreadedEqualsAlone) {
         std::vector<std::string> list;
         for (size_t k = 0; k < batched->hypothesis_count(i - b); ++k) {
           const auto h = batched->hypothesis(i - b, k);
-          list.push_back(join(std::vector<int32_t>(h.begin(), h.end())));
+          list.push_back(join(h));
         }
         EXPECT_EQ(join(g[i - b]), join(run(*alone, i, i + 1, 4, true, style)[0]))
             << c_->name << " sentence " << i;
         ASSERT_EQ(alone->hypothesis_count(0), list.size()) << c_->name << " sentence " << i;
         for (size_t k = 0; k < list.size(); ++k) {
           const auto h = alone->hypothesis(0, k);
-          EXPECT_EQ(join(std::vector<int32_t>(h.begin(), h.end())), list[k]) << c_->name << " sentence " << i;
+          EXPECT_EQ(join(h), list[k]) << c_->name << " sentence " << i;
         }
       }
     }

@@ -18,6 +18,7 @@
 
 #include "runtime/api/translator.h"
 #include "runtime/nmt/engine.h"
+#include "tests/parity/parity_common.h"
 
 namespace edgemt {
 namespace {
@@ -25,97 +26,33 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Case {
-  std::string name;
-  fs::path model_file;  // converted .emt
-  json ref;
-};
-
-std::vector<Case> load_cases() {
-  std::vector<Case> out;
-  const fs::path src(EDGEMT_PARITY_SOURCE_DIR), built(EDGEMT_PARITY_BUILD_DIR);
-  if (!fs::exists(src)) return out;
-  for (const auto& e : fs::directory_iterator(src)) {
-    if (!e.is_directory() || !fs::exists(e.path() / "reference.json")) continue;
-    Case c;
-    c.name = e.path().filename().string();
-    c.model_file = built / (c.name + ".emt");
-    std::ifstream in(e.path() / "reference.json");
-    in >> c.ref;
-    out.push_back(std::move(c));
-  }
-  std::sort(out.begin(), out.end(), [](const Case& a, const Case& b) { return a.name < b.name; });
-  return out;
-}
+using namespace edgemt::testing;  // NOLINT: the parity tests' shared helpers
+using Case = ReferenceCase;
 
 const std::vector<Case>& cases() {
-  static const std::vector<Case> c = load_cases();
+  static const std::vector<Case> c =
+      testing::load_reference_cases(EDGEMT_PARITY_SOURCE_DIR, EDGEMT_PARITY_BUILD_DIR);
   return c;
 }
 
-std::vector<std::vector<int32_t>> ids_of(const json& j) {
-  std::vector<std::vector<int32_t>> v;
-  for (const json& row : j) v.push_back(row.get<std::vector<int32_t>>());
-  return v;
-}
-
-std::string join(const std::vector<int32_t>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::to_string(v[i]);
-  return s;
-}
-
-class Parity : public ::testing::TestWithParam<size_t> {
+class Parity : public ReferenceTest {
  protected:
-  void SetUp() override {
-    ASSERT_LT(GetParam(), cases().size());
-    c_ = &cases()[GetParam()];
-    ASSERT_TRUE(fs::exists(c_->model_file))
-        << c_->model_file << " was not converted (run ctest, which converts first)";
-    auto m = Model::load(c_->model_file.string());
-    ASSERT_TRUE(m.has_value()) << m.status().to_string();
-    model_ = m.value();
-    src_ = ids_of(c_->ref.at("src_ids"));
-    max_new_ = c_->ref.at("max_new_tokens").get<int>();
-  }
+  void SetUp() override { ASSERT_NO_FATAL_FAILURE(load(cases())); }
 
   std::unique_ptr<Engine> engine(const ops::Kernels* isa, int threads, int batch, int beam,
                                  bool logits = false) {
-    EngineLimits lim;
-    lim.max_batch = batch;
-    lim.max_beam = beam;
-    lim.max_source_length = 0;
-    for (const auto& s : src_)
-      lim.max_source_length = std::max(lim.max_source_length, static_cast<int>(s.size()));
-    lim.max_target_length = max_new_;
-    lim.num_threads = threads;
-    EngineProbes probes;
-    probes.keep_first_logits = logits;
-    auto e = Engine::create(model_, lim, isa, probes);
-    EXPECT_TRUE(e.has_value()) << e.status().to_string();
-    return e.has_value() ? std::move(e.value()) : nullptr;
+    return testing::make_engine(model_, src_, max_new_, isa, threads, batch, beam, logits);
   }
 
   // Translates sentence indices [begin, end) as one batch.
   std::vector<std::vector<int32_t>> run(Engine& e, size_t begin, size_t end, int beam) {
-    std::vector<std::span<const int32_t>> in, out(end - begin);
-    for (size_t i = begin; i < end; ++i) in.emplace_back(src_[i]);
     SearchParams p;
     p.beam = beam;
     p.max_new_tokens = max_new_;
     p.length_penalty = 1.0f;
     p.early_stopping = EarlyStopping::kTrue;
-    const Status st = e.run(in, p, out);
-    EXPECT_TRUE(st.is_ok()) << st.to_string();
-    std::vector<std::vector<int32_t>> r;
-    for (auto& s : out) r.emplace_back(s.begin(), s.end());
-    return r;
+    return testing::run_engine(e, src_, begin, end, p);
   }
-
-  const Case* c_ = nullptr;
-  std::shared_ptr<const Model> model_;
-  std::vector<std::vector<int32_t>> src_;
-  int max_new_ = 0;
 };
 
 TEST_P(Parity, TokenizationMatchesMarianTokenizer) {
@@ -140,13 +77,6 @@ TEST_P(Parity, TokenizerCornerCasesMatchMarianTokenizer) {
     ASSERT_TRUE(model_->tokenizer().encode(c.at("text").get<std::string>(), &ids).is_ok());
     EXPECT_EQ(join(ids), join(c.at("ids").get<std::vector<int32_t>>())) << c_->name << ": " << c.at("text");
   }
-}
-
-std::vector<ops::Isa> runnable_isas() {
-  std::vector<ops::Isa> v;
-  for (size_t i = 0; i < static_cast<size_t>(ops::Isa::kCount); ++i)
-    if (ops::isa_supported(static_cast<ops::Isa>(i))) v.push_back(static_cast<ops::Isa>(i));
-  return v;
 }
 
 // int8 tolerances, relative to the largest magnitude of transformers' float32 output.

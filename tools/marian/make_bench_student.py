@@ -78,34 +78,29 @@ def make_model(path, shape, vocab, seed):
         p[prefix + "_ln_scale"] = np.ones((1, d), np.float32)
         p[prefix + "_ln_bias"] = np.zeros((1, d), np.float32)
 
+    def attention_ffn(layer, att):  # attention block <layer>_<att>_*, then the FFN block <layer>_ffn_*
+        for x in "qkvo":
+            w(f"{layer}_{att}_W{x}", d, d)
+            b(f"{layer}_{att}_b{x}", d)
+        ln(f"{layer}_{att}_Wo")
+        w(f"{layer}_ffn_W1", d, ffn)
+        b(f"{layer}_ffn_b1", ffn)
+        w(f"{layer}_ffn_W2", ffn, d)
+        b(f"{layer}_ffn_b2", d)
+        ln(f"{layer}_ffn_ffn")
+
     p["Wemb"] = (rng.standard_normal((vocab, d)) / np.sqrt(d)).astype(np.float32)
     out_b = (0.02 * rng.standard_normal((1, vocab))).astype(np.float32)
     out_b[0, 0] = -1e4  # </s>: never chosen
     p["decoder_ff_logit_out_b"] = out_b
     for i in range(1, shape["enc"] + 1):
-        for x in "qkvo":
-            w(f"encoder_l{i}_self_W{x}", d, d)
-            b(f"encoder_l{i}_self_b{x}", d)
-        ln(f"encoder_l{i}_self_Wo")
-        w(f"encoder_l{i}_ffn_W1", d, ffn)
-        b(f"encoder_l{i}_ffn_b1", ffn)
-        w(f"encoder_l{i}_ffn_W2", ffn, d)
-        b(f"encoder_l{i}_ffn_b2", d)
-        ln(f"encoder_l{i}_ffn_ffn")
+        attention_ffn(f"encoder_l{i}", "self")
     for i in range(1, shape["dec"] + 1):
         w(f"decoder_l{i}_rnn_W", d, d)
         w(f"decoder_l{i}_rnn_Wf", d, d)
         b(f"decoder_l{i}_rnn_bf", d)
         ln(f"decoder_l{i}_rnn_ffn")
-        for x in "qkvo":
-            w(f"decoder_l{i}_context_W{x}", d, d)
-            b(f"decoder_l{i}_context_b{x}", d)
-        ln(f"decoder_l{i}_context_Wo")
-        w(f"decoder_l{i}_ffn_W1", d, ffn)
-        b(f"decoder_l{i}_ffn_b1", ffn)
-        w(f"decoder_l{i}_ffn_W2", ffn, d)
-        b(f"decoder_l{i}_ffn_b2", d)
-        ln(f"decoder_l{i}_ffn_ffn")
+        attention_ffn(f"decoder_l{i}", "context")
     yml = YML.format(v=vocab, **shape).encode() + b"\0"
     p["special:model.yml"] = np.frombuffer(yml, dtype=np.int8)
     np.savez(path, **p)
