@@ -67,23 +67,20 @@ class CApi : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(CApi, IdsEqualTransformersGreedyAndBeam) {
-  const int max_new = max_new_;
-  const auto& src = src_;
-  const auto& ids = ids_;
-  const auto& lengths = lengths_;
   edgemt_translator* tr = make_translator(2);
   ASSERT_NE(tr, nullptr);
   for (const auto& [beam, key] : {std::pair{1, "greedy"}, std::pair{4, "beam4"}}) {
     edgemt_translate_options o;
     edgemt_translate_options_init(&o);
     o.beam = beam;
-    o.max_length = max_new;
+    o.max_length = max_new_;
     const int32_t* const* out = nullptr;
     const size_t* out_len = nullptr;
-    ASSERT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len), EDGEMT_OK)
+    ASSERT_EQ(edgemt_translate_ids(tr, ids_.data(), lengths_.data(), ids_.size(), &o, &out, &out_len),
+              EDGEMT_OK)
         << edgemt_last_error();
     const json& want = ref_.at(key);
-    for (size_t i = 0; i < src.size(); ++i) {
+    for (size_t i = 0; i < src_.size(); ++i) {
       const std::vector<int32_t> got(out[i], out[i] + out_len[i]);
       EXPECT_EQ(got, want.at(i).get<std::vector<int32_t>>()) << key << " sentence " << i;
     }
@@ -111,10 +108,6 @@ TEST_P(CApi, TextEqualsTheCppApi) {
 // API's with the same options, every output is within its sentence's limit, and the
 // limit binds (a factor of 0.5 cuts the random models' 40-token outputs).
 TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
-  const int max_new = max_new_;
-  const auto& src = src_;
-  const auto& ids = ids_;
-  const auto& lengths = lengths_;
   edgemt_translator* tr = make_translator(1);
   ASSERT_NE(tr, nullptr);
   edgemt_translate_options o;
@@ -125,15 +118,16 @@ TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
   o.max_length_offset = 1;
   const int32_t* const* out = nullptr;
   const size_t* out_len = nullptr;
-  ASSERT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len), EDGEMT_OK)
+  ASSERT_EQ(edgemt_translate_ids(tr, ids_.data(), lengths_.data(), ids_.size(), &o, &out, &out_len),
+            EDGEMT_OK)
       << edgemt_last_error();
   std::vector<std::vector<int32_t>> got;
-  for (size_t i = 0; i < src.size(); ++i) got.emplace_back(out[i], out[i] + out_len[i]);
+  for (size_t i = 0; i < src_.size(); ++i) got.emplace_back(out[i], out[i] + out_len[i]);
 
   edgemt::TranslatorOptions copt;
   copt.max_batch = 5;
   copt.max_beam = 4;
-  copt.max_target_length = max_new;
+  copt.max_target_length = max_new_;
   auto cpp = edgemt::Translator::create(model_file_, copt);
   ASSERT_TRUE(cpp.has_value()) << cpp.status().to_string();
   edgemt::TranslateOptions co;
@@ -141,17 +135,17 @@ TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
   co.max_length_factor = 0.5f;
   co.max_length_offset = 1;
   std::vector<std::vector<int32_t>> want;
-  ASSERT_TRUE(cpp.value()->translate_ids(src, &want, co).is_ok());
+  ASSERT_TRUE(cpp.value()->translate_ids(src_, &want, co).is_ok());
   size_t cut = 0;
-  for (size_t i = 0; i < src.size(); ++i) {
+  for (size_t i = 0; i < src_.size(); ++i) {
     EXPECT_EQ(got[i], want[i]) << "sentence " << i;
-    const size_t limit = static_cast<size_t>((src[i].size() + 1) / 2) + 1;
+    const size_t limit = static_cast<size_t>((src_[i].size() + 1) / 2) + 1;
     EXPECT_LT(got[i].size(), limit) << "sentence " << i;
     cut += got[i].size() + 1 == limit;
   }
   EXPECT_GT(cut, 0u);
   o.max_length_factor = -1.0f;
-  EXPECT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len),
+  EXPECT_EQ(edgemt_translate_ids(tr, ids_.data(), lengths_.data(), ids_.size(), &o, &out, &out_len),
             EDGEMT_INVALID_ARGUMENT);
   EXPECT_NE(std::string(edgemt_last_error()).find("max length factor"), std::string::npos)
       << edgemt_last_error();
@@ -160,7 +154,7 @@ TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
   EXPECT_EQ(o.beam_style, EDGEMT_BEAM_STYLE_DEFAULT);
   o.beam = 4;
   o.beam_style = 7;
-  EXPECT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len),
+  EXPECT_EQ(edgemt_translate_ids(tr, ids_.data(), lengths_.data(), ids_.size(), &o, &out, &out_len),
             EDGEMT_INVALID_ARGUMENT);
   EXPECT_NE(std::string(edgemt_last_error()).find("beam_style 7"), std::string::npos) << edgemt_last_error();
   for (const auto& [style, cpp_style] :
@@ -169,14 +163,15 @@ TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
     o.beam_style = style;
     o.has_word_penalty = 1;
     o.word_penalty = 0.5f;
-    ASSERT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len), EDGEMT_OK)
+    ASSERT_EQ(edgemt_translate_ids(tr, ids_.data(), lengths_.data(), ids_.size(), &o, &out, &out_len),
+              EDGEMT_OK)
         << edgemt_last_error();
     co = {};
     co.beam = 4;
     co.beam_style = cpp_style;
     co.word_penalty = 0.5f;
-    ASSERT_TRUE(cpp.value()->translate_ids(src, &want, co).is_ok());
-    for (size_t i = 0; i < src.size(); ++i)
+    ASSERT_TRUE(cpp.value()->translate_ids(src_, &want, co).is_ok());
+    for (size_t i = 0; i < src_.size(); ++i)
       EXPECT_EQ(std::vector<int32_t>(out[i], out[i] + out_len[i]), want[i])
           << "style " << style << " sentence " << i;
   }
@@ -184,7 +179,8 @@ TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
   edgemt_translate_options_init(&o);
   o.struct_size = static_cast<uint32_t>(offsetof(edgemt_translate_options, max_length_factor));
   o.max_length_factor = -1.0f;
-  EXPECT_EQ(edgemt_translate_ids(tr, ids.data(), lengths.data(), ids.size(), &o, &out, &out_len), EDGEMT_OK)
+  EXPECT_EQ(edgemt_translate_ids(tr, ids_.data(), lengths_.data(), ids_.size(), &o, &out, &out_len),
+            EDGEMT_OK)
       << edgemt_last_error();
   edgemt_translator_free(tr);
 }
