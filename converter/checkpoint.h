@@ -21,6 +21,9 @@ struct ConvertError : std::runtime_error {
 struct FloatTensor {
   std::vector<int64_t> shape;
   std::vector<float> data;
+  // > 0: the checkpoint held int8 values (Marian's intgemm8): data[i] = q * int8_step with
+  // integer q in [-127, 127], which int8 conversion keeps exactly.
+  float int8_step = 0.0f;
   size_t numel() const { return data.size(); }
 };
 

@@ -17,7 +17,8 @@ weights. The reader is chosen from what INPUT holds (see formats below), or by
 
   --format NAME           read INPUT with this reader
   --quantize int8         store linear weights (and embeddings) as int8 with one
-                          symmetric scale per output channel
+                          symmetric scale per output channel (weights that are int8
+                          already, Marian's intgemm8, keep their values and scale)
   --keep-embeddings-f32   with --quantize int8, keep the embedding tables float32
   --help                  show this help
 

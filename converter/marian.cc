@@ -20,7 +20,9 @@
 //   converter appends a zero row to the target embeddings, and that id is the decoder
 //   start, never generated (its logit is 0 + 0 for a tied output);
 // - vocabularies are SentencePiece models whose ids are the model's ids ("</s>" 0 and
-//   "<unk>" 1 as Marian trains them); there is no padding token.
+//   "<unk>" 1 as Marian trains them), or Marian word vocabularies (.yml/.json "piece:
+//   id", OPUS-MT's) over the pieces of SentencePiece models beside them (source.spm,
+//   target.spm); there is no padding token.
 #include "converter/marian.h"
 
 #include <sentencepiece_processor.h>
@@ -31,6 +33,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -105,6 +108,11 @@ fs::path config_path(const fs::path& config_dir, const std::string& p) {
   const fs::path rel = config_dir / p;
   if (fs::path(p).is_relative() && fs::exists(rel)) return rel;
   return fs::path(p);
+}
+
+bool is_word_vocab(const fs::path& p) {
+  const std::string n = p.filename().string();
+  return ends_with(n, ".yml") || ends_with(n, ".yaml") || ends_with(n, ".json");
 }
 
 struct Located {
@@ -202,15 +210,14 @@ Located locate(const std::string& input) {
       out.vocabs = joint;
     } else if (src.size() == 1 && trg.size() == 1) {
       out.vocabs = {src[0], trg[0]};
-    } else if (!files_like(dir, "", ".vocab.yml").empty() || !files_like(dir, "vocab", ".yml").empty()) {
-      throw ConvertError(dir.string() +
-                         " has a Marian .yml vocabulary (OPUS-MT style); edgemt-convert reads SentencePiece "
-                         "vocabularies (vocab*.spm, or srcvocab*.spm and trgvocab*.spm) so far; the Hugging "
-                         "Face conversion of such a model converts with edgemt-convert");
+    } else if (const std::vector<fs::path> yml = files_like(dir, "", ".vocab.yml");
+               yml.size() == 1 && joint.empty() && src.empty() && trg.empty()) {
+      out.vocabs = yml;  // OPUS-MT: one word vocabulary, source.spm and target.spm beside it
     } else {
       throw ConvertError(dir.string() +
                          " has no vocabulary edgemt-convert recognises: one vocab*.spm (joint), or "
-                         "srcvocab*.spm and trgvocab*.spm, or a decoder.yml naming them");
+                         "srcvocab*.spm and trgvocab*.spm, or one *.vocab.yml with source.spm and target.spm "
+                         "(OPUS-MT), or a decoder.yml naming them");
     }
   }
   if (out.shortlist.empty()) {
@@ -225,10 +232,10 @@ Located locate(const std::string& input) {
     throw ConvertError("the shortlist " + out.shortlist.string() + " does not exist");
   for (const fs::path& v : out.vocabs) {
     if (!fs::is_regular_file(v)) throw ConvertError("the vocabulary " + v.string() + " does not exist");
-    if (!ends_with(v.filename().string(), ".spm"))
+    if (!ends_with(v.filename().string(), ".spm") && !is_word_vocab(v))
       throw ConvertError("the vocabulary " + v.string() +
-                         " is not a SentencePiece model (.spm); Marian .yml/.txt vocabularies are not "
-                         "supported yet");
+                         " is neither a SentencePiece model (.spm) nor a Marian word vocabulary (.yml, "
+                         ".json); other Marian vocabularies (.txt, factored) are not supported");
   }
   return out;
 }
@@ -293,14 +300,65 @@ class Config {
 };
 
 struct Vocab {
-  std::string bytes;
+  std::string bytes;  // the SentencePiece model that splits text into pieces
+  std::string file;   // the vocabulary file's bytes (which vocabulary it is)
   std::vector<std::string> pieces;
   int eos = -1, unk = -1;
 };
 
-Vocab load_vocab(const fs::path& p) {
+// A Marian word vocabulary (.yml or .json, OPUS-MT's): the pieces come from it and the
+// text is split by the SentencePiece model of its side beside it (source.spm,
+// target.spm), as OPUS-MT's preprocessing does before Marian.
+Vocab load_word_vocab(const fs::path& p, bool target) {
+  Vocab v;
+  v.file = read_text_file(p);
+  if (ends_with(p.filename().string(), ".json")) {
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(v.file);
+    } catch (const std::exception& e) {
+      throw ConvertError(p.string() + " is not valid JSON: " + e.what());
+    }
+    if (!j.is_object() || j.empty()) throw ConvertError(p.string() + " is not a {piece: id} object");
+    for (const auto& [piece, id] : j.items()) {
+      if (!id.is_number_integer() || id.get<int64_t>() < 0 ||
+          id.get<int64_t>() >= static_cast<int64_t>(j.size()))
+        throw ConvertError(p.string() + ": the id of '" + piece + "' is not an integer in [0, " +
+                           std::to_string(j.size()) + ")");
+      const size_t i = id.get<size_t>();
+      if (v.pieces.size() < j.size()) v.pieces.resize(j.size());
+      if (!v.pieces[i].empty())
+        throw ConvertError(p.string() + ": the id " + std::to_string(i) + " is given twice");
+      v.pieces[i] = piece;
+    }
+  } else {
+    v.pieces = parse_marian_vocab(v.file, p.string());
+  }
+  for (size_t i = 0; i < v.pieces.size(); ++i) {
+    if (v.pieces[i] == "</s>") v.eos = static_cast<int>(i);
+    if (v.pieces[i] == "<unk>") v.unk = static_cast<int>(i);
+  }
+  if (v.eos < 0) throw ConvertError(p.string() + " has no </s> piece (Marian's end of sentence)");
+  if (v.unk < 0) throw ConvertError(p.string() + " has no <unk> piece");
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  const fs::path spm = dir / (target ? "target.spm" : "source.spm");
+  if (!fs::is_regular_file(spm))
+    throw ConvertError(p.string() +
+                       " is a Marian word vocabulary: its text is split by SentencePiece models "
+                       "beside it, source.spm and target.spm (OPUS-MT's layout), and " +
+                       spm.string() + " does not exist");
+  v.bytes = read_text_file(spm);
+  sentencepiece::SentencePieceProcessor sp;
+  if (const auto st = sp.LoadFromSerializedProto(v.bytes); !st.ok())
+    throw ConvertError(spm.string() + " is not a SentencePiece model: " + st.ToString());
+  return v;
+}
+
+Vocab load_vocab(const fs::path& p, bool target) {
+  if (is_word_vocab(p)) return load_word_vocab(p, target);
   Vocab v;
   v.bytes = read_text_file(p);
+  v.file = v.bytes;
   sentencepiece::SentencePieceProcessor sp;
   const auto st = sp.LoadFromSerializedProto(v.bytes);
   if (!st.ok()) throw ConvertError(p.string() + " is not a SentencePiece model: " + st.ToString());
@@ -347,7 +405,13 @@ class Params {
     if (!ok)
       throw ConvertError(file_ + ": parameter " + name + " has shape " + shape_to_string(t.shape) +
                          ", expected [" + std::to_string(rows) + ", " + std::to_string(cols) + "]");
+    steps_[name] = t.int8_step;
     return std::move(t.data);
+  }
+  // After get(name): the step of its int8 values (intgemm8), else 0.
+  float int8_step(const std::string& name) const {
+    const auto it = steps_.find(name);
+    return it == steps_.end() ? 0.0f : it->second;
   }
   bool has(const std::string& name) const { return npz_.has(name); }
 
@@ -363,6 +427,7 @@ class Params {
   const Checkpoint& npz_;
   std::string file_;
   mutable std::set<std::string> used_;
+  mutable std::map<std::string, float> steps_;
 };
 
 // [in][out] (Marian's x.W) -> [out][in].
@@ -632,8 +697,10 @@ SourceModel read_marian(const std::string& input) {
   const bool omit_bias = cfg.flag("output-omit-bias");
 
   // Vocabularies.
-  const Vocab sv = load_vocab(loc.vocabs[0]);
-  const Vocab tv = loc.vocabs.size() > 1 ? load_vocab(loc.vocabs[1]) : sv;
+  const Vocab sv = load_vocab(loc.vocabs[0], false);
+  // One word vocabulary still has a target SentencePiece model of its own.
+  const Vocab tv =
+      loc.vocabs.size() > 1 || is_word_vocab(loc.vocabs[0]) ? load_vocab(loc.vocabs.back(), true) : sv;
   const int vs = static_cast<int>(sv.pieces.size()), vt = static_cast<int>(tv.pieces.size());
   if (vs != dims[0] || vt != dims[1])
     throw ConvertError("the vocabularies have " + std::to_string(vs) + " and " + std::to_string(vt) +
@@ -644,7 +711,7 @@ SourceModel read_marian(const std::string& input) {
   if (sv.eos != tv.eos)
     throw ConvertError("the source and target vocabularies have </s> at different ids (" +
                        std::to_string(sv.eos) + ", " + std::to_string(tv.eos) + ")");
-  const bool one_vocab = loc.vocabs.size() == 1 || sv.bytes == tv.bytes;
+  const bool one_vocab = loc.vocabs.size() == 1 || sv.file == tv.file;
   m.source_spm = sv.bytes;
   m.target_spm = tv.bytes;
   // The appended start row has no piece (never produced by the tokenizer, skipped by
@@ -674,16 +741,19 @@ SourceModel read_marian(const std::string& input) {
   };
   if (shared) {
     m.source_embed = with_zero_row(p.get("Wemb", vs, d));
+    m.source_embed_int8_step = p.int8_step("Wemb");
   } else {
     m.source_embed = p.get("encoder_Wemb", vs, d);
     m.target_embed = with_zero_row(p.get("decoder_Wemb", vt, d));
+    m.source_embed_int8_step = p.int8_step("encoder_Wemb");
+    m.target_embed_int8_step = p.int8_step("decoder_Wemb");
   }
   m.positions = marian_positions(c.max_positions, c.d_model);
 
   using names::Stack;
   auto linear = [&](const std::string& module, const std::vector<std::string>& marian, size_t n_each,
                     size_t k, bool bias = true) {
-    std::vector<float> w, b;
+    std::vector<float> w, b, steps;
     std::string origin;
     for (const std::string& name : marian) {
       const size_t cut = name.rfind("_W");
@@ -691,13 +761,14 @@ SourceModel read_marian(const std::string& input) {
       const std::vector<float> wt =
           transpose(p.get(wname, static_cast<int64_t>(k), static_cast<int64_t>(n_each)), k, n_each);
       w.insert(w.end(), wt.begin(), wt.end());
+      steps.insert(steps.end(), n_each, p.int8_step(wname));
       if (bias) {
         const std::vector<float> bt = p.get(bname, 1, static_cast<int64_t>(n_each));
         b.insert(b.end(), bt.begin(), bt.end());
       }
       origin += (origin.empty() ? "" : " + ") + wname;
     }
-    m.add_linear(module, n_each * marian.size(), k, std::move(w), std::move(b), origin);
+    m.add_linear(module, n_each * marian.size(), k, std::move(w), std::move(b), origin, std::move(steps));
   };
   auto norm = [&](const std::string& module, const std::string& prefix) {
     m.add_norm(module, p.get(prefix + "_ln_scale", 1, d), p.get(prefix + "_ln_bias", 1, d), prefix + "_ln_*");
@@ -723,8 +794,10 @@ SourceModel read_marian(const std::string& input) {
       std::vector<float> b(du, 0.0f);
       const std::vector<float> bf = p.get(l + "rnn_bf", 1, d);
       b.insert(b.end(), bf.begin(), bf.end());
+      std::vector<float> steps(du, p.int8_step(l + "rnn_W"));
+      steps.insert(steps.end(), du, p.int8_step(l + "rnn_Wf"));
       m.add_linear(names::layer(Stack::kDecoder, i, names::kSsruProj), 2 * du, du, std::move(w), std::move(b),
-                   l + "rnn_W + " + l + "rnn_Wf");
+                   l + "rnn_W + " + l + "rnn_Wf", std::move(steps));
       norm(names::layer(Stack::kDecoder, i, names::kSsruNorm), l + "rnn_ffn");
     } else {
       linear(names::layer(Stack::kDecoder, i, names::kSelfQkv), {l + "self_Wq", l + "self_Wk", l + "self_Wv"},
@@ -747,8 +820,9 @@ SourceModel read_marian(const std::string& input) {
     std::vector<float> w =
         with_zero_row(wt ? p.get("decoder_ff_logit_out_Wt", vt, d)
                          : transpose(p.get("decoder_ff_logit_out_W", d, vt), du, static_cast<size_t>(vt)));
+    const std::string name = wt ? "decoder_ff_logit_out_Wt" : "decoder_ff_logit_out_W";
     m.add_linear(std::string(names::kOutputProjection), static_cast<size_t>(vt) + 1, du, std::move(w), {},
-                 wt ? "decoder_ff_logit_out_Wt" : "decoder_ff_logit_out_W");
+                 name, std::vector<float>(static_cast<size_t>(vt) + 1, p.int8_step(name)));
   }
   // The start row is no token of Marian's: a logit of -1e9 keeps it out of the softmax's
   // normaliser too (it is also banned), as if the vocabulary had no such row.
@@ -784,8 +858,8 @@ SourceModel read_marian(const std::string& input) {
   if (int8_source)
     std::fprintf(
         stderr,
-        "edgemt-convert: note: %s holds int8 (intgemm) matrices: they are dequantized (q / multiplier); "
-        "--quantize int8 stores them in edgemt's own int8 form (per-row scales)\n",
+        "edgemt-convert: note: %s holds int8 (intgemm) matrices: without --quantize int8 they are "
+        "dequantized to float32 (q / multiplier); with it their int8 values and multipliers are kept\n",
         file.c_str());
   if (!loc.shortlist.empty()) {
     m.shortlist = read_shortlist(loc.shortlist, loc.shortlist_args, sv, tv);

@@ -184,6 +184,7 @@ class MarianBinImpl final : public MarianBin {
           throw ConvertError(file_ + ": item " + name + " has the quantization multiplier " +
                              std::to_string(m));
         const float inv = 1.0f / m;  // as Marian unquantizes: q * (1 / m)
+        if (width == 1) out.int8_step = inv;
         auto q = [&](uint64_t i) {
           return width == 1 ? static_cast<float>(static_cast<int8_t>(s[i]))
                             : static_cast<float>(static_cast<int16_t>(le16(s + 2 * i)));

@@ -26,4 +26,8 @@ using YamlMap = std::map<std::string, YamlValue>;
 // Throws ConvertError("<file>:<line>: ...") on anything it does not read.
 YamlMap parse_marian_yaml(const std::string& text, const std::string& file);
 
+// Marian's word vocabulary (.yml, as Marian's DefaultVocab writes it: "piece: id" per
+// line, pieces plain or quoted): id -> piece. Ids must be 0..n-1, each given once.
+std::vector<std::string> parse_marian_vocab(const std::string& text, const std::string& file);
+
 }  // namespace edgemt::convert

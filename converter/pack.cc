@@ -68,9 +68,9 @@ ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
   const bool int8_embeddings = opt.quantize_int8 && !opt.keep_embeddings_f32;
   const bool table_is_output = tie && !(opt.quantize_int8 && opt.keep_embeddings_f32);
   auto add_embedding = [&](std::string_view name, size_t rows, const std::vector<float>& table,
-                           bool is_output) {
+                           bool is_output, float int8_step) {
     if (int8_embeddings) {
-      spec.tensors.push_back(quantize_embedding(std::string(name), rows, d, table, is_output));
+      spec.tensors.push_back(quantize_embedding(std::string(name), rows, d, table, is_output, int8_step));
     } else if (is_output) {
       spec.tensors.push_back(f32_panels(std::string(name), rows, d, table));
     } else {
@@ -78,8 +78,11 @@ ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
           f32_tensor(std::string(name), {static_cast<int64_t>(rows), static_cast<int64_t>(d)}, table));
     }
   };
-  add_embedding(names::kEncoderEmbedTokens, sv, src.source_embed, table_is_output && shared);
-  if (!shared) add_embedding(names::kDecoderEmbedTokens, tv, src.target_embed, table_is_output);
+  add_embedding(names::kEncoderEmbedTokens, sv, src.source_embed, table_is_output && shared,
+                src.source_embed_int8_step);
+  if (!shared)
+    add_embedding(names::kDecoderEmbedTokens, tv, src.target_embed, table_is_output,
+                  src.target_embed_int8_step);
   spec.tensors.push_back(f32_tensor(std::string(names::kEncoderEmbedPositions),
                                     {c.max_positions, static_cast<int64_t>(d)}, src.positions));
 
@@ -93,7 +96,7 @@ ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
     }
     check(names::weight(p.module), p.weight, p.n * p.k, p.origin);
     if (opt.quantize_int8) {
-      spec.tensors.push_back(quantize_linear(names::weight(p.module), p.n, p.k, p.weight));
+      spec.tensors.push_back(quantize_linear(names::weight(p.module), p.n, p.k, p.weight, p.int8_steps));
     } else {
       spec.tensors.push_back(f32_panels(names::weight(p.module), p.n, p.k, p.weight));
     }
@@ -106,8 +109,10 @@ ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
   // Tied output with f32 embeddings and int8 linears: the projection gets its own int8 weight.
   if (tie && opt.quantize_int8 && opt.keep_embeddings_f32) {
     c.tied_output = false;
+    const float step = shared ? src.source_embed_int8_step : src.target_embed_int8_step;
     spec.tensors.push_back(quantize_linear(names::weight(names::kOutputProjection), tv, d,
-                                           shared ? src.source_embed : src.target_embed));
+                                           shared ? src.source_embed : src.target_embed,
+                                           std::vector<float>(step > 0.0f ? tv : 0, step)));
   }
   // A bias of zeros is not stored.
   bool nonzero = false;

@@ -1,5 +1,7 @@
 // int8 quantization of weights: symmetric, one scale per output channel (row):
-//   scale[r] = max_k |W[r, k]| / 127,  q[r, k] = round(W[r, k] / scale[r]) in [-127, 127].
+//   scale[r] = max_k |W[r, k]| / 127,  q[r, k] = round(W[r, k] / scale[r]) in [-127, 127],
+// except rows that already hold int8 values (steps[r] > 0: W[r, k] = q * steps[r], as
+// Marian's intgemm8 matrices): those keep their values and step (no second rounding).
 #pragma once
 
 #include <string>
@@ -10,10 +12,11 @@
 namespace edgemt::convert {
 
 // A linear weight [n, k] as PanelI8x16x4 with scales and row sums.
-SpecTensor quantize_linear(const std::string& name, size_t n, size_t k, const std::vector<float>& w);
+SpecTensor quantize_linear(const std::string& name, size_t n, size_t k, const std::vector<float>& w,
+                           const std::vector<float>& steps = {});
 // An embedding table [rows, d], int8 with one scale per row: row-major, or in the
 // PanelI8x16x4 layout with row sums when it is also the (tied) output projection.
 SpecTensor quantize_embedding(const std::string& name, size_t rows, size_t d, const std::vector<float>& w,
-                              bool as_output_projection);
+                              bool as_output_projection, float step = 0.0f);
 
 }  // namespace edgemt::convert

@@ -24,6 +24,9 @@ struct SourceParam {
   std::vector<float> weight;  // linear weight, or norm gamma
   std::vector<float> bias;    // [n]; empty: a linear without bias
   std::string origin;         // the checkpoint's name(s) for it, for messages
+  // Linear: per weight row, the step of int8 values it already holds (a Marian intgemm8
+  // matrix: q * step); 0 or empty: none. int8 conversion then keeps those values.
+  std::vector<float> int8_steps;
 };
 
 struct SourceModel {
@@ -34,6 +37,7 @@ struct SourceModel {
   std::vector<std::string> target_vocab;  // empty when shared
   // Token embeddings [vocab][d]; target_embed is empty with shared embeddings.
   std::vector<float> source_embed, target_embed;
+  float source_embed_int8_step = 0.0f, target_embed_int8_step = 0.0f;  // as SourceParam::int8_steps
   // Position table [max_positions][d] (sinusoidal tables serve both sides).
   std::vector<float> positions;
   // Layers' parameters, in file order; an untied output projection is the linear
@@ -44,14 +48,20 @@ struct SourceModel {
   ModelSpec::Shortlist shortlist;  // empty offsets: none
 
   void add_linear(std::string module, size_t n, size_t k, std::vector<float> weight, std::vector<float> bias,
-                  std::string origin) {
-    params.push_back(
-        {ParamKind::kLinear, std::move(module), n, k, std::move(weight), std::move(bias), std::move(origin)});
+                  std::string origin, std::vector<float> int8_steps = {}) {
+    params.push_back({ParamKind::kLinear, std::move(module), n, k, std::move(weight), std::move(bias),
+                      std::move(origin), std::move(int8_steps)});
   }
   void add_norm(std::string module, std::vector<float> gamma, std::vector<float> beta, std::string origin) {
     const size_t n = gamma.size();
-    params.push_back(
-        {ParamKind::kNorm, std::move(module), n, 0, std::move(gamma), std::move(beta), std::move(origin)});
+    params.push_back({ParamKind::kNorm,
+                      std::move(module),
+                      n,
+                      0,
+                      std::move(gamma),
+                      std::move(beta),
+                      std::move(origin),
+                      {}});
   }
 };
 

@@ -18,6 +18,7 @@
 #include "converter/marian_bin.h"
 #include "converter/marian_yaml.h"
 #include "converter/npz.h"
+#include "converter/quantize.h"
 #include "converter/readers.h"
 #include "tests/converter/stored_zip.h"
 
@@ -218,6 +219,39 @@ TEST(MarianYaml, RefusesWhatItDoesNotReadWithTheLine) {
   }
 }
 
+TEST(MarianVocab, ReadsPlainAndQuotedPiecesAsMarianWritesThem) {
+  const std::string text =
+      "</s>: 0\n<unk>: 1\n\u2581the: 2\n\",\": 3\n\"\\\"\": 4\n'it''s': 5\n\"\\x41\\u00e9\\U0001F600\": 6\n"
+      "a: b: 7\n";
+  const std::vector<std::string> v = parse_marian_vocab(text, "v.yml");
+  ASSERT_EQ(v.size(), 8u);
+  EXPECT_EQ(v[0], "</s>");
+  EXPECT_EQ(v[2], "\u2581the");
+  EXPECT_EQ(v[3], ",");
+  EXPECT_EQ(v[4], "\"");
+  EXPECT_EQ(v[5], "it's");
+  EXPECT_EQ(v[6], "A\u00e9\U0001F600");
+  EXPECT_EQ(v[7], "a: b");  // a plain piece may hold ": "; the id follows the last one
+}
+
+TEST(MarianVocab, RefusesBadVocabulariesWithTheLine) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"a: 0\nb: 0\n", "v.yml:2: the id 0 is given to 'a' and to 'b'"},
+      {"a: 0\na: 1\n", "v.yml:2: the piece 'a' appears twice"},
+      {"a: 0\nc: 2\n", "no piece has the id 1"},
+      {"a: -1\n", "v.yml:1: the id '-1' is not an integer"},
+      {"a: x\n", "the id 'x' is not an integer"},
+      {"just a word\n", "v.yml:1: expected 'piece: id'"},
+      {"\"\\q\": 0\n", "unsupported escape"},
+      {"\"\\u12\": 0\n", "escape"},
+      {"\n", "an empty vocabulary"},
+  };
+  for (const auto& [text, expect] : bad) {
+    const std::string msg = error_of([&] { parse_marian_vocab(text, "v.yml"); });
+    EXPECT_NE(msg.find(expect), std::string::npos) << text << " -> " << msg;
+  }
+}
+
 // A copy of a committed Marian test model with its special:model.yml replaced.
 class MarianReader : public ::testing::Test {
  protected:
@@ -365,5 +399,83 @@ TEST_F(MarianReader, MissingOrAmbiguousFilesAreNamed) {
   EXPECT_NE(convert_error().find("not a SentencePiece model"), std::string::npos) << convert_error();
 }
 
+// OPUS-MT's layout (mar10): a Marian word vocabulary (opus.vocab.yml, or the same as
+// .json) over source.spm / target.spm pieces; the parity tests check its outputs.
+TEST(MarianWordVocab, OpusMtLayoutConvertsAndMissingPiecesAreNamed) {
+  const fs::path src = fs::path(EDGEMT_MARIAN_SOURCE_DIR) / "mar10_opus_yml_vocab";
+  ASSERT_TRUE(fs::exists(src / "opus.vocab.yml"));
+  const fs::path dir = fs::temp_directory_path() / ("edgemt_marian_words_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy(src, dir);
+  const SourceModel yml = read_checkpoint(dir.string());
+  const std::vector<std::string> pieces = parse_marian_vocab(
+      std::string(std::istreambuf_iterator<char>(std::ifstream(dir / "opus.vocab.yml").rdbuf()),
+                  std::istreambuf_iterator<char>()),
+      "opus.vocab.yml");
+  ASSERT_EQ(yml.source_vocab.size(), pieces.size() + 1);  // + the decoder start row
+  for (size_t i = 0; i < pieces.size(); ++i) EXPECT_EQ(yml.source_vocab[i], pieces[i]);
+  EXPECT_EQ(yml.config.eos_id, 0);
+  // The pieces of each side come from its own SentencePiece model.
+  EXPECT_NE(yml.source_spm, yml.target_spm);
+  // The same vocabulary as JSON (Marian reads both).
+  {
+    std::ofstream j(dir / "opus.vocab.json");
+    j << "{";
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      std::string esc;
+      for (char ch : pieces[i]) esc += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
+      j << (i ? ", " : "") << '"' << esc << "\": " << i;
+    }
+    j << "}";
+  }
+  std::ofstream(dir / "decoder.yml") << "models: [opus.npz]\nvocabs: [opus.vocab.json, opus.vocab.json]\n";
+  const SourceModel json = read_checkpoint(dir.string());
+  EXPECT_EQ(json.source_vocab, yml.source_vocab);
+  EXPECT_EQ(json.target_spm, yml.target_spm);
+  // Without target.spm there is nothing to split the target side's text.
+  fs::remove(dir / "target.spm");
+  std::string msg = error_of([&] { read_checkpoint(dir.string()); });
+  EXPECT_NE(msg.find("target.spm does not exist"), std::string::npos) << msg;
+  fs::copy_file(src / "target.spm", dir / "target.spm");
+  // A vocabulary without </s>.
+  std::ofstream(dir / "opus.vocab.json") << "{\"<unk>\": 0, \"a\": 1}";
+  msg = error_of([&] { read_checkpoint(dir.string()); });
+  EXPECT_NE(msg.find("has no </s> piece"), std::string::npos) << msg;
+  fs::remove_all(dir);
+}
+
+// intgemm8 matrices (mar6: Firefox's int8 form) keep Marian's int8 values and
+// multipliers through --quantize int8: no second rounding.
+TEST(MarianIntgemm8, Int8ConversionKeepsMariansValuesAndMultipliers) {
+  const fs::path dir = fs::path(EDGEMT_MARIAN_SOURCE_DIR) / "mar6_ssru_intgemm8_bin";
+  auto bin = MarianBin::open((dir / "model.intgemm8.bin").string());
+  const FloatTensor w1 = bin->read("encoder_l1_ffn_W1");  // [d, ffn], stored transposed
+  ASSERT_GT(w1.int8_step, 0.0f);
+  const SourceModel m = read_checkpoint(dir.string());
+  const SourceParam* fc1 = nullptr;
+  for (const SourceParam& p : m.params)
+    if (p.origin == "encoder_l1_ffn_W1") fc1 = &p;
+  ASSERT_NE(fc1, nullptr);
+  ASSERT_EQ(fc1->int8_steps.size(), fc1->n);
+  for (float s : fc1->int8_steps) EXPECT_EQ(s, w1.int8_step);
+  const SpecTensor q = quantize_linear("fc1", fc1->n, fc1->k, fc1->weight, fc1->int8_steps);
+  size_t short_rows = 0;  // rows whose largest |q| is below 127: per-row scaling would re-round them
+  for (size_t r = 0; r < fc1->n; ++r) {
+    EXPECT_EQ(q.scales[r], w1.int8_step) << "row " << r;
+    float mx = 0.0f;
+    for (size_t c = 0; c < fc1->k; ++c) mx = std::max(mx, std::fabs(fc1->weight[r * fc1->k + c]));
+    short_rows += std::round(mx / w1.int8_step) < 127.0f;
+  }
+  EXPECT_GT(short_rows, fc1->n / 2) << "the test would not notice per-row requantization";
+  // Without the steps, the rows are requantized on their own scales.
+  const SpecTensor requantized = quantize_linear("fc1", fc1->n, fc1->k, fc1->weight);
+  EXPECT_NE(requantized.scales, q.scales);
+  // Float weights (no steps, or values off the grid) are quantized per row as before.
+  std::vector<float> off = fc1->weight;
+  off[0] += w1.int8_step * 0.3f;
+  const SpecTensor mixed = quantize_linear("fc1", fc1->n, fc1->k, off, fc1->int8_steps);
+  EXPECT_NE(mixed.scales[0], w1.int8_step);
+  EXPECT_EQ(mixed.scales[1], w1.int8_step);
+}
 }  // namespace
 }  // namespace edgemt::convert

@@ -5,7 +5,8 @@
 // Input: byte 0 picks the mode (its value mod 3).
 //   0: the rest is a whole .npz file; every array is read, and special:model.yml
 //      (when there) goes through the YAML reader;
-//   1: the rest is a YAML configuration (model.yml, decoder.yml);
+//   1: the rest is a YAML configuration (model.yml, decoder.yml), and a Marian word
+//      vocabulary (opus.vocab.yml: every id must get a non-empty piece);
 //   2: the rest is a whole Marian binary model (.bin); every item is read.
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +39,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       return 0;
     }
     if (data[0] % 3 == 1) {
+      try {
+        for (const std::string& piece : convert::parse_marian_vocab(rest, "fuzz.vocab.yml"))
+          if (piece.empty()) __builtin_trap();
+      } catch (const convert::ConvertError&) {
+      }
       const convert::YamlMap y = convert::parse_marian_yaml(rest, "fuzz.yml");
       for (const auto& [k, v] : y)
         if (k.empty() || (!v.is_list && !v.items.empty())) __builtin_trap();

@@ -82,20 +82,71 @@ def marian_ids(line, sp):
     return [sp.piece_to_id(p) for p in line.split()] if line.strip() else []
 
 
-def main():
+def write_reference(out, generator, opts, updates, train_s, max_new, test, src_ids, greedy_raw, greedy_text,
+                    beam_raw, ids_of):
+    """reference.json from Marian's greedy and beam-4 --n-best outputs (ids_of: a
+    hypothesis' pieces -> ids; greedy_text: Marian's text outputs, or a function of the
+    greedy ids); sentences whose greedy output reached max_new are dropped."""
+    greedy, greedy_score = [], []
+    for line in greedy_raw:
+        _, hyp, _, score = line.split(" ||| ")
+        greedy.append(ids_of(hyp))
+        greedy_score.append(float(score))
+    nbest = [[] for _ in test]
+    for line in beam_raw:
+        i, hyp, _, score = line.split(" ||| ")
+        nbest[int(i)].append({"ids": ids_of(hyp), "score": float(score)})
+    if callable(greedy_text):
+        greedy_text = [greedy_text(g) for g in greedy]
+    hit = [i for i, g in enumerate(greedy) if len(g) + 1 >= max_new]
+    keep = [i for i in range(len(test)) if i not in hit]
+    ref = {
+        "generator": generator,
+        "marian": "pymarian " + __import__("pymarian").__version__,
+        "marian_options": opts,
+        "train_updates": updates,
+        "train_seconds": round(train_s, 1),
+        "max_new_tokens": max_new,
+        "sentences": [test[i] for i in keep],
+        "src_ids": [src_ids[i] for i in keep],
+        "greedy": [greedy[i] for i in keep],
+        "greedy_text": [greedy_text[i] for i in keep],
+        "greedy_score": [greedy_score[i] for i in keep],
+        "beam4_nbest": [nbest[i] for i in keep],
+        "greedy_hit_limit": [test[i] for i in hit],
+    }
+    with open(os.path.join(out, "reference.json"), "w") as f:
+        json.dump(ref, f, ensure_ascii=False, indent=1)
+    print(f"{out}: {len(keep)} sentences, {len(hit)} dropped (limit)")
+    for s, t in list(zip(ref["sentences"], ref["greedy_text"]))[:4]:
+        print("   ", s, "->", t)
+    return ref
+
+
+def data_arguments():
+    """The options every model script here takes."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="tests/data/marian")
     ap.add_argument("--ding", default="/usr/share/trans/de-en")
     ap.add_argument("--updates", type=int, default=1500)
     ap.add_argument("--train-sentences", type=int, default=30000)
     ap.add_argument("--test-sentences", type=int, default=24)
-    ap.add_argument("--only", default="")
-    args = ap.parse_args()
+    return ap
 
+
+def split_data(args):
+    """(test sentences, training pairs): ding example sentences, shuffled with a fixed seed."""
     pairs = sorted({(e, d) for k, e, d in iter_ding(args.ding) if k == "ding-sent"})
     random.Random(7).shuffle(pairs)
     test = [e for e, _ in pairs[: args.test_sentences]] + EXTRA
-    train = pairs[args.test_sentences: args.test_sentences + args.train_sentences]
+    return test, pairs[args.test_sentences: args.test_sentences + args.train_sentences]
+
+
+def main():
+    ap = data_arguments()
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    test, train = split_data(args)
     work = tempfile.mkdtemp(prefix="marian-train-")
     src_txt, trg_txt = os.path.join(work, "train.en"), os.path.join(work, "train.de")
     with open(src_txt, "w") as f:
@@ -140,37 +191,9 @@ def main():
         greedy_text = Translator(base + " --beam-size 1").translate(test)
         beam_raw = Translator(base + " --beam-size 4 --no-spm-decode --n-best").translate(test)
         assert len(greedy_raw) == len(test) and len(greedy_text) == len(test), "Marian dropped lines"
-        greedy, greedy_score = [], []
-        for line in greedy_raw:
-            _, hyp, _, score = line.split(" ||| ")
-            greedy.append(marian_ids(hyp, spt))
-            greedy_score.append(float(score))
-        nbest = [[] for _ in test]
-        for line in beam_raw:
-            i, hyp, _, score = line.split(" ||| ")
-            nbest[int(i)].append({"ids": marian_ids(hyp, spt), "score": float(score)})
-        hit = [i for i, g in enumerate(greedy) if len(g) + 1 >= max_new]
-        keep = [i for i in range(len(test)) if i not in hit]
-        ref = {
-            "generator": "tools/marian/make_marian_models.py",
-            "marian": "pymarian " + __import__("pymarian").__version__,
-            "marian_options": m["opts"],
-            "train_updates": args.updates,
-            "train_seconds": round(train_s, 1),
-            "max_new_tokens": max_new,
-            "sentences": [test[i] for i in keep],
-            "src_ids": [src_ids[i] for i in keep],
-            "greedy": [greedy[i] for i in keep],
-            "greedy_text": [greedy_text[i] for i in keep],
-            "greedy_score": [greedy_score[i] for i in keep],
-            "beam4_nbest": [nbest[i] for i in keep],
-            "greedy_hit_limit": [test[i] for i in hit],
-        }
-        with open(os.path.join(out, "reference.json"), "w") as f:
-            json.dump(ref, f, ensure_ascii=False, indent=1)
-        print(f"{m['name']}: trained {train_s:.0f} s; {len(keep)} sentences, {len(hit)} dropped (limit)")
-        for s, t in list(zip(ref["sentences"], ref["greedy_text"]))[:4]:
-            print("   ", s, "->", t)
+        write_reference(out, "tools/marian/make_marian_models.py", m["opts"], args.updates, train_s, max_new,
+                        test, src_ids, greedy_raw, greedy_text, beam_raw, lambda hyp: marian_ids(hyp, spt))
+        print(f"{m['name']}: trained {train_s:.0f} s")
     shutil.rmtree(work, ignore_errors=True)
 
 
