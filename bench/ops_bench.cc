@@ -210,6 +210,16 @@ void BM_add(benchmark::State& st, size_t n) {
   set_bytes(st, 12.0 * n);
 }
 
+void BM_ssru(benchmark::State& st, size_t rows, size_t d) {
+  Buf x(rows * d), g(rows * d), c(rows * d), y(rows * d);
+  for (auto _ : st) {
+    for (size_t r = 0; r < rows; ++r)
+      K().f32_ssru(d, x.p + r * d, g.p + r * d, c.p + r * d, false, y.p + r * d);
+    benchmark::DoNotOptimize(y.p);
+  }
+  set_bytes(st, 20.0 * rows * d);
+}
+
 void BM_embed_int8(benchmark::State& st, size_t rows, size_t d, size_t vocab) {
   std::vector<int8_t> e(vocab * d);
   for (size_t i = 0; i < e.size(); ++i) e[i] = static_cast<int8_t>(static_cast<int>(i * 31 % 255) - 127);
@@ -290,6 +300,12 @@ void bench_f32_add_layernorm() {
 void bench_f32_add() {
   for (const ModelShape& ms : kModels)
     benchmark::RegisterBenchmark(("add/" + shape_name(ms) + "/rows:256xd").c_str(), BM_add, 256 * ms.d_model);
+}
+void bench_f32_ssru() {
+  for (const ModelShape& ms : kModels)
+    for (size_t rows : {1, 16})
+      benchmark::RegisterBenchmark(("ssru/" + shape_name(ms) + "/rows:" + std::to_string(rows)).c_str(),
+                                   BM_ssru, rows, ms.d_model);
 }
 void bench_f32_embed() {
   for (const ModelShape& ms : kModels)

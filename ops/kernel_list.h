@@ -32,7 +32,8 @@
   X(qs8_embed, Qs8EmbedFn, by_base, embedding, __VA_ARGS__)                   \
   X(f32_attention, F32AttentionFn, by_base, attention, __VA_ARGS__)           \
   X(f32_pack_keys, F32PackKeysFn, by_base, attention, __VA_ARGS__)            \
-  X(f32_topk, F32TopKFn, by_base, search, __VA_ARGS__)
+  X(f32_topk, F32TopKFn, by_base, search, __VA_ARGS__)                       \
+  X(f32_ssru, F32SsruFn, by_base, recurrent, __VA_ARGS__)
 
 // ---- ISA levels: X(token, family, base, xsimd_arch, "flags", detect) -------------------
 //   token:      used in symbols (f32_gemm__avx2), generated file names, CMake and

@@ -112,6 +112,13 @@ using F32AddLayerNormFn = void (*)(size_t rows, size_t d, const float* x, size_t
 // f32_add: y[i] = x[i] + r[i]. y may equal x or r.
 using F32AddFn = void (*)(size_t n, const float* x, const float* r, float* y);
 
+// ---- recurrent ---------------------------------------------------------------------
+// f32_ssru: one step of an SSRU cell (Marian's dec-cell ssru) over n units, in float:
+//   f = 1 / (1 + exp(-g[i])),  c[i] = f * (first ? 0 : c[i]) + (1 - f) * x[i],
+//   y[i] = max(c[i], 0).
+// c is the cell state, updated in place. y may equal x or g.
+using F32SsruFn = void (*)(size_t n, const float* x, const float* g, float* c, bool first, float* y);
+
 // f32_embed: y[i] = e[i * stride] * scale + p[i] (p may be null) for i < d. Row-major
 // tables have stride 1; a row of a PanelF32x16 table (an embedding that is also the
 // tied output projection, read in place by the gemm) has stride 16.

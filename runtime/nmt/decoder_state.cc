@@ -80,18 +80,8 @@ void SsruState::step(size_t layer, size_t rows, const int32_t* slots, size_t t, 
   ScopedProf sp(c_.profiler, ProfOp::kDecSsru);
   const size_t d = c_.dims.model;
   for (size_t r = 0; r < rows; ++r) {
-    float* c = cell(layer, static_cast<size_t>(slots[r]));
-    const float* x = proj + r * proj_ld;
-    const float* g = x + d;
-    float* o = out + r * d;
-    for (size_t j = 0; j < d; ++j) {
-      // Marian's highway(c, x, f): sigmoid(f) * c + (1 - sigmoid(f)) * x, in float.
-      const float f = 1.0f / (1.0f + std::exp(-g[j]));
-      const float prev = t == 0 ? 0.0f : c[j];
-      const float next = f * prev + (1.0f - f) * x[j];
-      c[j] = next;
-      o[j] = next > 0.0f ? next : 0.0f;
-    }
+    const float* x = proj + r * proj_ld;  // W x, then the gate's Wf x + bf
+    c_.kernels->f32_ssru(d, x, x + d, cell(layer, static_cast<size_t>(slots[r])), t == 0, out + r * d);
   }
 }
 

@@ -215,6 +215,30 @@ void test_f32_add_layernorm(const Kernels& k) {
   }
 }
 
+// The SSRU step over several steps (the cell carried), first step included.
+void test_f32_ssru(const Kernels& k) {
+  for (size_t n : {1, 3, 7, 8, 9, 16, 17, 100, 1027}) {
+    std::vector<float> c_got(n, 5.0f), c_want(n, -5.0f);  // ignored by the first step
+    for (int step = 0; step < 4; ++step) {
+      const auto x = random_floats(n, static_cast<uint32_t>(n * 7 + step), -4.0f, 4.0f);
+      const auto g = random_floats(n, static_cast<uint32_t>(n * 11 + step), -12.0f, 12.0f);
+      std::vector<float> got(n), want(n);
+      k.f32_ssru(n, x.data(), g.data(), c_got.data(), step == 0, got.data());
+      ref().f32_ssru(n, x.data(), g.data(), c_want.data(), step == 0, want.data());
+      const std::string what = "f32_ssru n=" + std::to_string(n) + " step " + std::to_string(step);
+      ASSERT_TRUE(close(got.data(), want.data(), n, 2e-6f, 2e-6f, what));
+      ASSERT_TRUE(close(c_got.data(), c_want.data(), n, 2e-6f, 2e-6f, what + " cell"));
+      size_t negative = 0;
+      for (size_t i = 0; i < n; ++i) {
+        ASSERT_GE(want[i], 0.0f) << what;
+        negative += c_want[i] < 0.0f;
+        if (c_want[i] > 0.0f) ASSERT_EQ(want[i], c_want[i]) << what;
+      }
+      if (n >= 100) ASSERT_GT(negative, 0u) << what << ": the relu is never exercised";
+    }
+  }
+}
+
 void test_f32_add(const Kernels& k) {
   for (size_t n : {1, 5, 8, 33, 1000}) {
     const auto x = random_floats(n, 1), r = random_floats(n, 2);
