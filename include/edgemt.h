@@ -154,6 +154,21 @@ EDGEMT_API edgemt_status edgemt_translate_ids(edgemt_translator* translator, con
                                               const edgemt_translate_options* options,
                                               const int32_t* const** out_ids, const size_t** out_lengths);
 
+/* Since C API version 3. N-best with scores: up to num_hypotheses (>= 1) translations of
+ * each of the n sequences (as edgemt_translate_ids takes them), best first; beam search
+ * gives at most its beam, greedy one. Sequence i has (*out_counts)[i] hypotheses (at
+ * least 1): entries (*out_first)[i] .. (*out_first)[i] + (*out_counts)[i] - 1 of
+ * *out_ids / *out_lengths (ids, no final eos) and *out_scores (the score the search ranks
+ * by: log-probability / length^length_penalty, Marian style less word_penalty x length
+ * first; a sequence split into chunks sums its chunks'). All owned by the translator,
+ * valid until its next call. options may be NULL. */
+EDGEMT_API edgemt_status edgemt_translate_ids_nbest(edgemt_translator* translator, const int32_t* const* ids,
+                                                    const size_t* lengths, size_t n, size_t num_hypotheses,
+                                                    const edgemt_translate_options* options,
+                                                    const size_t** out_first, const size_t** out_counts,
+                                                    const int32_t* const** out_ids,
+                                                    const size_t** out_lengths, const float** out_scores);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,16 +127,21 @@ class Translator:
         """Translates token sequences (SentencePiece pieces, without the end token).
 
         beam_size / length_penalty: None means the model's settings; max_decoding_length:
-        None means the translator's limit. Returns one TranslationResult per input.
+        None means the translator's limit. Returns one TranslationResult per input, with up
+        to num_hypotheses hypotheses (beam search's finished ones, best first; at most the
+        beam) and, with return_scores, their scores (log-probability / length**length_penalty,
+        as CTranslate2's; greedy scores its one hypothesis).
         """
         self._check_unsupported(kwargs)
-        if num_hypotheses != 1:
-            raise NotImplementedError("num_hypotheses > 1 (n-best) is not supported yet")
-        if return_scores:
-            raise NotImplementedError("return_scores is not supported yet")
+        if int(num_hypotheses) < 1:
+            raise ValueError(f"num_hypotheses must be at least 1, got {num_hypotheses}")
         tokens = [list(map(str, s)) for s in source]
-        out = self._t.translate_tokens(tokens, self._options(beam_size, max_decoding_length, length_penalty))
-        return [TranslationResult(hypotheses=[h]) for h in out]
+        options = self._options(beam_size, max_decoding_length, length_penalty)
+        if num_hypotheses == 1 and not return_scores:
+            return [TranslationResult(hypotheses=[h]) for h in self._t.translate_tokens(tokens, options)]
+        out = self._t.translate_tokens_nbest(tokens, int(num_hypotheses), options)
+        return [TranslationResult(hypotheses=[h for h, _ in hyps], scores=[s for _, s in hyps] if return_scores else [])
+                for hyps in out]
 
     def translate(self, texts: Union[str, Iterable[str]], *, beam_size: Optional[int] = None,
                   length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,

@@ -98,14 +98,20 @@ class Translator {
   Translator(const Translator&) = delete;
   Translator& operator=(const Translator&) = delete;
 
+  // The C API's view of sequences: pointers and lengths.
+  static std::pair<std::vector<const int32_t*>, std::vector<size_t>> views(
+      const std::vector<std::vector<int32_t>>& ids) {
+    std::pair<std::vector<const int32_t*>, std::vector<size_t>> v;
+    for (const auto& s : ids) {
+      v.first.push_back(s.data());
+      v.second.push_back(s.size());
+    }
+    return v;
+  }
+
   std::vector<std::vector<int32_t>> translate_ids(const std::vector<std::vector<int32_t>>& ids,
                                                   const Options& opt) {
-    std::vector<const int32_t*> ptrs(ids.size());
-    std::vector<size_t> lengths(ids.size());
-    for (size_t i = 0; i < ids.size(); ++i) {
-      ptrs[i] = ids[i].data();
-      lengths[i] = ids[i].size();
-    }
+    const auto [ptrs, lengths] = views(ids);
     const int32_t* const* out = nullptr;
     const size_t* out_len = nullptr;
     const edgemt_translate_options o = opt.c();
@@ -120,22 +126,61 @@ class Translator {
     return result;
   }
 
-  std::vector<std::vector<std::string>> translate_tokens(const std::vector<std::vector<std::string>>& tokens,
-                                                         const Options& opt) {
+  // Each sequence's hypotheses, best first, with their scores.
+  using Nbest = std::vector<std::vector<std::pair<std::vector<int32_t>, float>>>;
+  Nbest translate_ids_nbest(const std::vector<std::vector<int32_t>>& ids, size_t num_hypotheses,
+                            const Options& opt) {
+    const auto [ptrs, lengths] = views(ids);
+    const size_t *first = nullptr, *counts = nullptr, *out_len = nullptr;
+    const int32_t* const* out = nullptr;
+    const float* scores = nullptr;
+    const edgemt_translate_options o = opt.c();
+    edgemt_status s;
+    {
+      py::gil_scoped_release nogil;
+      s = edgemt_translate_ids_nbest(handle_, ptrs.data(), lengths.data(), ids.size(), num_hypotheses, &o,
+                                     &first, &counts, &out, &out_len, &scores);
+    }
+    check(s);
+    Nbest result(ids.size());
+    for (size_t i = 0; i < ids.size(); ++i)
+      for (size_t j = first[i]; j < first[i] + counts[i]; ++j)
+        result[i].emplace_back(std::vector<int32_t>(out[j], out[j] + out_len[j]), scores[j]);
+    return result;
+  }
+
+  std::vector<std::vector<int32_t>> source_ids(const std::vector<std::vector<std::string>>& tokens) const {
     std::vector<std::vector<int32_t>> ids(tokens.size());
     for (size_t i = 0; i < tokens.size(); ++i) {
       ids[i].resize(tokens[i].size());
       for (size_t j = 0; j < tokens[i].size(); ++j)
         check(edgemt_model_source_token_id(model_->handle, tokens[i][j].c_str(), &ids[i][j]));
     }
-    const auto out = translate_ids(ids, opt);
-    std::vector<std::vector<std::string>> result(out.size());
-    for (size_t i = 0; i < out.size(); ++i) {
-      for (int32_t id : out[i]) {
-        const char* piece = edgemt_model_target_token(model_->handle, id);
-        result[i].emplace_back(piece != nullptr ? piece : "");
-      }
+    return ids;
+  }
+  std::vector<std::string> target_tokens(const std::vector<int32_t>& ids) const {
+    std::vector<std::string> out;
+    for (int32_t id : ids) {
+      const char* piece = edgemt_model_target_token(model_->handle, id);
+      out.emplace_back(piece != nullptr ? piece : "");
     }
+    return out;
+  }
+
+  std::vector<std::vector<std::string>> translate_tokens(const std::vector<std::vector<std::string>>& tokens,
+                                                         const Options& opt) {
+    const auto out = translate_ids(source_ids(tokens), opt);
+    std::vector<std::vector<std::string>> result(out.size());
+    for (size_t i = 0; i < out.size(); ++i) result[i] = target_tokens(out[i]);
+    return result;
+  }
+
+  std::vector<std::vector<std::pair<std::vector<std::string>, float>>> translate_tokens_nbest(
+      const std::vector<std::vector<std::string>>& tokens, size_t num_hypotheses, const Options& opt) {
+    const Nbest out = translate_ids_nbest(source_ids(tokens), num_hypotheses, opt);
+    std::vector<std::vector<std::pair<std::vector<std::string>, float>>> result(out.size());
+    for (size_t i = 0; i < out.size(); ++i)
+      for (const auto& [h, score] : out[i]) result[i].emplace_back(target_tokens(h), score);
     return result;
   }
 
@@ -180,5 +225,7 @@ PYBIND11_MODULE(_edgemt, m) {
            py::arg("max_target_length"), py::arg("num_threads"))
       .def("translate_ids", &Translator::translate_ids)
       .def("translate_tokens", &Translator::translate_tokens)
+      .def("translate_ids_nbest", &Translator::translate_ids_nbest)
+      .def("translate_tokens_nbest", &Translator::translate_tokens_nbest)
       .def("translate", &Translator::translate);
 }

@@ -25,6 +25,11 @@ struct edgemt_translator {
   std::vector<std::vector<int32_t>> ids;
   std::vector<const int32_t*> id_ptrs;
   std::vector<size_t> id_lengths;
+  // N-best calls.
+  std::vector<std::vector<std::vector<int32_t>>> nbest;
+  std::vector<std::vector<float>> nbest_scores;
+  std::vector<size_t> first, counts;
+  std::vector<float> scores;
 };
 
 namespace {
@@ -327,6 +332,60 @@ edgemt_status edgemt_translate_ids(edgemt_translator* translator, const int32_t*
     }
     *out_ids = t.id_ptrs.data();
     *out_lengths = t.id_lengths.data();
+    return EDGEMT_OK;
+  });
+}
+
+edgemt_status edgemt_translate_ids_nbest(edgemt_translator* translator, const int32_t* const* ids,
+                                         const size_t* lengths, size_t n, size_t num_hypotheses,
+                                         const edgemt_translate_options* options, const size_t** out_first,
+                                         const size_t** out_counts, const int32_t* const** out_ids,
+                                         const size_t** out_lengths, const float** out_scores) {
+  return guarded([&] {
+    const char* what = "edgemt_translate_ids_nbest";
+    if (out_first == nullptr || out_counts == nullptr || out_ids == nullptr || out_lengths == nullptr ||
+        out_scores == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, std::string(what) + ": an output pointer is NULL");
+    *out_first = *out_counts = *out_lengths = nullptr;
+    *out_ids = nullptr;
+    *out_scores = nullptr;
+    if (translator == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, std::string(what) + ": translator is NULL");
+    if (n > 0 && (ids == nullptr || lengths == nullptr))
+      return fail(EDGEMT_INVALID_ARGUMENT, std::string(what) + ": ids or lengths is NULL");
+    if (num_hypotheses < 1) return fail(EDGEMT_INVALID_ARGUMENT, std::string(what) + ": num_hypotheses is 0");
+    edgemt::TranslateOptions to;
+    if (const edgemt_status s = to_translate_options(options, &to); s != EDGEMT_OK) return s;
+    edgemt_translator& t = *translator;
+    if (t.sources.size() < n) t.sources.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (ids[i] == nullptr && lengths[i] > 0)
+        return fail(EDGEMT_INVALID_ARGUMENT,
+                    std::string(what) + ": sequence " + std::to_string(i) + " is NULL");
+      t.sources[i] = std::span<const int32_t>(ids[i], lengths[i]);
+    }
+    const edgemt::Status st = t.translator->translate_ids_nbest(
+        std::span(t.sources.data(), n), num_hypotheses, &t.nbest, to, &t.nbest_scores);
+    if (!st.is_ok()) return from_status(st);
+    t.first.assign(n, 0);
+    t.counts.assign(n, 0);
+    t.id_ptrs.clear();
+    t.id_lengths.clear();
+    t.scores.clear();
+    for (size_t i = 0; i < n; ++i) {
+      t.first[i] = t.id_ptrs.size();
+      t.counts[i] = t.nbest[i].size();
+      for (size_t j = 0; j < t.nbest[i].size(); ++j) {
+        t.id_ptrs.push_back(t.nbest[i][j].data());
+        t.id_lengths.push_back(t.nbest[i][j].size());
+        t.scores.push_back(t.nbest_scores[i][j]);
+      }
+    }
+    *out_first = t.first.data();
+    *out_counts = t.counts.data();
+    *out_ids = t.id_ptrs.data();
+    *out_lengths = t.id_lengths.data();
+    *out_scores = t.scores.data();
     return EDGEMT_OK;
   });
 }

@@ -110,7 +110,8 @@ Status Translator::translate_batch_ids(std::span<const std::span<const int32_t>>
 
 Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources,
                                std::span<std::vector<int32_t>> results, const SearchParams& params,
-                               size_t nbest_count, std::vector<std::vector<std::vector<int32_t>>>* nbest) {
+                               size_t nbest_count, std::vector<std::vector<std::vector<int32_t>>>* nbest,
+                               std::vector<std::vector<float>>* scores) {
   if (results.size() < sources.size())
     return invalid_argument("results has room for fewer sequences than sources");
   const size_t limit = static_cast<size_t>(engine_->limits().max_source_length);
@@ -149,6 +150,7 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   std::vector<std::vector<int32_t>>& outs = chunk_out_;
   if (outs.size() < nchunks) outs.resize(nchunks);
   if (nbest != nullptr && chunk_nbest_.size() < nchunks) chunk_nbest_.resize(nchunks);
+  if (scores != nullptr && chunk_scores_.size() < nchunks) chunk_scores_.resize(nchunks);
   const size_t bmax = batch_src_.size();
   for (size_t b = 0; b < nchunks; b += bmax) {
     const size_t n = std::min(bmax, nchunks - b);
@@ -164,10 +166,15 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
         const std::span<const int32_t> h = engine_->hypothesis(i, j);
         hyps[j].assign(h.begin(), h.end());
       }
+      if (scores == nullptr) continue;
+      std::vector<float>& sc = chunk_scores_[order_[b + i]];
+      sc.resize(hyps.size());
+      for (size_t j = 0; j < hyps.size(); ++j) sc[j] = engine_->hypothesis_score(i, j);
     }
   }
   if (nbest != nullptr) {
     nbest->assign(sources.size(), {});
+    if (scores != nullptr) scores->assign(sources.size(), {});
     for (size_t c = 0; c < nchunks; ++c) {
       std::vector<std::vector<int32_t>>& dst = (*nbest)[chunk_owner_[c]];
       const std::vector<std::vector<int32_t>>& hyps = chunk_nbest_[c];
@@ -175,10 +182,16 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
         // More hypotheses than the earlier chunks had: they continue with their best.
         const std::vector<int32_t> best = dst.empty() ? std::vector<int32_t>() : dst[0];
         dst.resize(hyps.size(), best);
+        if (scores != nullptr) {
+          std::vector<float>& ds = (*scores)[chunk_owner_[c]];
+          ds.resize(hyps.size(), ds.empty() ? 0.0f : ds[0]);
+        }
       }
       for (size_t j = 0; j < dst.size(); ++j) {
-        const std::vector<int32_t>& h = j < hyps.size() ? hyps[j] : (hyps.empty() ? outs[c] : hyps[0]);
+        const size_t from = j < hyps.size() ? j : 0;
+        const std::vector<int32_t>& h = hyps.empty() ? outs[c] : hyps[from];
         dst[j].insert(dst[j].end(), h.begin(), h.end());
+        if (scores != nullptr) (*scores)[chunk_owner_[c]][j] += hyps.empty() ? 0.0f : chunk_scores_[c][from];
       }
     }
   }
@@ -240,12 +253,14 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
 Status Translator::translate_ids_nbest(std::span<const std::span<const int32_t>> sources,
                                        size_t num_hypotheses,
                                        std::vector<std::vector<std::vector<int32_t>>>* results,
-                                       const TranslateOptions& options) {
+                                       const TranslateOptions& options,
+                                       std::vector<std::vector<float>>* scores) {
   auto p = resolve(options);
   if (!p) return p.status();
   if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
+  p.value().greedy_scores = scores != nullptr;
   std::vector<std::vector<int32_t>> best(sources.size());
-  return run_chunked(sources, best, p.value(), num_hypotheses, results);
+  return run_chunked(sources, best, p.value(), num_hypotheses, results, scores);
 }
 
 Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(

@@ -98,9 +98,13 @@ class Translator {
   // finished hypotheses, by score); greedy gives one. A sequence split into chunks gets
   // as many as its chunk with the most; hypothesis j joins each chunk's j-th (or its
   // best, where that chunk has fewer). results is resized to sources.size(). Allocates.
+  // scores (optional): each hypothesis' score, as the search ranked it (log-probability
+  // / length^length_penalty; Marian style less the word penalty first; greedy scores its
+  // one hypothesis the same way); a chunked sequence's is the sum of its chunks'.
   Status translate_ids_nbest(std::span<const std::span<const int32_t>> sources, size_t num_hypotheses,
                              std::vector<std::vector<std::vector<int32_t>>>* results,
-                             const TranslateOptions& options = {});
+                             const TranslateOptions& options = {},
+                             std::vector<std::vector<float>>* scores = nullptr);
   // Text to n-best texts (as translate(); a blank text gives one "").
   Expected<std::vector<std::vector<std::string>>> translate_nbest(const std::vector<std::string>& texts,
                                                                   size_t num_hypotheses,
@@ -119,10 +123,12 @@ class Translator {
 
  private:
   Translator() = default;
-  // nbest (optional): (*nbest)[i] receives up to nbest_count hypotheses of sequence i.
+  // nbest (optional): (*nbest)[i] receives up to nbest_count hypotheses of sequence i,
+  // and (*scores)[i] (optional too) their scores.
   Status run_chunked(std::span<const std::span<const int32_t>> sources,
                      std::span<std::vector<int32_t>> results, const SearchParams& params,
-                     size_t nbest_count = 0, std::vector<std::vector<std::vector<int32_t>>>* nbest = nullptr);
+                     size_t nbest_count = 0, std::vector<std::vector<std::vector<int32_t>>>* nbest = nullptr,
+                     std::vector<std::vector<float>>* scores = nullptr);
   // Views of vector inputs for run_chunked.
   std::span<const std::span<const int32_t>> views_of(const std::vector<std::vector<int32_t>>& sources);
 
@@ -134,6 +140,7 @@ class Translator {
   std::vector<std::vector<int32_t>> chunks_;
   std::vector<std::vector<int32_t>> chunk_out_;
   std::vector<std::vector<std::vector<int32_t>>> chunk_nbest_;  // n-best calls only
+  std::vector<std::vector<float>> chunk_scores_;                // n-best calls with scores
   std::vector<size_t> chunk_owner_;
   std::vector<size_t> order_;
   std::vector<std::span<const int32_t>> views_;

@@ -33,6 +33,7 @@ struct Engine::Impl {
   GreedySearch greedy;
   BeamSearch beam;
   size_t last_beam = 1;  // the last run's beam and sentences
+  bool last_greedy_scores = false;
   size_t last_sentences = 0;
 };
 
@@ -125,8 +126,10 @@ std::span<const int32_t> Engine::hypothesis(size_t s, size_t i) const {
 
 float Engine::hypothesis_score(size_t s, size_t i) const {
   const Impl& m = *impl_;
-  if (i >= hypothesis_count(s) || m.last_beam == 1 || m.beam.hypothesis_count(s) == 0)
-    return std::numeric_limits<float>::quiet_NaN();
+  if (i >= hypothesis_count(s)) return std::numeric_limits<float>::quiet_NaN();
+  if (m.last_beam == 1)
+    return m.last_greedy_scores ? m.search.output_scores[s] : std::numeric_limits<float>::quiet_NaN();
+  if (m.beam.hypothesis_count(s) == 0) return std::numeric_limits<float>::quiet_NaN();
   return m.beam.hypothesis_score(s, i);
 }
 
@@ -175,9 +178,10 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
     max_new = std::max(max_new, static_cast<size_t>(lim));
   }
   m.last_beam = static_cast<size_t>(params.beam);
+  m.last_greedy_scores = params.greedy_scores;
   m.last_sentences = n;
   if (params.beam == 1) {
-    m.greedy.run(n, max_new, m.decoder);
+    m.greedy.run(n, max_new, params, m.decoder);
   } else {
     m.beam.run(n, max_new, params, m.decoder);
   }

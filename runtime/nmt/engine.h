@@ -42,7 +42,8 @@ class Engine {
   // eos), valid until the next call.
   size_t hypothesis_count(size_t s) const;
   std::span<const int32_t> hypothesis(size_t s, size_t i) const;
-  // Its score as the beam search ranked it (BeamStyle); NaN after a greedy run.
+  // Its score as the beam search ranked it (BeamStyle); after a greedy run, the same
+  // formula over its one hypothesis if params.greedy_scores was set, else NaN.
   float hypothesis_score(size_t s, size_t i) const;
 
   // Encoder output of the last run (rows packed sentence after sentence, [tokens][d]),

@@ -42,6 +42,9 @@ struct SearchParams {
   // With a model that has a lexical shortlist: score only each sentence's candidates
   // (Marian's --shortlist). Ignored without one.
   bool use_shortlist = true;
+  // Greedy search also scores its outputs (Engine::hypothesis_score; beam search always
+  // does): a log-sum-exp over each step's logits, a cost only when asked.
+  bool greedy_scores = false;
 };
 
 }  // namespace edgemt

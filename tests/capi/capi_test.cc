@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
@@ -55,6 +56,17 @@ class CApi : public ::testing::TestWithParam<std::string> {
     edgemt_translator* tr = nullptr;
     EXPECT_EQ(edgemt_translator_create(model_, &topt, &tr), EDGEMT_OK) << edgemt_last_error();
     return tr;
+  }
+
+  // The C++ API's translator with make_translator's limits.
+  std::unique_ptr<edgemt::Translator> make_cpp_translator() const {
+    edgemt::TranslatorOptions o;
+    o.max_batch = 5;
+    o.max_beam = 4;
+    o.max_target_length = max_new_;
+    auto t = edgemt::Translator::create(model_file_, o);
+    EXPECT_TRUE(t.has_value()) << t.status().to_string();
+    return t.has_value() ? std::move(t.value()) : nullptr;
   }
 
   json ref_;
@@ -124,18 +136,14 @@ TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
   std::vector<std::vector<int32_t>> got;
   for (size_t i = 0; i < src_.size(); ++i) got.emplace_back(out[i], out[i] + out_len[i]);
 
-  edgemt::TranslatorOptions copt;
-  copt.max_batch = 5;
-  copt.max_beam = 4;
-  copt.max_target_length = max_new_;
-  auto cpp = edgemt::Translator::create(model_file_, copt);
-  ASSERT_TRUE(cpp.has_value()) << cpp.status().to_string();
+  const auto cpp = make_cpp_translator();
+  ASSERT_NE(cpp, nullptr);
   edgemt::TranslateOptions co;
   co.beam = 4;
   co.max_length_factor = 0.5f;
   co.max_length_offset = 1;
   std::vector<std::vector<int32_t>> want;
-  ASSERT_TRUE(cpp.value()->translate_ids(src_, &want, co).is_ok());
+  ASSERT_TRUE(cpp->translate_ids(src_, &want, co).is_ok());
   size_t cut = 0;
   for (size_t i = 0; i < src_.size(); ++i) {
     EXPECT_EQ(got[i], want[i]) << "sentence " << i;
@@ -170,7 +178,7 @@ TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
     co.beam = 4;
     co.beam_style = cpp_style;
     co.word_penalty = 0.5f;
-    ASSERT_TRUE(cpp.value()->translate_ids(src_, &want, co).is_ok());
+    ASSERT_TRUE(cpp->translate_ids(src_, &want, co).is_ok());
     for (size_t i = 0; i < src_.size(); ++i)
       EXPECT_EQ(std::vector<int32_t>(out[i], out[i] + out_len[i]), want[i])
           << "style " << style << " sentence " << i;
@@ -182,6 +190,53 @@ TEST_P(CApi, SourceRelativeLengthLimitEqualsTheCppApi) {
   EXPECT_EQ(edgemt_translate_ids(tr, ids_.data(), lengths_.data(), ids_.size(), &o, &out, &out_len),
             EDGEMT_OK)
       << edgemt_last_error();
+  edgemt_translator_free(tr);
+}
+
+// N-best with scores (C API version 3): the C++ API's hypotheses and scores, flattened;
+// greedy gives one hypothesis with a finite score; bad arguments are refused.
+TEST_P(CApi, NbestWithScoresEqualsTheCppApi) {
+  edgemt_translator* tr = make_translator(1);
+  ASSERT_NE(tr, nullptr);
+  const auto cpp = make_cpp_translator();
+  ASSERT_NE(cpp, nullptr);
+  const std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
+  for (int beam : {4, 1}) {
+    edgemt_translate_options o;
+    edgemt_translate_options_init(&o);
+    o.beam = beam;
+    const size_t *first = nullptr, *counts = nullptr, *lengths = nullptr;
+    const int32_t* const* hyp = nullptr;
+    const float* scores = nullptr;
+    ASSERT_EQ(edgemt_translate_ids_nbest(tr, ids_.data(), lengths_.data(), ids_.size(), 4, &o, &first,
+                                         &counts, &hyp, &lengths, &scores),
+              EDGEMT_OK)
+        << edgemt_last_error();
+    edgemt::TranslateOptions co;
+    co.beam = beam;
+    std::vector<std::vector<std::vector<int32_t>>> want;
+    std::vector<std::vector<float>> want_scores;
+    ASSERT_TRUE(cpp->translate_ids_nbest(in, 4, &want, co, &want_scores).is_ok());
+    size_t more_than_one = 0;
+    for (size_t i = 0; i < src_.size(); ++i) {
+      ASSERT_EQ(counts[i], want[i].size()) << "beam " << beam << " sentence " << i;
+      if (beam == 1) EXPECT_EQ(counts[i], 1u);
+      more_than_one += counts[i] > 1;
+      for (size_t j = 0; j < counts[i]; ++j) {
+        const size_t e = first[i] + j;
+        EXPECT_EQ(std::vector<int32_t>(hyp[e], hyp[e] + lengths[e]), want[i][j]) << "sentence " << i;
+        EXPECT_EQ(scores[e], want_scores[i][j]) << "sentence " << i;
+        EXPECT_TRUE(std::isfinite(scores[e]) && scores[e] <= 0.0f) << "sentence " << i << ": " << scores[e];
+      }
+    }
+    if (beam == 4) EXPECT_GT(more_than_one, 0u);
+    EXPECT_EQ(edgemt_translate_ids_nbest(tr, ids_.data(), lengths_.data(), ids_.size(), 0, &o, &first,
+                                         &counts, &hyp, &lengths, &scores),
+              EDGEMT_INVALID_ARGUMENT);
+    EXPECT_EQ(edgemt_translate_ids_nbest(tr, ids_.data(), lengths_.data(), ids_.size(), 2, &o, &first,
+                                         &counts, &hyp, &lengths, nullptr),
+              EDGEMT_INVALID_ARGUMENT);
+  }
   edgemt_translator_free(tr);
 }
 

@@ -106,16 +106,12 @@ TEST_P(MarianParity, BatchesAndThreadsGiveMarianGreedyIds) {
 }
 
 TEST_P(MarianParity, TextMatchesMarianDecoder) {
-  TranslatorOptions o;
-  o.max_batch = 8;
-  o.max_beam = 1;
-  o.max_target_length = max_new_;
-  auto tr = Translator::create(model_, o);
-  ASSERT_TRUE(tr.has_value()) << tr.status().to_string();
+  auto tr = make_translator(model_, 8, 1, max_new_);
+  ASSERT_NE(tr, nullptr);
   const std::vector<std::string> sents = c_->ref.at("sentences").get<std::vector<std::string>>();
   TranslateOptions t;
   t.beam = 1;
-  auto out = tr.value()->translate(sents, t);
+  auto out = tr->translate(sents, t);
   ASSERT_TRUE(out.has_value()) << out.status().to_string();
   const json& want = c_->ref.at("greedy_text");
   ASSERT_EQ(out.value().size(), want.size());
@@ -187,6 +183,50 @@ TEST_P(MarianParity, MarianBeamGivesMariansNbest) {
   RecordProperty("marian_beam_differs_from_transformers_style", std::to_string(differs_from_transformers));
   EXPECT_GE(compared + 3, src_.size()) << c_->name << ": too few sentences within the length limit";
   EXPECT_EQ(same_best, compared) << c_->name;
+}
+
+// Scores through the Translator (translate_ids_nbest with scores): greedy's is Marian's
+// --n-best score of its output (sum of log-probabilities, --normalize 0), beam 4's are
+// Marian's 4-best scores, batched.
+TEST_P(MarianParity, TranslatorScoresAreMarians) {
+  if (!c_->ref.contains("greedy_score")) GTEST_SKIP() << "no greedy scores in " << c_->name;
+  auto tr = make_translator(model_, 8, 4, max_new_);
+  ASSERT_NE(tr, nullptr);
+  TranslateOptions t;
+  t.beam = 1;
+  t.max_length = max_new_;
+  t.max_length_factor = 0.0f;  // the references': --max-length-factor 100
+  t.length_penalty = 0.0f;
+  t.beam_style = BeamStyle::kMarian;
+  const std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
+  std::vector<std::vector<std::vector<int32_t>>> hyps;
+  std::vector<std::vector<float>> scores;
+  ASSERT_TRUE(tr->translate_ids_nbest(in, 1, &hyps, t, &scores).is_ok());
+  const json& want = c_->ref.at("greedy_score");
+  for (size_t i = 0; i < src_.size(); ++i) {
+    ASSERT_EQ(hyps[i].size(), 1u);
+    EXPECT_EQ(join(hyps[i][0]), join(greedy_[i])) << c_->name << " sentence " << i;
+    const float w = want.at(i).get<float>();
+    EXPECT_NEAR(scores[i][0], w, 1e-3f + 1e-5f * std::fabs(w)) << c_->name << " greedy sentence " << i;
+  }
+  t.beam = 4;
+  ASSERT_TRUE(tr->translate_ids_nbest(in, 4, &hyps, t, &scores).is_ok());
+  const json& nbest = c_->ref.at("beam4_nbest");
+  size_t compared = 0;
+  for (size_t i = 0; i < src_.size(); ++i) {
+    bool within = true;
+    for (const json& h : nbest[i]) within = within && h.at("ids").size() + 1 <= static_cast<size_t>(max_new_);
+    if (!within) continue;
+    ++compared;
+    ASSERT_EQ(hyps[i].size(), nbest[i].size()) << c_->name << " sentence " << i;
+    for (size_t k = 0; k < hyps[i].size(); ++k) {
+      EXPECT_EQ(join(hyps[i][k]), join(nbest[i][k].at("ids").get<std::vector<int32_t>>()));
+      const float w = nbest[i][k].at("score").get<float>();
+      EXPECT_NEAR(scores[i][k], w, 1e-3f + 1e-5f * std::fabs(w))
+          << c_->name << " sentence " << i << " hyp " << k;
+    }
+  }
+  EXPECT_GE(compared + 3, src_.size());
 }
 
 // Beam search batched (hypotheses of several sentences side by side, their states

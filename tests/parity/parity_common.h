@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ops/ops.h"
+#include "runtime/api/translator.h"
 #include "runtime/core/status.h"
 #include "runtime/nmt/engine.h"
 
@@ -87,6 +88,18 @@ inline std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model,
   auto e = Engine::create(std::move(model), lim, isa, probes);
   EXPECT_TRUE(e.has_value()) << e.status().to_string();
   return e.has_value() ? std::move(e.value()) : nullptr;
+}
+
+// A Translator over a reference model, planned for `batch` x `beam` and max_new tokens.
+inline std::unique_ptr<Translator> make_translator(std::shared_ptr<const Model> model, int batch, int beam,
+                                                   int max_new) {
+  TranslatorOptions o;
+  o.max_batch = batch;
+  o.max_beam = beam;
+  o.max_target_length = max_new;
+  auto t = Translator::create(std::move(model), o);
+  EXPECT_TRUE(t.has_value()) << t.status().to_string();
+  return t.has_value() ? std::move(t.value()) : nullptr;
 }
 
 // Translates sources [begin, end) as one batch.

@@ -246,18 +246,14 @@ TEST_P(Parity, Int8WithinQuantizationErrorOnEveryIsa) {
 TEST_P(Parity, TextMatchesTransformersDecode) {
   const json& sents = c_->ref.at("sentences");
   const json& texts = c_->ref.at("greedy_text");
-  TranslatorOptions o;
-  o.max_batch = 4;
-  o.max_beam = 4;
-  o.max_target_length = max_new_;
-  auto t = Translator::create(model_, o);
-  ASSERT_TRUE(t.has_value()) << t.status().to_string();
+  auto t = make_translator(model_, 4, 4, max_new_);
+  ASSERT_NE(t, nullptr);
   std::vector<std::string> in;
   for (const json& s : sents) in.push_back(s.get<std::string>());
   TranslateOptions to;
   to.beam = 1;
   to.max_length = max_new_;
-  auto out = t.value()->translate(in, to);
+  auto out = t->translate(in, to);
   ASSERT_TRUE(out.has_value()) << out.status().to_string();
   for (size_t i = 0; i < in.size(); ++i) {
     const std::string want = texts[i].get<std::string>();
@@ -324,12 +320,8 @@ TEST_P(Parity, BeamNbestMatchesTransformersNumReturnSequences) {
       << "run tools/parity/make_parity_models.py --add-nbest to add beam4_nbest";
   const json& want = c_->ref.at("beam4_nbest");
   ASSERT_EQ(want.size(), src_.size());
-  TranslatorOptions o;
-  o.max_batch = 7;
-  o.max_beam = 4;
-  o.max_target_length = max_new_;
-  auto t = Translator::create(model_, o);
-  ASSERT_TRUE(t.has_value()) << t.status().to_string();
+  auto t = make_translator(model_, 7, 4, max_new_);
+  ASSERT_NE(t, nullptr);
   TranslateOptions to;
   to.beam = 4;
   to.max_length = max_new_;
@@ -337,11 +329,22 @@ TEST_P(Parity, BeamNbestMatchesTransformersNumReturnSequences) {
   to.early_stopping = EarlyStopping::kTrue;
   std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
   std::vector<std::vector<std::vector<int32_t>>> nbest;
-  const Status st = t.value()->translate_ids_nbest(in, 4, &nbest, to);
+  std::vector<std::vector<float>> scores;
+  const Status st = t->translate_ids_nbest(in, 4, &nbest, to, &scores);
   ASSERT_TRUE(st.is_ok()) << st.to_string();
   ASSERT_EQ(nbest.size(), src_.size());
+  ASSERT_EQ(scores.size(), src_.size());
+  // The best hypothesis' score is generate()'s sequences_scores (sum of log-probs /
+  // length^length_penalty).
+  const json& want_score = c_->ref.at("beam4_score");
+  for (size_t i = 0; i < src_.size(); ++i) {
+    ASSERT_EQ(scores[i].size(), nbest[i].size()) << c_->name << " sentence " << i;
+    const float w = want_score.at(i).get<float>();
+    EXPECT_NEAR(scores[i][0], w, 1e-4f + 1e-4f * std::fabs(w)) << c_->name << " sentence " << i;
+    for (size_t j = 1; j < scores[i].size(); ++j) EXPECT_LE(scores[i][j], scores[i][j - 1]) << "best first";
+  }
   std::vector<std::vector<int32_t>> best;
-  ASSERT_TRUE(t.value()->translate_ids(src_, &best, to).is_ok());
+  ASSERT_TRUE(t->translate_ids(src_, &best, to).is_ok());
   ASSERT_EQ(best.size(), src_.size());
   for (size_t i = 0; i < src_.size(); ++i) {
     const auto hyps = ids_of(want[i]);

@@ -60,6 +60,29 @@ def test_translate_batch_takes_and_returns_tokens_like_ctranslate2():
         assert [vocab[p] for p in r.hypotheses[0]] == want
 
 
+def test_translate_batch_nbest_and_scores_like_ctranslate2():
+    """num_hypotheses / return_scores: transformers' 4-best (generate with
+    num_return_sequences=4) in order, and the best one's sequences_scores."""
+    ref = reference()
+    vocab, by_id = pieces()
+    eos = ref["config"]["eos_token_id"]
+    source = [[by_id[i] for i in ids if i != eos] for ids in ref["src_ids"]]
+    tr = edgemt.Translator(model_path(), max_beam=4, max_decoding_length=ref["max_new_tokens"])
+    results = tr.translate_batch(source, beam_size=4, num_hypotheses=4, return_scores=True, length_penalty=1.0)
+    assert len(results) == len(source)
+    for r, want, score in zip(results, ref["beam4_nbest"], ref["beam4_score"]):
+        assert [[vocab[p] for p in h] for h in r.hypotheses] == want
+        assert len(r.scores) == len(r.hypotheses)
+        assert abs(r.scores[0] - score) <= 1e-4 + 1e-4 * abs(score), (r.scores[0], score)
+        assert r.scores == sorted(r.scores, reverse=True)
+    # Greedy with scores: one hypothesis, the same ids as without, a log-probability.
+    greedy = tr.translate_batch(source[:5], beam_size=1, return_scores=True)
+    for r, want in zip(greedy, ref["greedy"][:5]):
+        assert [vocab[p] for p in r.hypotheses[0]] == want and len(r.hypotheses) == 1
+        assert len(r.scores) == 1 and r.scores[0] <= 0.0
+    assert tr.translate_batch(source[:1], beam_size=4, num_hypotheses=2)[0].scores == []
+
+
 def test_translate_text():
     ref = reference()
     tr = edgemt.Translator(model_path(), max_beam=4, max_decoding_length=ref["max_new_tokens"])
@@ -100,7 +123,7 @@ def test_errors_are_python_exceptions():
     except FileNotFoundError as e:
         assert "/nonexistent/model.emt" in str(e)
     tr = edgemt.Translator(model_path(), max_beam=2)
-    for bad in (dict(beam_size=9), dict(num_hypotheses=3), dict(sampling_topk=5)):
+    for bad in (dict(beam_size=9), dict(num_hypotheses=0), dict(sampling_topk=5)):
         try:
             tr.translate_batch([["a"]], **bad)
             assert False, f"no exception for {bad}"

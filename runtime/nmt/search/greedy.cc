@@ -1,8 +1,10 @@
 #include "runtime/nmt/search/greedy.h"
 
+#include <cmath>
+
 namespace edgemt {
 
-void GreedySearch::run(size_t sentences, size_t max_new, TokenScorer& scorer) {
+void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& params, TokenScorer& scorer) {
   const size_t max_target = c_.dims.max_target;
   const StepRows& rows_of = state_.rows;
   size_t rows = sentences;
@@ -11,7 +13,10 @@ void GreedySearch::run(size_t sentences, size_t max_new, TokenScorer& scorer) {
     rows_of.sentence[s] = static_cast<int32_t>(s);
     rows_of.token[s] = c_.config->decoder_start_id;
     state_.output_lengths[s] = 0;
+    state_.output_scores[s] = 0.0f;
   }
+  const bool scores = params.greedy_scores;
+  const bool has_forced = c_.model->generation().forced_eos_id >= 0;
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
     float* logits = scorer.score(rows, t);
     const size_t columns = scorer.columns();
@@ -23,15 +28,24 @@ void GreedySearch::run(size_t sentences, size_t max_new, TokenScorer& scorer) {
       const size_t s = static_cast<size_t>(rows_of.sentence[r]);
       const bool last = t + 1 >= static_cast<size_t>(state_.max_new[s]);
       state_.apply_shortlist(row, columns, ids, s);
+      // The log-softmax's normaliser before the processors (as beam search's).
+      const float lse = scores ? c_.kernels->f32_logsumexp(columns, row) : 0.0f;
       state_.process_logits(row, columns, ids, last);
       float best_val;
       uint32_t best;
       c_.kernels->f32_topk(columns, row, 1, &best_val, &best);
+      if (scores) state_.output_scores[s] += (last && has_forced) ? best_val : best_val - lse;
       if (ids != nullptr) best = ids[best];
       int32_t* history = state_.hypotheses + s * max_target;
       history[t] = static_cast<int32_t>(best);
       if (static_cast<int32_t>(best) == c_.config->eos_id || last) {
         state_.write_output(s, history, t + 1);
+        if (scores) {
+          const float len = static_cast<float>(t + 1);
+          float& sc = state_.output_scores[s];
+          if (params.beam_style == BeamStyle::kMarian) sc -= params.word_penalty * len;
+          sc /= std::pow(len, params.length_penalty);
+        }
       } else {
         rows_of.slot[kept] = rows_of.slot[r];
         rows_of.sentence[kept] = rows_of.sentence[r];

@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "runtime/nmt/context.h"
+#include "runtime/nmt/params.h"
 #include "runtime/nmt/scorer.h"
 #include "runtime/nmt/search/search_state.h"
 
@@ -14,7 +15,10 @@ namespace edgemt {
 class GreedySearch {
  public:
   GreedySearch(const NmtContext& c, SearchState& state) : c_(c), state_(state) {}
-  void run(size_t sentences, size_t max_new, TokenScorer& scorer);
+  // With params.greedy_scores, state.output_scores[s] is sentence s's score: the sum of
+  // its tokens' log-probabilities (forced tokens add 0, as in beam search) over
+  // length^length_penalty, less word_penalty * length first for BeamStyle::kMarian.
+  void run(size_t sentences, size_t max_new, const SearchParams& params, TokenScorer& scorer);
 
  private:
   const NmtContext& c_;

@@ -14,6 +14,7 @@ void SearchState::declare(ArenaLayout& layout) {
   layout.add(&hypotheses, "running hypotheses", 2 * d.max_rows * d.max_target, kPhaseDecode, kPhaseDecode);
   layout.add(&output_ids, "output ids", d.max_batch * d.max_target, kPhaseDecode, kPhaseResults);
   layout.add(&output_lengths, "output lengths", d.max_batch, kPhaseDecode, kPhaseResults);
+  layout.add(&output_scores, "output scores", d.max_batch, kPhaseDecode, kPhaseResults);
   layout.add(&max_new, "length limits", d.max_batch, kPhaseDecode, kPhaseDecode);
   if (c_.model->shortlist().present())
     layout.add(&shortlist_mask, "shortlist candidates", d.max_batch * d.target_vocab, kPhaseDecode,

@@ -40,6 +40,7 @@ class SearchState {
   int32_t* hypotheses = nullptr;      // [2][max_rows][max_target] token histories (double buffer)
   int32_t* output_ids = nullptr;      // [max_batch][max_target]
   int32_t* output_lengths = nullptr;  // [max_batch]
+  float* output_scores = nullptr;     // [max_batch] greedy with scores: each output's score
   int32_t* max_new = nullptr;         // [max_batch] each sentence's length limit (set by the engine)
   uint8_t* shortlist_mask = nullptr;  // [max_batch][target vocab] with a shortlist: 1 = candidate
   bool shortlist_active = false;
