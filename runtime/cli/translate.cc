@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -48,6 +49,13 @@ options:
   --max-input N      source tokens per chunk, end-of-sentence included; longer inputs
                      are split into chunks translated separately (default: the model's
                      positions, at most 512)
+  --output FORMAT    text (default) or jsonl: one JSON object per input line,
+                     {"translation", "score" (as the search ranks: log-probability /
+                     length^length-penalty), "confidence" (0-1: the geometric mean of
+                     its tokens' probabilities)} and with --n-best an "n_best" list of
+                     such objects, best first
+  --n-best N         with --output jsonl, up to N hypotheses per line (beam search's
+                     finished ones; --beam defaults to N)
   --no-shortlist      score every target token even if the model has a lexical
                      shortlist (by default each sentence's output is chosen among its
                      shortlist's candidates, as Marian's --shortlist)
@@ -75,6 +83,8 @@ struct Args {
   std::optional<float> length_penalty;
   std::optional<float> word_penalty;
   bool no_shortlist = false;
+  bool jsonl = false;
+  int n_best = 0;
   int max_input = 0;
   bool ids = false;
   bool profile = false;
@@ -155,6 +165,16 @@ int parse_args(int argc, char** argv, Args* a) {
       if (!need_int(-(1 << 20), 1 << 20, &a->max_length_offset)) return 2;
     } else if (arg == "--max-input") {
       if (!need_int(2, 1 << 20, &a->max_input)) return 2;
+    } else if (arg == "--output") {
+      if (i + 1 >= argc ||
+          (std::strcmp(argv[i + 1], "text") != 0 && std::strcmp(argv[i + 1], "jsonl") != 0)) {
+        std::fprintf(stderr, "translate: --output expects text or jsonl, got '%s'\n",
+                     i + 1 < argc ? argv[i + 1] : "");
+        return 2;
+      }
+      a->jsonl = std::strcmp(argv[++i], "jsonl") == 0;
+    } else if (arg == "--n-best") {
+      if (!need_int(1, 32, &a->n_best)) return 2;
     } else if (arg == "--ids") {
       a->ids = true;
     } else if (arg == "--no-shortlist") {
@@ -172,6 +192,15 @@ int parse_args(int argc, char** argv, Args* a) {
       a->texts.push_back(arg);
     }
   }
+  if (a->n_best > 0 && !a->jsonl) {
+    std::fprintf(stderr, "translate: --n-best needs --output jsonl\n");
+    return 2;
+  }
+  if (a->jsonl && a->ids) {
+    std::fprintf(stderr, "translate: --output jsonl takes text input (not --ids)\n");
+    return 2;
+  }
+  if (a->n_best > 0 && a->beam == 0) a->beam = a->n_best;
   return -1;
 }
 
@@ -302,11 +331,102 @@ bool process_text(edgemt::Translator& tr, const Args& a, Session& s, size_t coun
   return true;
 }
 
+// A JSON string literal of UTF-8 text.
+void append_json_string(std::string& out, const std::string& s) {
+  out += '"';
+  for (unsigned char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += static_cast<char>(ch);
+    } else if (ch < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+      out += buf;
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  out += '"';
+}
+
+void append_json_number(std::string& out, double v) {
+  if (!std::isfinite(v)) {
+    out += "null";
+    return;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  out += buf;
+}
+
+// --output jsonl: lines[0..count) into s.out, one JSON object per line.
+bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t count) {
+  const edgemt::TranslateOptions o = translate_options(a);
+  const auto params = tr.resolve(o);
+  if (!params) {
+    std::fprintf(stderr, "translate: %s\n", params.status().to_string().c_str());
+    return false;
+  }
+  const edgemt::Tokenizer& tok = tr.model().tokenizer();
+  std::vector<std::vector<int32_t>> ids;
+  std::vector<size_t> which;
+  for (size_t i = 0; i < count; ++i) {
+    std::vector<int32_t> v;
+    if (!tok.encode(s.lines[i], &v).is_ok() || v.size() <= 1) continue;  // blank: an empty translation
+    ids.push_back(std::move(v));
+    which.push_back(i);
+  }
+  const std::vector<std::span<const int32_t>> views(ids.begin(), ids.end());
+  std::vector<std::vector<std::vector<int32_t>>> hyps;
+  std::vector<std::vector<float>> scores;
+  const size_t n = static_cast<size_t>(a.n_best > 0 ? a.n_best : 1);
+  const edgemt::Status st = tr.translate_ids_nbest(views, n, &hyps, o, &scores);
+  if (!st.is_ok()) {
+    std::fprintf(stderr, "translate: %s\n", st.to_string().c_str());
+    for (size_t i = 0; i < count; ++i) s.out += "{\"error\": " + std::string("\"translation failed\"}\n");
+    return false;
+  }
+  const edgemt::SearchParams& p = params.value();
+  // One hypothesis: {"translation", "score", "confidence"}. Its summed log-probability is
+  // recovered from the score (tokens: its ids and the eos).
+  auto hypothesis = [&](const std::vector<int32_t>& h, float score) {
+    const double len = static_cast<double>(h.size() + 1);
+    double sum = static_cast<double>(score) * std::pow(len, static_cast<double>(p.length_penalty));
+    if (p.beam_style == edgemt::BeamStyle::kMarian) sum += static_cast<double>(p.word_penalty) * len;
+    std::string out = "{\"translation\": ";
+    append_json_string(out, tok.decode(h));
+    out += ", \"score\": ";
+    append_json_number(out, score);
+    out += ", \"confidence\": ";
+    append_json_number(out, std::exp(sum / len));
+    return out;
+  };
+  size_t j = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (j < which.size() && which[j] == i) {
+      s.out += hypothesis(hyps[j][0], scores[j][0]);
+      if (a.n_best > 0) {
+        s.out += ", \"n_best\": [";
+        for (size_t k = 0; k < hyps[j].size(); ++k)
+          s.out += (k ? ", " : "") + hypothesis(hyps[j][k], scores[j][k]) + "}";
+        s.out += "]";
+      }
+      s.out += "}\n";
+      ++j;
+    } else {
+      s.out += "{\"translation\": \"\"}\n";
+    }
+  }
+  return true;
+}
+
 // Translates s.lines[0..count), writes one output line each.
 bool process(edgemt::Translator& tr, const Args& a, Session& s, size_t count, Counters* c) {
   const auto t0 = std::chrono::steady_clock::now();
   s.out.clear();
-  const bool ok = a.ids ? process_ids(tr, a, s, count, c) : process_text(tr, a, s, count);
+  const bool ok = a.ids     ? process_ids(tr, a, s, count, c)
+                  : a.jsonl ? process_jsonl(tr, a, s, count)
+                            : process_text(tr, a, s, count);
   c->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   c->sentences += count;
   std::fwrite(s.out.data(), 1, s.out.size(), stdout);

@@ -220,7 +220,9 @@ TEST_P(CApi, NbestWithScoresEqualsTheCppApi) {
     size_t more_than_one = 0;
     for (size_t i = 0; i < src_.size(); ++i) {
       ASSERT_EQ(counts[i], want[i].size()) << "beam " << beam << " sentence " << i;
-      if (beam == 1) EXPECT_EQ(counts[i], 1u);
+      if (beam == 1) {
+        EXPECT_EQ(counts[i], 1u);
+      }
       more_than_one += counts[i] > 1;
       for (size_t j = 0; j < counts[i]; ++j) {
         const size_t e = first[i] + j;
@@ -229,7 +231,9 @@ TEST_P(CApi, NbestWithScoresEqualsTheCppApi) {
         EXPECT_TRUE(std::isfinite(scores[e]) && scores[e] <= 0.0f) << "sentence " << i << ": " << scores[e];
       }
     }
-    if (beam == 4) EXPECT_GT(more_than_one, 0u);
+    if (beam == 4) {
+      EXPECT_GT(more_than_one, 0u);
+    }
     EXPECT_EQ(edgemt_translate_ids_nbest(tr, ids_.data(), lengths_.data(), ids_.size(), 0, &o, &first,
                                          &counts, &hyp, &lengths, &scores),
               EDGEMT_INVALID_ARGUMENT);

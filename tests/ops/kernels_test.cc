@@ -232,9 +232,13 @@ void test_f32_ssru(const Kernels& k) {
       for (size_t i = 0; i < n; ++i) {
         ASSERT_GE(want[i], 0.0f) << what;
         negative += c_want[i] < 0.0f;
-        if (c_want[i] > 0.0f) ASSERT_EQ(want[i], c_want[i]) << what;
+        if (c_want[i] > 0.0f) {
+          ASSERT_EQ(want[i], c_want[i]) << what;
+        }
       }
-      if (n >= 100) ASSERT_GT(negative, 0u) << what << ": the relu is never exercised";
+      if (n >= 100) {
+        ASSERT_GT(negative, 0u) << what << ": the relu is never exercised";
+      }
     }
   }
 }
