@@ -43,8 +43,8 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                 \
-  3 /* 2: edgemt_translate_options.max_length_factor/offset; \
-       3: beam_style, word_penalty */
+  4 /* 2: edgemt_translate_options.max_length_factor/offset; \
+       3: beam_style, word_penalty; 4: no_sentence_split */
 
 typedef enum edgemt_status {
   EDGEMT_OK = 0,
@@ -103,6 +103,10 @@ typedef struct edgemt_translate_options {
   int32_t beam_style;       /* an edgemt_beam_style value */
   int32_t has_word_penalty; /* nonzero: use word_penalty (Marian style: subtracted per token) */
   float word_penalty;
+  /* Since C API version 4. Text calls split each text into sentences, translate them and
+   * put them back in the text's whitespace and line breaks; nonzero: each text is one
+   * sentence. */
+  int32_t no_sentence_split;
 } edgemt_translate_options;
 
 EDGEMT_API void edgemt_translator_options_init(edgemt_translator_options* options);
@@ -139,8 +143,9 @@ EDGEMT_API edgemt_status edgemt_translator_create(const edgemt_model* model,
                                                   edgemt_translator** translator);
 EDGEMT_API void edgemt_translator_free(edgemt_translator* translator);
 
-/* Translates n texts (in order; an empty text gives ""). *results points at n strings
- * owned by the translator. options may be NULL. */
+/* Translates n texts (in order; an empty text gives ""); each is split into sentences
+ * unless options->no_sentence_split. *results points at n strings owned by the
+ * translator. options may be NULL. */
 EDGEMT_API edgemt_status edgemt_translate(edgemt_translator* translator, const char* const* texts, size_t n,
                                           const edgemt_translate_options* options,
                                           const char* const** results);

@@ -146,16 +146,21 @@ class Translator:
     def translate(self, texts: Union[str, Iterable[str]], *, beam_size: Optional[int] = None,
                   length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,
                   max_length_factor: Optional[float] = None,
-                  max_length_offset: Optional[int] = None) -> Union[str, List[str]]:
+                  max_length_offset: Optional[int] = None,
+                  split_sentences: bool = True) -> Union[str, List[str]]:
         """Text to text with the model's own tokenizer (a str gives a str).
 
         max_length_factor / max_length_offset: each sentence generates at most
         ceil(factor x source tokens) + offset tokens (Marian's max-length-factor); None: off.
+        split_sentences: each text is split into sentences, translated and put back with its
+        whitespace and line breaks; False: each text is one sentence.
         """
         single = isinstance(texts, str)
         batch = [texts] if single else list(texts)
-        out = self._t.translate(batch, self._options(beam_size, max_decoding_length, length_penalty,
-                                                     max_length_factor, max_length_offset))
+        options = self._options(beam_size, max_decoding_length, length_penalty, max_length_factor,
+                                max_length_offset)
+        options.split_sentences = bool(split_sentences)
+        out = self._t.translate(batch, options)
         return out[0] if single else out
 
     def translate_ids(self, ids: Sequence[Sequence[int]], *, beam_size: Optional[int] = None,

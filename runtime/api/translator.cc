@@ -225,28 +225,95 @@ Status Translator::translate_ids(const std::vector<std::vector<int32_t>>& source
   return run_chunked(views_of(sources), *results, p.value());
 }
 
-Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,
-                                                         const TranslateOptions& options) {
-  auto p = resolve(options);
-  if (!p) return p.status();
+Status Translator::segment(const std::vector<std::string>& texts, bool split, Segments* seg) {
   const Tokenizer& tok = model_->tokenizer();
-  std::vector<std::vector<int32_t>> ids;
-  std::vector<size_t> which;  // text index of each non-empty input
-  {
-    ScopedProf sp(&engine_->profiler(), ProfOp::kTokenize);
+  ScopedProf sp(&engine_->profiler(), ProfOp::kTokenize);
+  if (!split) {
     for (size_t i = 0; i < texts.size(); ++i) {
       std::vector<int32_t> v;
       EDGEMT_RETURN_IF_ERROR(tok.encode(texts[i], &v));
       if (v.size() <= 1) continue;  // nothing but eos: empty or whitespace-only text
-      ids.push_back(std::move(v));
-      which.push_back(i);
+      seg->ids.push_back(std::move(v));
+      seg->text.push_back(i);
+    }
+    return Status::ok();
+  }
+  if (splitter_ == nullptr) {
+    auto s = SentenceSplitter::create(model_->source_language());
+    if (!s) return s.status();
+    splitter_ = std::move(s.value());
+  }
+  const size_t limit = static_cast<size_t>(engine_->limits().max_source_length);
+  std::vector<TextSpan> sentences;
+  std::vector<TextSpan> todo;  // a stack: the next sentence (or half of one) on top
+  for (size_t i = 0; i < texts.size(); ++i) {
+    const std::string& text = texts[i];
+    sentences.clear();
+    splitter_->split(text, &sentences);
+    for (auto it = sentences.rbegin(); it != sentences.rend(); ++it) todo.push_back(*it);
+    while (!todo.empty()) {
+      const TextSpan span = todo.back();
+      todo.pop_back();
+      std::vector<int32_t> v;
+      EDGEMT_RETURN_IF_ERROR(tok.encode(std::string_view(text).substr(span.begin, span.size()), &v));
+      TextSpan first, second;
+      if (v.size() > limit && split_long_sentence(text, span, &first, &second)) {
+        todo.push_back(second);
+        todo.push_back(first);
+        continue;
+      }
+      // A sentence with no token (nothing the tokenizer keeps) still has a place: it is
+      // given back as it was (see assemble).
+      seg->ids.push_back(std::move(v));
+      seg->text.push_back(i);
+      seg->span.push_back(span);
     }
   }
-  std::vector<std::vector<int32_t>> out(ids.size());
-  EDGEMT_RETURN_IF_ERROR(run_chunked(views_of(ids), out, p.value()));
+  return Status::ok();
+}
+
+template <typename F>
+std::string Translator::assemble(const std::string& text, const Segments& seg, size_t first, size_t last,
+                                 F translation) const {
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  size_t at = 0;
+  for (size_t k = first; k < last; ++k) {
+    const TextSpan& sp = seg.span[k];
+    out.append(text, at, sp.begin - at);
+    if (seg.ids[k].size() <= 1)
+      out.append(text, sp.begin, sp.size());
+    else
+      out += translation(k);
+    at = sp.end;
+  }
+  out.append(text, at, std::string::npos);
+  return out;
+}
+
+Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,
+                                                         const TranslateOptions& options) {
+  auto p = resolve(options);
+  if (!p) return p.status();
+  const bool split = options.split_sentences.value_or(true);
+  Segments seg;
+  EDGEMT_RETURN_IF_ERROR(segment(texts, split, &seg));
+  std::vector<std::vector<int32_t>> out(seg.ids.size());
+  EDGEMT_RETURN_IF_ERROR(run_chunked(views_of(seg.ids), out, p.value()));
   std::vector<std::string> result(texts.size());
+  const Tokenizer& tok = model_->tokenizer();
   ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
-  for (size_t j = 0; j < which.size(); ++j) result[which[j]] = tok.decode(out[j]);
+  for (size_t j = 0; j < seg.ids.size();) {
+    const size_t i = seg.text[j];
+    size_t last = j + 1;
+    if (!split) {
+      result[i] = tok.decode(out[j]);
+    } else {
+      while (last < seg.ids.size() && seg.text[last] == i) ++last;
+      result[i] = assemble(texts[i], seg, j, last, [&](size_t k) { return tok.decode(out[k]); });
+    }
+    j = last;
+  }
   return result;
 }
 
@@ -265,23 +332,31 @@ Status Translator::translate_ids_nbest(std::span<const std::span<const int32_t>>
 
 Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     const std::vector<std::string>& texts, size_t num_hypotheses, const TranslateOptions& options) {
-  const Tokenizer& tok = model_->tokenizer();
-  std::vector<std::vector<int32_t>> ids;
-  std::vector<size_t> which;  // text index of each non-blank input
-  for (size_t i = 0; i < texts.size(); ++i) {
-    std::vector<int32_t> v;
-    EDGEMT_RETURN_IF_ERROR(tok.encode(texts[i], &v));
-    if (v.size() <= 1) continue;
-    ids.push_back(std::move(v));
-    which.push_back(i);
-  }
+  const bool split = options.split_sentences.value_or(true);
+  Segments seg;
+  EDGEMT_RETURN_IF_ERROR(segment(texts, split, &seg));
   std::vector<std::vector<std::vector<int32_t>>> hyps;
-  EDGEMT_RETURN_IF_ERROR(translate_ids_nbest(views_of(ids), num_hypotheses, &hyps, options));
+  EDGEMT_RETURN_IF_ERROR(translate_ids_nbest(views_of(seg.ids), num_hypotheses, &hyps, options));
+  const Tokenizer& tok = model_->tokenizer();
   std::vector<std::vector<std::string>> result(texts.size(), std::vector<std::string>(1));
-  for (size_t j = 0; j < which.size(); ++j) {
-    std::vector<std::string>& r = result[which[j]];
+  for (size_t j = 0; j < seg.ids.size();) {
+    const size_t i = seg.text[j];
+    std::vector<std::string>& r = result[i];
     r.clear();
-    for (const std::vector<int32_t>& h : hyps[j]) r.push_back(tok.decode(h));
+    size_t last = j + 1;
+    if (!split) {
+      for (const std::vector<int32_t>& h : hyps[j]) r.push_back(tok.decode(h));
+    } else {
+      // Hypothesis h puts each sentence's h-th (or its best, where it has fewer) in place.
+      while (last < seg.ids.size() && seg.text[last] == i) ++last;
+      size_t count = 1;
+      for (size_t k = j; k < last; ++k) count = std::max(count, hyps[k].size());
+      for (size_t h = 0; h < count; ++h)
+        r.push_back(assemble(texts[i], seg, j, last, [&](size_t k) {
+          return hyps[k].empty() ? std::string() : tok.decode(hyps[k][std::min(h, hyps[k].size() - 1)]);
+        }));
+    }
+    j = last;
   }
   return result;
 }

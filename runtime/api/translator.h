@@ -20,6 +20,7 @@
 #include "runtime/core/status.h"
 #include "runtime/model/model.h"
 #include "runtime/nmt/params.h"
+#include "runtime/text/sentence_splitter.h"
 
 namespace edgemt {
 
@@ -57,6 +58,12 @@ struct TranslateOptions {
   // With a model that has a lexical shortlist (Marian's lex.s2t): choose each sentence's
   // tokens among its shortlist's candidates. Unset: true. Ignored without a shortlist.
   std::optional<bool> use_shortlist;
+  // Text calls (translate, translate_nbest): split each text into sentences (ICU's
+  // sentence rules for the model's source language where edgemt is built with ICU, else
+  // rules), translate them separately and put the translations back in the text's
+  // whitespace, line breaks and blank lines. Unset: true. false: each text is one
+  // sentence (as the model was trained; parity with transformers and Marian).
+  std::optional<bool> split_sentences;
 };
 
 class Translator {
@@ -68,9 +75,13 @@ class Translator {
   ~Translator();
 
   // Text to text, any number of strings, in order. An empty or whitespace-only string
-  // gives "". A text longer than max_source_length tokens is split into chunks of at
-  // most max_source_length - 1 tokens; the chunks are translated separately and their
-  // translations joined with a space. Allocates (strings, tokenization).
+  // gives "". By default (split_sentences) a text is split into sentences, a line break
+  // always ending one; each is translated and the result is the text with every sentence
+  // replaced by its translation (whitespace, line breaks and blank lines between and
+  // around them kept byte for byte). A sentence longer than max_source_length tokens is
+  // cut at a clause boundary or space near its middle (again while too long); one
+  // without any space is split into chunks of at most max_source_length - 1 tokens,
+  // translated separately and joined with a space. Allocates (strings, tokenization).
   Expected<std::vector<std::string>> translate(const std::vector<std::string>& texts,
                                                const TranslateOptions& options = {});
 
@@ -105,7 +116,8 @@ class Translator {
                              std::vector<std::vector<std::vector<int32_t>>>* results,
                              const TranslateOptions& options = {},
                              std::vector<std::vector<float>>* scores = nullptr);
-  // Text to n-best texts (as translate(); a blank text gives one "").
+  // Text to n-best texts (as translate(); a blank text gives one ""). With sentence
+  // splitting, hypothesis j of a text puts each sentence's j-th (or its best) in place.
   Expected<std::vector<std::vector<std::string>>> translate_nbest(const std::vector<std::string>& texts,
                                                                   size_t num_hypotheses,
                                                                   const TranslateOptions& options = {});
@@ -129,6 +141,17 @@ class Translator {
                      std::span<std::vector<int32_t>> results, const SearchParams& params,
                      size_t nbest_count = 0, std::vector<std::vector<std::vector<int32_t>>>* nbest = nullptr,
                      std::vector<std::vector<float>>* scores = nullptr);
+  // The text layer: texts -> sentences to translate (ids) -> texts.
+  struct Segments {
+    std::vector<std::vector<int32_t>> ids;  // each sentence's tokens (eos-terminated)
+    std::vector<size_t> text;               // the text each sentence belongs to
+    std::vector<TextSpan> span;             // its bytes in that text (split mode only)
+  };
+  Status segment(const std::vector<std::string>& texts, bool split, Segments* seg);
+  // texts[i] with its sentences replaced by `translation(k)` for each sentence k of it.
+  template <typename F>
+  std::string assemble(const std::string& text, const Segments& seg, size_t first, size_t last,
+                       F translation) const;
   // Views of vector inputs for run_chunked.
   std::span<const std::span<const int32_t>> views_of(const std::vector<std::vector<int32_t>>& sources);
 
@@ -144,6 +167,7 @@ class Translator {
   std::vector<size_t> chunk_owner_;
   std::vector<size_t> order_;
   std::vector<std::span<const int32_t>> views_;
+  std::unique_ptr<SentenceSplitter> splitter_;  // made on the first split call
 };
 
 // The instruction set the kernels run with in this process (best the CPU supports, or

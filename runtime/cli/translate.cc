@@ -25,7 +25,10 @@ namespace {
 constexpr const char* kUsage = R"(usage: translate [options] [TEXT ...]
 
 Translates each TEXT argument, or else every line of standard input (one output line
-per input line, in order; an empty line gives an empty line).
+per input line, in order; an empty line gives an empty line). A line is split into
+sentences (ICU's sentence rules for the model's source language, or rules where edgemt
+is built without ICU), each translated, and they come back on one line with the
+line's spacing; --no-split translates each line as one sentence.
 
 options:
   --model FILE       model file (.emt); default: the bundled model
@@ -49,13 +52,15 @@ options:
   --max-input N      source tokens per chunk, end-of-sentence included; longer inputs
                      are split into chunks translated separately (default: the model's
                      positions, at most 512)
-  --output FORMAT    text (default) or jsonl: one JSON object per input line,
+  --output FORMAT    text (default) or jsonl: one JSON object per input line (each
+                     line translated as one sentence, as with --no-split),
                      {"translation", "score" (as the search ranks: log-probability /
                      length^length-penalty), "confidence" (0-1: the geometric mean of
                      its tokens' probabilities)} and with --n-best an "n_best" list of
                      such objects, best first
   --n-best N         with --output jsonl, up to N hypotheses per line (beam search's
                      finished ones; --beam defaults to N)
+  --no-split         translate each line (each TEXT) as one sentence, unsplit
   --no-shortlist      score every target token even if the model has a lexical
                      shortlist (by default each sentence's output is chosen among its
                      shortlist's candidates, as Marian's --shortlist)
@@ -83,6 +88,7 @@ struct Args {
   std::optional<float> length_penalty;
   std::optional<float> word_penalty;
   bool no_shortlist = false;
+  bool no_split = false;
   bool jsonl = false;
   int n_best = 0;
   int max_input = 0;
@@ -177,6 +183,8 @@ int parse_args(int argc, char** argv, Args* a) {
       if (!need_int(1, 32, &a->n_best)) return 2;
     } else if (arg == "--ids") {
       a->ids = true;
+    } else if (arg == "--no-split") {
+      a->no_split = true;
     } else if (arg == "--no-shortlist") {
       a->no_shortlist = true;
     } else if (arg == "--profile") {
@@ -264,6 +272,7 @@ edgemt::TranslateOptions translate_options(const Args& a) {
   if (a.word_penalty) o.word_penalty = *a.word_penalty;
   if (a.max_length_offset != 0) o.max_length_offset = a.max_length_offset;
   if (a.no_shortlist) o.use_shortlist = false;
+  if (a.no_split) o.split_sentences = false;
   return o;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <regex>
 #include <string_view>
 #include <unordered_map>
 
@@ -32,6 +34,7 @@ Expected<std::shared_ptr<const Model>> Model::load(const std::string& path) {
   m->file_ = std::move(file.value());
   m->data_ = m->file_.data();
   m->size_ = m->file_.size();
+  m->file_name_ = std::filesystem::path(path).filename().string();
   auto r = finish(std::move(m));
   if (!r) return Status(r.status().code(), "failed to load model " + path + ": " + r.status().message());
   return r;
@@ -253,7 +256,23 @@ Status Model::parse() {
         metadata_.emplace_back(kv->key()->str(), kv->value()->str());
     }
   }
+  for (const auto& [k, v] : metadata_) {
+    if (k == "source_language") source_language_ = v;
+    if (k == "target_language") target_language_ = v;
+  }
+  if (source_language_.empty() || target_language_.empty())
+    language_pair_of_file(file_name_, &source_language_, &target_language_);
   return Status::ok();
+}
+
+bool Model::language_pair_of_file(const std::string& path, std::string* source, std::string* target) {
+  static const std::regex pair_re(R"(-([a-z]{2,3})-([a-z]{2,3})(\.[^.]*)?\.emt$)");
+  const std::string name = std::filesystem::path(path).filename().string();
+  std::smatch m;
+  if (!std::regex_search(name, m, pair_re)) return false;
+  *source = m[1].str();
+  *target = m[2].str();
+  return true;
 }
 
 }  // namespace edgemt

@@ -41,6 +41,13 @@ class Model {
   const ShortlistView& shortlist() const { return shortlist_; }
   // Free-form metadata (converter, source checkpoint...).
   const std::vector<std::pair<std::string, std::string>>& metadata() const { return metadata_; }
+  // The language pair (BCP 47 codes such as "en", "de"): the metadata's source_language and
+  // target_language, else a file name ending in -<src>-<tgt>.emt (model-en-de.emt,
+  // model-en-de.int8.emt); "" when neither names it.
+  const std::string& source_language() const { return source_language_; }
+  const std::string& target_language() const { return target_language_; }
+  // The pair a file name names (-<src>-<tgt>.emt or -<src>-<tgt>.<tag>.emt); false if none.
+  static bool language_pair_of_file(const std::string& path, std::string* source, std::string* target);
 
  private:
   Model() = default;
@@ -58,6 +65,8 @@ class Model {
   bool quantized_ = false;
   ShortlistView shortlist_;
   std::vector<std::pair<std::string, std::string>> metadata_;
+  std::string file_name_;  // load() only
+  std::string source_language_, target_language_;
 };
 
 }  // namespace edgemt

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 #include <thread>
 
 namespace edgemt::server {
@@ -258,17 +257,10 @@ Expected<ModelEntry> describe_model(const std::string& path, const Model& model)
     if (k == "source_language") e.source = v;
     if (k == "target_language") e.target = v;
   }
-  if (e.source.empty() || e.target.empty()) {
-    static const std::regex pair_re(R"(-([a-z]{2,3})-([a-z]{2,3})(\.[^.]*)?\.emt$)");
-    const std::string name = std::filesystem::path(path).filename().string();
-    std::smatch m;
-    if (!std::regex_search(name, m, pair_re))
-      return invalid_argument(path +
-                              ": the model names no language pair (metadata source_language/target_language, "
-                              "or a file name ending in -<src>-<tgt>.emt such as model-en-de.emt)");
-    e.source = m[1].str();
-    e.target = m[2].str();
-  }
+  if ((e.source.empty() || e.target.empty()) && !Model::language_pair_of_file(path, &e.source, &e.target))
+    return invalid_argument(path +
+                            ": the model names no language pair (metadata source_language/target_language, "
+                            "or a file name ending in -<src>-<tgt>.emt such as model-en-de.emt)");
   return e;
 }
 

@@ -11,7 +11,7 @@ execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --output j
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "translate --output jsonl failed (${rc}): ${err}")
 endif()
-execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --beam 4
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --beam 4 --no-split
                 INPUT_FILE "${dir}/jsonl_input.txt" OUTPUT_VARIABLE plain ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "translate failed (${rc}): ${err}")

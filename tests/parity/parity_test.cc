@@ -253,6 +253,7 @@ TEST_P(Parity, TextMatchesTransformersDecode) {
   TranslateOptions to;
   to.beam = 1;
   to.max_length = max_new_;
+  to.split_sentences = false;  // transformers translates each string as one sentence
   auto out = t->translate(in, to);
   ASSERT_TRUE(out.has_value()) << out.status().to_string();
   for (size_t i = 0; i < in.size(); ++i) {
@@ -261,6 +262,87 @@ TEST_P(Parity, TextMatchesTransformersDecode) {
     if (src_[i].size() <= 1) continue;
     EXPECT_EQ(out.value()[i], want) << c_->name << " sentence " << i << ": " << in[i];
   }
+}
+
+// Sentence splitting, the default of text calls: a text of several sentences with
+// spacing, line breaks and a blank line comes back with each sentence translated as it
+// is alone and everything around them kept byte for byte; n-best's first hypothesis is
+// the same text. A sentence longer than the translator's source limit is cut at the
+// point split_long_sentence picks and the halves are translated separately.
+TEST_P(Parity, TextIsSplitIntoSentencesAndPutBack) {
+  auto t = make_translator(model_, 4, 1, max_new_);
+  ASSERT_NE(t, nullptr);
+  auto splitter = SentenceSplitter::create(model_->source_language());
+  ASSERT_TRUE(splitter.has_value());
+  // Reference sentences that the splitter sees as one sentence each.
+  std::vector<std::string> one;
+  for (const json& j : c_->ref.at("sentences")) {
+    const std::string s = j.get<std::string>();
+    std::vector<TextSpan> spans;
+    splitter.value()->split(s, &spans);
+    if (s.size() > 1 && spans.size() == 1 && spans[0] == (TextSpan{0, s.size()}) &&
+        (s.back() == '.' || s.back() == '?' || s.back() == '!'))
+      one.push_back(s);
+    if (one.size() == 3) break;
+  }
+  ASSERT_EQ(one.size(), 3u) << c_->name;
+  TranslateOptions whole;
+  whole.beam = 1;
+  whole.max_length = max_new_;
+  whole.split_sentences = false;
+  auto alone = t->translate(one, whole);
+  ASSERT_TRUE(alone.has_value()) << alone.status().to_string();
+  const std::string text = "  " + one[0] + " " + one[1] + "\n\n" + one[2] + "\t";
+  TranslateOptions split = whole;
+  split.split_sentences.reset();
+  auto got = t->translate({text, "", " \n "}, split);
+  ASSERT_TRUE(got.has_value()) << got.status().to_string();
+  const std::vector<std::string>& a = alone.value();
+  EXPECT_EQ(got.value()[0], "  " + a[0] + " " + a[1] + "\n\n" + a[2] + "\t") << c_->name;
+  EXPECT_EQ(got.value()[1], "");
+  EXPECT_EQ(got.value()[2], "");
+  auto nbest = t->translate_nbest({text}, 2, split);
+  ASSERT_TRUE(nbest.has_value()) << nbest.status().to_string();
+  ASSERT_FALSE(nbest.value()[0].empty());
+  EXPECT_EQ(nbest.value()[0][0], got.value()[0]);
+
+  // The longest reference sentence with a space, translated with a source limit below its
+  // length: its two halves (each within the limit) translated alone.
+  std::string longest;
+  size_t longest_tokens = 0;
+  for (const json& j : c_->ref.at("sentences")) {
+    const std::string s = j.get<std::string>();
+    std::vector<int32_t> v;
+    ASSERT_TRUE(model_->tokenizer().encode(s, &v).is_ok());
+    if (v.size() > longest_tokens && s.find(' ') != std::string::npos) {
+      longest = s;
+      longest_tokens = v.size();
+    }
+  }
+  TextSpan first, second;
+  ASSERT_TRUE(split_long_sentence(longest, {0, longest.size()}, &first, &second));
+  const std::vector<std::string> halves = {longest.substr(first.begin, first.size()),
+                                           longest.substr(second.begin, second.size())};
+  size_t half_tokens = 0;
+  for (const std::string& h : halves) {
+    std::vector<int32_t> v;
+    ASSERT_TRUE(model_->tokenizer().encode(h, &v).is_ok());
+    half_tokens = std::max(half_tokens, v.size());
+  }
+  ASSERT_LT(half_tokens, longest_tokens) << longest;
+  TranslatorOptions lo;
+  lo.max_batch = 4;
+  lo.max_beam = 1;
+  lo.max_target_length = max_new_;
+  lo.max_source_length = static_cast<int>(half_tokens);
+  auto limited = Translator::create(model_, lo);
+  ASSERT_TRUE(limited.has_value()) << limited.status().to_string();
+  auto halves_alone = limited.value()->translate(halves, whole);
+  auto cut = limited.value()->translate({longest}, split);
+  ASSERT_TRUE(halves_alone.has_value() && cut.has_value());
+  EXPECT_EQ(cut.value()[0], halves_alone.value()[0] + longest.substr(first.end, second.begin - first.end) +
+                                halves_alone.value()[1])
+      << c_->name << ": " << longest;
 }
 
 // A source-relative length limit (max_length_factor/offset) is each sentence's own: in a

@@ -90,6 +90,14 @@ def test_translate_text():
     assert out == ref["greedy_text"][:5]
     assert tr.translate(ref["sentences"][0], beam_size=1) == ref["greedy_text"][0]
     assert tr.translate([""]) == [""]
+    # Sentence splitting (the default): two sentences on one line come back as each alone,
+    # in place, with the spacing between them; split_sentences=False reaches the C API.
+    alone = tr.translate(ref["sentences"][:2], beam_size=1, split_sentences=False)
+    assert alone == ref["greedy_text"][:2]
+    two = " " + ref["sentences"][0] + "  " + ref["sentences"][1] + "\n"
+    assert tr.translate(two, beam_size=1) == " " + alone[0] + "  " + alone[1] + "\n"
+    whole = tr.translate(two, beam_size=1, split_sentences=False)
+    assert "\n" not in whole and not whole.startswith(" ")
 
 
 def test_source_relative_length_limit():

@@ -1,0 +1,42 @@
+# translate splits each line into sentences (the default): a line with two sentences,
+# indented, comes back as one line holding each sentence's --no-split translation with
+# the line's spacing; --no-split gives one line too; a blank line stays blank.
+#   cmake -DTRANSLATE=... -DMODEL=... [-DEMULATOR=...] -P split.cmake
+set(dir "${CMAKE_CURRENT_BINARY_DIR}")
+set(a "The file could not be opened.")
+set(b "Save the document before closing the window!")
+file(WRITE "${dir}/split_input.txt" "  ${a}   ${b}\n\n")
+file(WRITE "${dir}/split_alone.txt" "${a}\n${b}\n")
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" INPUT_FILE "${dir}/split_input.txt"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "translate failed (${rc}): ${err}")
+endif()
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --no-split INPUT_FILE "${dir}/split_alone.txt"
+                OUTPUT_VARIABLE alone ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "translate --no-split failed (${rc}): ${err}")
+endif()
+string(REGEX MATCHALL "[^\n]*\n" lines "${alone}")
+list(LENGTH lines n)
+if(NOT n EQUAL 2)
+  message(FATAL_ERROR "2 lines in, ${n} out:\n${alone}")
+endif()
+list(GET lines 0 ta)
+list(GET lines 1 tb)
+string(STRIP "${ta}" ta)
+string(STRIP "${tb}" tb)
+if(ta STREQUAL "" OR tb STREQUAL "")
+  message(FATAL_ERROR "an empty translation:\n${alone}")
+endif()
+set(want "  ${ta}   ${tb}\n\n")
+if(NOT out STREQUAL want)
+  message(FATAL_ERROR "split translation:\n[${out}]\nexpected each sentence alone, in place:\n[${want}]")
+endif()
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --no-split INPUT_FILE "${dir}/split_input.txt"
+                OUTPUT_VARIABLE whole ERROR_VARIABLE err RESULT_VARIABLE rc)
+string(REGEX MATCHALL "[^\n]*\n" lines "${whole}")
+list(LENGTH lines n)
+if(NOT rc EQUAL 0 OR NOT n EQUAL 2)
+  message(FATAL_ERROR "translate --no-split (${rc}) gave ${n} lines for 2:\n${whole}${err}")
+endif()

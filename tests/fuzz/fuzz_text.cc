@@ -1,0 +1,74 @@
+// Arbitrary bytes through the text layer's sentence splitting (ICU's where built with it,
+// and the rules), with the language chosen by the first byte. Invariants, which the
+// translator's reassembly relies on:
+//   - sentences are in order, non-empty, inside the text, and do not overlap;
+//   - none starts or ends with whitespace or holds a line break;
+//   - every byte outside them is whitespace (nothing is lost);
+//   - cutting a sentence (split_long_sentence) gives two ordered, trimmed, non-empty
+//     halves inside it with only whitespace between them.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/text/sentence_splitter.h"
+#include "tests/fuzz/fuzz_common.h"
+
+namespace {
+
+using edgemt::SentenceSplitter;
+using edgemt::TextSpan;
+
+void check(SentenceSplitter& s, std::string_view text) {
+  std::vector<TextSpan> spans;
+  s.split(text, &spans);
+  size_t at = 0;
+  for (const TextSpan& sp : spans) {
+    EDGEMT_FUZZ_CHECK(at <= sp.begin && sp.begin < sp.end && sp.end <= text.size(),
+                      "%s: span [%zu, %zu) after %zu in %zu bytes", s.name(), sp.begin, sp.end, at,
+                      text.size());
+    EDGEMT_FUZZ_CHECK(edgemt::trim_space(text, {at, sp.begin}).size() == 0, "%s: bytes [%zu, %zu) are lost",
+                      s.name(), at, sp.begin);
+    EDGEMT_FUZZ_CHECK(edgemt::trim_space(text, sp) == sp, "%s: sentence [%zu, %zu) is not trimmed", s.name(),
+                      sp.begin, sp.end);
+    const std::string_view body = text.substr(sp.begin, sp.size());
+    EDGEMT_FUZZ_CHECK(body.find_first_of("\r\n") == std::string_view::npos,
+                      "%s: a line break inside [%zu, %zu)", s.name(), sp.begin, sp.end);
+    TextSpan a, b;
+    if (edgemt::split_long_sentence(text, sp, &a, &b)) {
+      EDGEMT_FUZZ_CHECK(
+          sp.begin <= a.begin && a.begin < a.end && a.end < b.begin && b.begin < b.end && b.end <= sp.end,
+          "cut of [%zu, %zu) gave [%zu, %zu) [%zu, %zu)", sp.begin, sp.end, a.begin, a.end, b.begin, b.end);
+      EDGEMT_FUZZ_CHECK(edgemt::trim_space(text, a) == a && edgemt::trim_space(text, b) == b &&
+                            edgemt::trim_space(text, {a.end, b.begin}).size() == 0,
+                        "cut of [%zu, %zu) is not at whitespace", sp.begin, sp.end);
+    }
+    at = sp.end;
+  }
+  EDGEMT_FUZZ_CHECK(edgemt::trim_space(text, {at, text.size()}).size() == 0, "%s: the tail from %zu is lost",
+                    s.name(), at);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const char* const kLanguages[] = {"en", "de", "fr", "ja", "", "pt-BR"};
+  static std::vector<std::unique_ptr<SentenceSplitter>> splitters = [] {
+    std::vector<std::unique_ptr<SentenceSplitter>> v;
+    for (const char* lang : kLanguages) {
+      for (auto kind : {SentenceSplitter::Kind::kAuto, SentenceSplitter::Kind::kRules}) {
+        auto s = SentenceSplitter::create(lang, kind);
+        EDGEMT_FUZZ_CHECK(s.has_value(), "create(%s): %s", lang, s.status().to_string().c_str());
+        v.push_back(std::move(s.value()));
+      }
+    }
+    return v;
+  }();
+  if (size == 0) return 0;
+  const size_t lang = data[0] % (sizeof kLanguages / sizeof kLanguages[0]);
+  const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
+  check(*splitters[2 * lang], text);
+  check(*splitters[2 * lang + 1], text);
+  return 0;
+}
