@@ -44,7 +44,7 @@ extern "C" {
 
 #define EDGEMT_C_API_VERSION                                 \
   4 /* 2: edgemt_translate_options.max_length_factor/offset; \
-       3: beam_style, word_penalty; 4: no_sentence_split */
+       3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard */
 
 typedef enum edgemt_status {
   EDGEMT_OK = 0,
@@ -107,6 +107,10 @@ typedef struct edgemt_translate_options {
    * put them back in the text's whitespace and line breaks; nonzero: each text is one
    * sentence. */
   int32_t no_sentence_split;
+  /* Since C API version 4. Text calls stop a hypothesis that repeats one n-gram back to
+   * back (a token 8 times, up to 16 tokens 4 times) with eos; nonzero: they do not.
+   * The ids calls never do. */
+  int32_t no_repetition_guard;
 } edgemt_translate_options;
 
 EDGEMT_API void edgemt_translator_options_init(edgemt_translator_options* options);

@@ -147,19 +147,23 @@ class Translator:
                   length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,
                   max_length_factor: Optional[float] = None,
                   max_length_offset: Optional[int] = None,
-                  split_sentences: bool = True) -> Union[str, List[str]]:
+                  split_sentences: bool = True,
+                  repetition_guard: bool = True) -> Union[str, List[str]]:
         """Text to text with the model's own tokenizer (a str gives a str).
 
         max_length_factor / max_length_offset: each sentence generates at most
         ceil(factor x source tokens) + offset tokens (Marian's max-length-factor); None: off.
         split_sentences: each text is split into sentences, translated and put back with its
         whitespace and line breaks; False: each text is one sentence.
+        repetition_guard: a hypothesis that repeats one n-gram back to back (a token 8
+        times, up to 16 tokens 4 times) ends there; False: the model's exact search.
         """
         single = isinstance(texts, str)
         batch = [texts] if single else list(texts)
         options = self._options(beam_size, max_decoding_length, length_penalty, max_length_factor,
                                 max_length_offset)
         options.split_sentences = bool(split_sentences)
+        options.repetition_guard = bool(repetition_guard)
         out = self._t.translate(batch, options)
         return out[0] if single else out
 

@@ -108,6 +108,8 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
     out->max_length_offset = o->max_length_offset;
   if (EDGEMT_HAS_FIELD(o, T, word_penalty) && o->has_word_penalty != 0) out->word_penalty = o->word_penalty;
   if (EDGEMT_HAS_FIELD(o, T, no_sentence_split) && o->no_sentence_split != 0) out->split_sentences = false;
+  if (EDGEMT_HAS_FIELD(o, T, no_repetition_guard) && o->no_repetition_guard != 0)
+    out->repetition_guard = false;
   if (EDGEMT_HAS_FIELD(o, T, beam_style)) {
     switch (o->beam_style) {
       case EDGEMT_BEAM_STYLE_DEFAULT:

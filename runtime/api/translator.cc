@@ -74,6 +74,7 @@ Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
                             " is not a finite number >= 0");
   p.max_length_offset = o.max_length_offset.value_or(0);
   p.use_shortlist = o.use_shortlist.value_or(true);
+  p.repetition_guard = o.repetition_guard.value_or(false);
   if (p.max_length_offset < -(1 << 20) || p.max_length_offset > (1 << 20))
     return invalid_argument("max length offset " + std::to_string(p.max_length_offset) + " is out of range");
   p.length_penalty = o.length_penalty.value_or(gen.length_penalty);
@@ -291,9 +292,18 @@ std::string Translator::assemble(const std::string& text, const Segments& seg, s
   return out;
 }
 
+namespace {
+// The text calls' defaults (see TranslateOptions).
+TranslateOptions text_defaults(const TranslateOptions& o) {
+  TranslateOptions t = o;
+  if (!t.repetition_guard.has_value()) t.repetition_guard = true;
+  return t;
+}
+}  // namespace
+
 Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,
                                                          const TranslateOptions& options) {
-  auto p = resolve(options);
+  auto p = resolve(text_defaults(options));
   if (!p) return p.status();
   const bool split = options.split_sentences.value_or(true);
   Segments seg;
@@ -336,7 +346,8 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
   Segments seg;
   EDGEMT_RETURN_IF_ERROR(segment(texts, split, &seg));
   std::vector<std::vector<std::vector<int32_t>>> hyps;
-  EDGEMT_RETURN_IF_ERROR(translate_ids_nbest(views_of(seg.ids), num_hypotheses, &hyps, options));
+  EDGEMT_RETURN_IF_ERROR(
+      translate_ids_nbest(views_of(seg.ids), num_hypotheses, &hyps, text_defaults(options)));
   const Tokenizer& tok = model_->tokenizer();
   std::vector<std::vector<std::string>> result(texts.size(), std::vector<std::string>(1));
   for (size_t j = 0; j < seg.ids.size();) {

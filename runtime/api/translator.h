@@ -64,6 +64,12 @@ struct TranslateOptions {
   // whitespace, line breaks and blank lines. Unset: true. false: each text is one
   // sentence (as the model was trained; parity with transformers and Marian).
   std::optional<bool> split_sentences;
+  // Repetition guard: a hypothesis that ends in one n-gram (up to 16 tokens) repeated back
+  // to back (a single token 8 times, longer ones 4 times) can only end with eos next, so
+  // that no input makes a model loop until the length limit. Unset: on for the text calls
+  // (translate, translate_nbest), off for the ids calls (the model's exact search, as
+  // transformers and Marian).
+  std::optional<bool> repetition_guard;
 };
 
 class Translator {

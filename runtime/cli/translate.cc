@@ -61,6 +61,10 @@ options:
   --n-best N         with --output jsonl, up to N hypotheses per line (beam search's
                      finished ones; --beam defaults to N)
   --no-split         translate each line (each TEXT) as one sentence, unsplit
+  --no-repetition-guard
+                     let a hypothesis repeat itself until the length limit (by default
+                     one that ends in an n-gram repeated back to back, a token 8 times or
+                     up to 16 tokens 4 times, ends there; never with --ids)
   --no-shortlist      score every target token even if the model has a lexical
                      shortlist (by default each sentence's output is chosen among its
                      shortlist's candidates, as Marian's --shortlist)
@@ -89,6 +93,7 @@ struct Args {
   std::optional<float> word_penalty;
   bool no_shortlist = false;
   bool no_split = false;
+  bool no_repetition_guard = false;
   bool jsonl = false;
   int n_best = 0;
   int max_input = 0;
@@ -185,6 +190,8 @@ int parse_args(int argc, char** argv, Args* a) {
       a->ids = true;
     } else if (arg == "--no-split") {
       a->no_split = true;
+    } else if (arg == "--no-repetition-guard") {
+      a->no_repetition_guard = true;
     } else if (arg == "--no-shortlist") {
       a->no_shortlist = true;
     } else if (arg == "--profile") {
@@ -273,6 +280,8 @@ edgemt::TranslateOptions translate_options(const Args& a) {
   if (a.max_length_offset != 0) o.max_length_offset = a.max_length_offset;
   if (a.no_shortlist) o.use_shortlist = false;
   if (a.no_split) o.split_sentences = false;
+  // Text and jsonl: the repetition guard unless turned off; --ids: the model's exact search.
+  o.repetition_guard = !a.ids && !a.no_repetition_guard;
   return o;
 }
 

@@ -45,6 +45,10 @@ struct SearchParams {
   // Greedy search also scores its outputs (Engine::hypothesis_score; beam search always
   // does): a log-sum-exp over each step's logits, a cost only when asked.
   bool greedy_scores = false;
+  // Repetition guard: a hypothesis whose last tokens are one n-gram repeated back to back
+  // (SearchState::loops) can only end next (every token but eos is masked; eos keeps its
+  // probability), so that no input makes a model loop until the length limit.
+  bool repetition_guard = false;
 };
 
 }  // namespace edgemt

@@ -1,8 +1,11 @@
 #include "runtime/server/libretranslate.h"
 
 #include <algorithm>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "runtime/server/markup.h"
 
@@ -137,6 +140,20 @@ bool starts_with_ci(const std::string& s, std::string_view prefix) {
   for (size_t i = 0; i < prefix.size(); ++i)
     if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
   return true;
+}
+
+// This thread's sentence splitter for a language (request threads each keep their own:
+// a splitter is not thread-safe, and making one costs more than splitting a request).
+// nullptr only if none can be made.
+SentenceSplitter* sentence_splitter(const std::string& language) {
+  thread_local std::vector<std::pair<std::string, std::unique_ptr<SentenceSplitter>>> cache;
+  for (auto& [lang, s] : cache)
+    if (lang == language) return s.get();
+  auto s = SentenceSplitter::create(language);
+  if (!s) return nullptr;
+  if (cache.size() >= 16) cache.erase(cache.begin());  // bounded: languages come from requests
+  cache.emplace_back(language, std::move(s.value()));
+  return cache.back().second.get();
 }
 
 }  // namespace
@@ -353,8 +370,10 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
   // Every q cut into segments; all of them go to the service as one job.
   std::vector<Segmented> docs;
   std::vector<std::string> texts;
+  SentenceSplitter* splitter = sentence_splitter(f.source);
   for (const std::string& q : f.q) {
     docs.push_back(f.format == "html" ? segment_html(q) : segment_text(q));
+    if (splitter != nullptr) split_sentences(&docs.back(), *splitter);
     for (size_t i : docs.back().text) texts.push_back(docs.back().pieces[i]);
   }
   const auto deadline = std::chrono::steady_clock::now() + options_.timeout;

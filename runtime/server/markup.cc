@@ -156,6 +156,32 @@ Segmented segment_text(std::string_view text) {
   return doc;
 }
 
+void split_sentences(Segmented* doc, SentenceSplitter& splitter) {
+  Segmented out;
+  out.html = doc->html;
+  std::vector<TextSpan> spans;
+  size_t next_text = 0;
+  for (size_t i = 0; i < doc->pieces.size(); ++i) {
+    std::string& piece = doc->pieces[i];
+    if (next_text >= doc->text.size() || doc->text[next_text] != i) {
+      out.pieces.push_back(std::move(piece));
+      continue;
+    }
+    ++next_text;
+    spans.clear();
+    splitter.split(piece, &spans);
+    size_t at = 0;
+    for (const TextSpan& sp : spans) {
+      if (sp.begin > at) out.pieces.push_back(piece.substr(at, sp.begin - at));
+      out.text.push_back(out.pieces.size());
+      out.pieces.push_back(piece.substr(sp.begin, sp.size()));
+      at = sp.end;
+    }
+    if (at < piece.size()) out.pieces.push_back(piece.substr(at));
+  }
+  *doc = std::move(out);
+}
+
 Segmented segment_html(std::string_view html) {
   Segmented doc;
   doc.html = true;

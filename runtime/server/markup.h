@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/text/sentence_splitter.h"
+
 namespace edgemt::server {
 
 struct Segmented {
@@ -20,6 +22,9 @@ struct Segmented {
 
 Segmented segment_text(std::string_view text);
 Segmented segment_html(std::string_view html);
+// Each piece to translate cut into its sentences, the whitespace between them kept as
+// pieces of their own (see runtime/text/sentence_splitter.h).
+void split_sentences(Segmented* doc, SentenceSplitter& splitter);
 
 // The document with piece text[i] replaced by translations[i] (escaped for HTML).
 std::string reassemble(const Segmented& doc, const std::vector<std::string>& translations);

@@ -188,6 +188,7 @@ class ModelWorkers {
     std::vector<std::vector<std::vector<int32_t>>> nbest;
     const Tokenizer& tok = model_->tokenizer();
     TranslateOptions opts;
+    opts.repetition_guard = true;  // text for people, as Translator::translate
     if (o_.beam > 0) opts.beam = o_.beam;
     if (o_.max_length_factor > 0.0f) {
       opts.max_length_factor = o_.max_length_factor;

@@ -18,6 +18,7 @@
 
 #include "runtime/api/translator.h"
 #include "runtime/nmt/engine.h"
+#include "runtime/nmt/search/search_state.h"
 #include "tests/parity/parity_common.h"
 
 namespace edgemt {
@@ -253,7 +254,8 @@ TEST_P(Parity, TextMatchesTransformersDecode) {
   TranslateOptions to;
   to.beam = 1;
   to.max_length = max_new_;
-  to.split_sentences = false;  // transformers translates each string as one sentence
+  to.split_sentences = false;   // transformers translates each string as one sentence
+  to.repetition_guard = false;  // and searches without a guard
   auto out = t->translate(in, to);
   ASSERT_TRUE(out.has_value()) << out.status().to_string();
   for (size_t i = 0; i < in.size(); ++i) {
@@ -343,6 +345,66 @@ TEST_P(Parity, TextIsSplitIntoSentencesAndPutBack) {
   EXPECT_EQ(cut.value()[0], halves_alone.value()[0] + longest.substr(first.end, second.begin - first.end) +
                                 halves_alone.value()[1])
       << c_->name << ": " << longest;
+}
+
+TEST(RepetitionGuard, LoopsAreBackToBackRepeats) {
+  auto loops = [](std::vector<int32_t> h) { return SearchState::loops(h.data(), h.size()); };
+  EXPECT_FALSE(loops({}));
+  EXPECT_FALSE(loops({7, 7, 7, 7, 7, 7, 7}));    // a token 7 times
+  EXPECT_TRUE(loops({7, 7, 7, 7, 7, 7, 7, 7}));  // 8 times
+  EXPECT_TRUE(loops({1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7}));
+  EXPECT_FALSE(loops({1, 2, 1, 2, 1, 2}));                    // a bigram 3 times
+  EXPECT_TRUE(loops({9, 1, 2, 1, 2, 1, 2, 1, 2}));            // 4 times
+  EXPECT_FALSE(loops({1, 2, 1, 2, 1, 2, 1, 2, 3}));           // the loop is not at the end
+  EXPECT_FALSE(loops({1, 2, 3, 1, 2, 3, 1, 2, 4, 1, 2, 3}));  // broken inside
+  std::vector<int32_t> long_gram;
+  for (int c = 0; c < 4; ++c)
+    for (int k = 0; k < 16; ++k) long_gram.push_back(100 + k);
+  EXPECT_TRUE(loops(long_gram));  // 16 tokens 4 times
+  std::vector<int32_t> too_long;
+  for (int c = 0; c < 4; ++c)
+    for (int k = 0; k < 17; ++k) too_long.push_back(100 + k);
+  EXPECT_FALSE(loops(too_long));  // 17 tokens: longer than the guard looks
+  std::vector<int32_t> counting;
+  for (int k = 0; k < 200; ++k) counting.push_back(k);
+  EXPECT_FALSE(loops(counting));
+}
+
+// The repetition guard: greedy gives transformers' output cut where its tail first is a
+// loop (SearchState::loops: the guard makes eos the only choice there), and nothing else;
+// no beam hypothesis continues past a loop. The random models loop in many sentences.
+TEST_P(Parity, RepetitionGuardEndsLoops) {
+  const auto greedy = ids_of(c_->ref.at("greedy"));
+  auto t = make_translator(model_, 8, 4, max_new_);
+  ASSERT_NE(t, nullptr);
+  const std::vector<std::span<const int32_t>> views(src_.begin(), src_.end());
+  TranslateOptions o;
+  o.max_length = max_new_;
+  o.repetition_guard = true;
+  o.beam = 1;
+  std::vector<std::vector<int32_t>> out(src_.size());
+  ASSERT_TRUE(t->translate_ids(views, out, o).is_ok());
+  size_t cut = 0;
+  for (size_t i = 0; i < src_.size(); ++i) {
+    std::vector<int32_t> want = greedy[i];
+    for (size_t n = 0; n < want.size(); ++n) {
+      if (SearchState::loops(want.data(), n)) {
+        want.resize(n);
+        ++cut;
+        break;
+      }
+    }
+    EXPECT_EQ(join(out[i]), join(want)) << c_->name << " greedy, sentence " << i;
+  }
+  RecordProperty("sentences_cut", std::to_string(cut));
+  o.beam = 4;
+  std::vector<std::vector<std::vector<int32_t>>> nbest;
+  ASSERT_TRUE(t->translate_ids_nbest(views, 4, &nbest, o).is_ok());
+  for (size_t i = 0; i < src_.size(); ++i)
+    for (const std::vector<int32_t>& h : nbest[i])
+      for (size_t n = 0; n < h.size(); ++n)
+        EXPECT_FALSE(SearchState::loops(h.data(), n))
+            << c_->name << " beam, sentence " << i << ": a token after a loop";
 }
 
 // A source-relative length limit (max_length_factor/offset) is each sentence's own: in a

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -66,6 +68,25 @@ TEST(Markup, TextKeepsLinesAndWhitespace) {
   EXPECT_EQ(reassemble(segment_text(" \n "), {}), " \n ");
 }
 
+TEST(Markup, SentencesOfEachPieceBecomePiecesOfTheirOwn) {
+  auto splitter = SentenceSplitter::create("en");
+  ASSERT_TRUE(splitter.has_value());
+  Segmented d = segment_text(" One. Two?  Three\nFour. ");
+  split_sentences(&d, *splitter.value());
+  ASSERT_EQ(d.text.size(), 4u);
+  EXPECT_EQ(d.pieces[d.text[0]], "One.");
+  EXPECT_EQ(d.pieces[d.text[1]], "Two?");
+  EXPECT_EQ(d.pieces[d.text[2]], "Three");
+  EXPECT_EQ(d.pieces[d.text[3]], "Four.");
+  EXPECT_EQ(reassemble(d, {"A", "B", "C", "D"}), " A B  C\nD ");
+  Segmented h = segment_html("<p>Dr. Smith came. He left.</p><b>x</b>");
+  split_sentences(&h, *splitter.value());
+  ASSERT_EQ(h.text.size(), 3u);
+  EXPECT_EQ(h.pieces[h.text[0]], "Dr. Smith came.");
+  EXPECT_EQ(h.pieces[h.text[1]], "He left.");
+  EXPECT_EQ(reassemble(h, {"A", "B", "C"}), "<p>A B</p><b>C</b>");
+}
+
 TEST(Markup, HtmlTranslatesTextNodesOnly) {
   const std::string html =
       "<p class=\"a>b\">Open the <b>file</b> &amp; save.</p><!-- note --><script>if (a < b) x();</script>"
@@ -120,6 +141,21 @@ TEST(Api, TranslatesLikeTheTranslator) {
   r = post_json(api, {{"q", kSentences[0] + "\n\n" + kSentences[1]}, {"source", "en"}, {"target", "de"}});
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(json::parse(r.body)["translatedText"], ref[0] + "\n\n" + ref[1]);
+  // A paragraph is translated sentence by sentence, its spacing kept; in HTML too.
+  r = post_json(api, {{"q", kSentences[0] + "  " + kSentences[3] + " " + kSentences[4]},
+                      {"source", "en"},
+                      {"target", "de"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["translatedText"], ref[0] + "  " + ref[3] + " " + ref[4]);
+  r = post_json(api, {{"q", "<p>" + kSentences[1] + " " + kSentences[2] + "</p>"},
+                      {"source", "en"},
+                      {"target", "de"},
+                      {"format", "html"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const std::string p1 = ref[1], p2 = ref[2];
+  if (p1.find_first_of("<>&\"'") == std::string::npos && p2.find_first_of("<>&\"'") == std::string::npos) {
+    EXPECT_EQ(json::parse(r.body)["translatedText"], "<p>" + p1 + " " + p2 + "</p>");
+  }
   // Form-encoded (what libretranslatepy sends), source auto.
   HttpRequest form;
   form.method = "POST";
@@ -327,10 +363,20 @@ TEST(Service, SourceRelativeLengthLimit) {
   EXPECT_LE(out.size(), 2 * src.size() + 10 + 4) << got[0];
 }
 
-std::string long_text(int sentences) {
+// One long sentence of `clauses` clauses (the server translates sentence by sentence:
+// a slow segment is a long sentence).
+std::string long_text(int clauses) {
   std::string t;
-  for (int i = 0; i < sentences; ++i) t += kSentences[static_cast<size_t>(i) % kSentences.size()] + " ";
-  return t;
+  for (int i = 0; i < clauses; ++i) {
+    std::string c = kSentences[static_cast<size_t>(i) % kSentences.size()];
+    while (!c.empty() && (c.back() == '.' || c.back() == '?')) c.pop_back();
+    if (i > 0) {
+      t += ", and ";
+      c[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(c[0])));
+    }
+    t += c;
+  }
+  return t + ".";
 }
 
 TEST(Service, FullQueueAnswers503AndTooBigAnswers413) {
@@ -348,7 +394,15 @@ TEST(Service, FullQueueAnswers503AndTooBigAnswers413) {
     const HttpResponse r = post_json(api, {{"q", slow}, {"source", "en"}, {"target", "de"}});
     EXPECT_EQ(r.status, 200);
   });
-  while (svc->stats().queued + svc->stats().segments < 7) std::this_thread::yield();
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (svc->stats().queued + svc->stats().segments < 7) {
+    if (std::chrono::steady_clock::now() > give_up) {
+      ADD_FAILURE() << "the filler's segments never queued";
+      filler.join();
+      return;
+    }
+    std::this_thread::yield();
+  }
   const HttpResponse busy =
       post_json(api, {{"q", std::vector<std::string>(3, "Print")}, {"source", "en"}, {"target", "de"}});
   EXPECT_EQ(busy.status, 503) << busy.body;

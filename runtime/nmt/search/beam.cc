@@ -38,6 +38,7 @@ void BeamSearch::run(size_t sentences, size_t max_new, const SearchParams& param
   style_ = params.beam_style;
   sentences_ = sentences;
   word_penalty_ = params.word_penalty;
+  repetition_guard_ = params.repetition_guard;
   const bool marian = style_ == BeamStyle::kMarian;
   const StepRows& step = state_.rows;
   size_t rows = 0;
@@ -118,6 +119,9 @@ void BeamSearch::candidates(size_t rows, size_t t) {
   ScopedProf sp(c_.profiler, ProfOp::kSearchSoftmax);
   const bool has_forced = c_.model->generation().forced_eos_id >= 0;
   const StepRows& step = state_.rows;
+  // Each row's history (t tokens): its slot in the current half of the double buffer.
+  const int32_t* histories =
+      state_.hypotheses + static_cast<size_t>(current_) * c_.dims.max_batch * beam_ * c_.dims.max_target;
   c_.pool->parallel_for(
       rows,
       [&](size_t b, size_t e, int) {
@@ -135,6 +139,9 @@ void BeamSearch::candidates(size_t rows, size_t t) {
           } else {
             const float lse = c_.kernels->f32_logsumexp(columns, row);
             state_.process_logits(row, columns, ids, false);
+            if (repetition_guard_ &&
+                SearchState::loops(histories + static_cast<size_t>(step.slot[r]) * c_.dims.max_target, t))
+              state_.force_end(row, columns, ids);
             c_.kernels->f32_topk(columns, row, k_eff, cv, ci);
             for (size_t j = 0; j < k_eff; ++j) cv[j] = cv[j] - lse;
           }

@@ -65,6 +65,7 @@ class BeamSearch {
   BeamStyle style_ = BeamStyle::kTransformers;
   size_t sentences_ = 0;
   float word_penalty_ = 0.0f;
+  bool repetition_guard_ = false;
   int current_ = 0;          // which half of state_.hypotheses is current
   float* logits_ = nullptr;  // the scorer's current logits [rows][columns_]
   size_t columns_ = 0;

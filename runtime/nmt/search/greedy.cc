@@ -31,12 +31,13 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
       // The log-softmax's normaliser before the processors (as beam search's).
       const float lse = scores ? c_.kernels->f32_logsumexp(columns, row) : 0.0f;
       state_.process_logits(row, columns, ids, last);
+      int32_t* history = state_.hypotheses + s * max_target;
+      if (params.repetition_guard && SearchState::loops(history, t)) state_.force_end(row, columns, ids);
       float best_val;
       uint32_t best;
       c_.kernels->f32_topk(columns, row, 1, &best_val, &best);
       if (scores) state_.output_scores[s] += (last && has_forced) ? best_val : best_val - lse;
       if (ids != nullptr) best = ids[best];
-      int32_t* history = state_.hypotheses + s * max_target;
       history[t] = static_cast<int32_t>(best);
       if (static_cast<int32_t>(best) == c_.config->eos_id || last) {
         state_.write_output(s, history, t + 1);

@@ -75,6 +75,36 @@ void SearchState::process_logits(float* row, size_t columns, const uint32_t* ids
     if (const size_t c = column_of(id); c < columns) row[c] = kNegInf;
 }
 
+bool SearchState::loops(const int32_t* h, size_t len) {
+  constexpr size_t kMaxPeriod = 16;
+  for (size_t p = 1; p <= kMaxPeriod; ++p) {
+    const size_t copies = p == 1 ? 8 : 4;
+    if (copies * p > len) break;
+    // h[len - copies*p .. len) is one p-gram `copies` times: each token equals the one p back.
+    size_t k = 0;
+    const size_t span = (copies - 1) * p;
+    while (k < span && h[len - 1 - k] == h[len - 1 - k - p]) ++k;
+    if (k == span) return true;
+  }
+  return false;
+}
+
+bool SearchState::force_end(float* row, size_t columns, const uint32_t* ids) const {
+  const auto eos = static_cast<uint32_t>(c_.config->eos_id);
+  size_t col = columns;
+  if (ids == nullptr) {
+    col = eos < columns ? eos : columns;
+  } else {
+    const uint32_t* it = std::lower_bound(ids, ids + columns, eos);
+    if (it != ids + columns && *it == eos) col = static_cast<size_t>(it - ids);
+  }
+  if (col == columns) return false;
+  const float keep = row[col];
+  std::fill(row, row + columns, -std::numeric_limits<float>::infinity());
+  row[col] = keep;
+  return true;
+}
+
 void SearchState::write_output(size_t s, const int32_t* toks, size_t len) {
   if (len > 0 && toks[len - 1] == c_.config->eos_id) --len;
   std::memcpy(output_ids + s * c_.dims.max_target, toks, len * sizeof(int32_t));

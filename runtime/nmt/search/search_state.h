@@ -30,6 +30,11 @@ class SearchState {
   // Non-candidates of sentence s get -inf (before the softmax: candidates only are
   // normalised, as Marian's shortlisted output layer).
   void apply_shortlist(float* row, size_t columns, const uint32_t* ids, size_t sentence) const;
+  // The repetition guard's test: the history's last tokens are one n-gram of n <= 16
+  // tokens repeated back to back, 8 times for a single token, else 4 times.
+  static bool loops(const int32_t* history, size_t len);
+  // Every column but eos gets -inf (eos keeps its value); false when eos has no column.
+  bool force_end(float* row, size_t columns, const uint32_t* ids) const;
   // Sentence s's output: toks[0..len), less a final eos.
   void write_output(size_t s, const int32_t* toks, size_t len);
   std::span<const int32_t> result(size_t s) const {
