@@ -42,9 +42,10 @@ extern "C" {
 #define EDGEMT_API
 #endif
 
-#define EDGEMT_C_API_VERSION                                 \
-  4 /* 2: edgemt_translate_options.max_length_factor/offset; \
-       3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard */
+#define EDGEMT_C_API_VERSION                                                   \
+  4 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
+       3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
+       no_span_protection */
 
 typedef enum edgemt_status {
   EDGEMT_OK = 0,
@@ -111,6 +112,10 @@ typedef struct edgemt_translate_options {
    * back (a token 8 times, up to 16 tokens 4 times) with eos; nonzero: they do not.
    * The ids calls never do. */
   int32_t no_repetition_guard;
+  /* Since C API version 4. Text calls keep URLs, e-mail addresses, file paths, `code`,
+   * placeholders (%s, {name}, $1) and numbers with units verbatim; nonzero: they
+   * translate them as any text. */
+  int32_t no_span_protection;
 } edgemt_translate_options;
 
 EDGEMT_API void edgemt_translator_options_init(edgemt_translator_options* options);

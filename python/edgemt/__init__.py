@@ -148,7 +148,8 @@ class Translator:
                   max_length_factor: Optional[float] = None,
                   max_length_offset: Optional[int] = None,
                   split_sentences: bool = True,
-                  repetition_guard: bool = True) -> Union[str, List[str]]:
+                  repetition_guard: bool = True,
+                  protect_spans: bool = True) -> Union[str, List[str]]:
         """Text to text with the model's own tokenizer (a str gives a str).
 
         max_length_factor / max_length_offset: each sentence generates at most
@@ -157,6 +158,8 @@ class Translator:
         whitespace and line breaks; False: each text is one sentence.
         repetition_guard: a hypothesis that repeats one n-gram back to back (a token 8
         times, up to 16 tokens 4 times) ends there; False: the model's exact search.
+        protect_spans: URLs, e-mail addresses, file paths, `code`, placeholders (%s, {name},
+        $1) and numbers with units come through verbatim; False: translated as any text.
         """
         single = isinstance(texts, str)
         batch = [texts] if single else list(texts)
@@ -164,6 +167,7 @@ class Translator:
                                 max_length_offset)
         options.split_sentences = bool(split_sentences)
         options.repetition_guard = bool(repetition_guard)
+        options.protect_spans = bool(protect_spans)
         out = self._t.translate(batch, options)
         return out[0] if single else out
 

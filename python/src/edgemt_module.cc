@@ -69,6 +69,7 @@ struct Options {
   int max_length_offset = 0;
   bool split_sentences = true;
   bool repetition_guard = true;
+  bool protect_spans = true;
   edgemt_translate_options c() const {
     edgemt_translate_options o;
     edgemt_translate_options_init(&o);
@@ -80,6 +81,7 @@ struct Options {
     o.max_length_offset = max_length_offset;
     o.no_sentence_split = split_sentences ? 0 : 1;
     o.no_repetition_guard = repetition_guard ? 0 : 1;
+    o.no_span_protection = protect_spans ? 0 : 1;
     return o;
   }
 };
@@ -224,7 +226,8 @@ PYBIND11_MODULE(_edgemt, m) {
       .def_readwrite("max_length_factor", &Options::max_length_factor)
       .def_readwrite("max_length_offset", &Options::max_length_offset)
       .def_readwrite("split_sentences", &Options::split_sentences)
-      .def_readwrite("repetition_guard", &Options::repetition_guard);
+      .def_readwrite("repetition_guard", &Options::repetition_guard)
+      .def_readwrite("protect_spans", &Options::protect_spans);
   py::class_<Translator>(m, "Translator")
       .def(py::init<std::shared_ptr<Model>, int, int, int, int, int>(), py::arg("model"),
            py::arg("max_batch"), py::arg("max_beam"), py::arg("max_source_length"),

@@ -110,6 +110,7 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
   if (EDGEMT_HAS_FIELD(o, T, no_sentence_split) && o->no_sentence_split != 0) out->split_sentences = false;
   if (EDGEMT_HAS_FIELD(o, T, no_repetition_guard) && o->no_repetition_guard != 0)
     out->repetition_guard = false;
+  if (EDGEMT_HAS_FIELD(o, T, no_span_protection) && o->no_span_protection != 0) out->protect_spans = false;
   if (EDGEMT_HAS_FIELD(o, T, beam_style)) {
     switch (o->beam_style) {
       case EDGEMT_BEAM_STYLE_DEFAULT:

@@ -226,14 +226,27 @@ Status Translator::translate_ids(const std::vector<std::vector<int32_t>>& source
   return run_chunked(views_of(sources), *results, p.value());
 }
 
-Status Translator::segment(const std::vector<std::string>& texts, bool split, Segments* seg) {
+Status Translator::encode_sentence(std::string_view sentence, bool protect, Segments* seg,
+                                   std::vector<int32_t>* ids) {
   const Tokenizer& tok = model_->tokenizer();
+  if (!protect) return tok.encode(sentence, ids);
+  ProtectedSentence p = protect_spans(sentence);
+  const Status st = tok.encode(p.verbatim ? std::string_view() : std::string_view(p.text), ids);
+  seg->kept.push_back(std::move(p));
+  return st;
+}
+
+Status Translator::segment(const std::vector<std::string>& texts, bool split, bool protect, Segments* seg) {
   ScopedProf sp(&engine_->profiler(), ProfOp::kTokenize);
   if (!split) {
     for (size_t i = 0; i < texts.size(); ++i) {
       std::vector<int32_t> v;
-      EDGEMT_RETURN_IF_ERROR(tok.encode(texts[i], &v));
-      if (v.size() <= 1) continue;  // nothing but eos: empty or whitespace-only text
+      EDGEMT_RETURN_IF_ERROR(encode_sentence(texts[i], protect, seg, &v));
+      const bool verbatim = protect && seg->kept.back().verbatim;
+      if (v.size() <= 1 && !verbatim) {  // nothing but eos: empty or whitespace-only text
+        if (protect) seg->kept.pop_back();
+        continue;
+      }
       seg->ids.push_back(std::move(v));
       seg->text.push_back(i);
     }
@@ -256,15 +269,17 @@ Status Translator::segment(const std::vector<std::string>& texts, bool split, Se
       const TextSpan span = todo.back();
       todo.pop_back();
       std::vector<int32_t> v;
-      EDGEMT_RETURN_IF_ERROR(tok.encode(std::string_view(text).substr(span.begin, span.size()), &v));
+      EDGEMT_RETURN_IF_ERROR(
+          encode_sentence(std::string_view(text).substr(span.begin, span.size()), protect, seg, &v));
       TextSpan first, second;
       if (v.size() > limit && split_long_sentence(text, span, &first, &second)) {
+        if (protect) seg->kept.pop_back();
         todo.push_back(second);
         todo.push_back(first);
         continue;
       }
-      // A sentence with no token (nothing the tokenizer keeps) still has a place: it is
-      // given back as it was (see assemble).
+      // A sentence with no token (nothing the tokenizer keeps, or nothing but protected
+      // spans) still has a place: it is given back as it was (see assemble).
       seg->ids.push_back(std::move(v));
       seg->text.push_back(i);
       seg->span.push_back(span);
@@ -307,7 +322,7 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
   if (!p) return p.status();
   const bool split = options.split_sentences.value_or(true);
   Segments seg;
-  EDGEMT_RETURN_IF_ERROR(segment(texts, split, &seg));
+  EDGEMT_RETURN_IF_ERROR(segment(texts, split, options.protect_spans.value_or(true), &seg));
   std::vector<std::vector<int32_t>> out(seg.ids.size());
   EDGEMT_RETURN_IF_ERROR(run_chunked(views_of(seg.ids), out, p.value()));
   std::vector<std::string> result(texts.size());
@@ -317,10 +332,11 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
     const size_t i = seg.text[j];
     size_t last = j + 1;
     if (!split) {
-      result[i] = tok.decode(out[j]);
+      result[i] = seg.finish(j, tok.decode(out[j]));
     } else {
       while (last < seg.ids.size() && seg.text[last] == i) ++last;
-      result[i] = assemble(texts[i], seg, j, last, [&](size_t k) { return tok.decode(out[k]); });
+      result[i] =
+          assemble(texts[i], seg, j, last, [&](size_t k) { return seg.finish(k, tok.decode(out[k])); });
     }
     j = last;
   }
@@ -344,7 +360,7 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     const std::vector<std::string>& texts, size_t num_hypotheses, const TranslateOptions& options) {
   const bool split = options.split_sentences.value_or(true);
   Segments seg;
-  EDGEMT_RETURN_IF_ERROR(segment(texts, split, &seg));
+  EDGEMT_RETURN_IF_ERROR(segment(texts, split, options.protect_spans.value_or(true), &seg));
   std::vector<std::vector<std::vector<int32_t>>> hyps;
   EDGEMT_RETURN_IF_ERROR(
       translate_ids_nbest(views_of(seg.ids), num_hypotheses, &hyps, text_defaults(options)));
@@ -356,7 +372,7 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     r.clear();
     size_t last = j + 1;
     if (!split) {
-      for (const std::vector<int32_t>& h : hyps[j]) r.push_back(tok.decode(h));
+      for (const std::vector<int32_t>& h : hyps[j]) r.push_back(seg.finish(j, tok.decode(h)));
     } else {
       // Hypothesis h puts each sentence's h-th (or its best, where it has fewer) in place.
       while (last < seg.ids.size() && seg.text[last] == i) ++last;
@@ -364,7 +380,8 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
       for (size_t k = j; k < last; ++k) count = std::max(count, hyps[k].size());
       for (size_t h = 0; h < count; ++h)
         r.push_back(assemble(texts[i], seg, j, last, [&](size_t k) {
-          return hyps[k].empty() ? std::string() : tok.decode(hyps[k][std::min(h, hyps[k].size() - 1)]);
+          return hyps[k].empty() ? std::string()
+                                 : seg.finish(k, tok.decode(hyps[k][std::min(h, hyps[k].size() - 1)]));
         }));
     }
     j = last;

@@ -20,6 +20,7 @@
 #include "runtime/core/status.h"
 #include "runtime/model/model.h"
 #include "runtime/nmt/params.h"
+#include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
 
 namespace edgemt {
@@ -70,6 +71,12 @@ struct TranslateOptions {
   // (translate, translate_nbest), off for the ids calls (the model's exact search, as
   // transformers and Marian).
   std::optional<bool> repetition_guard;
+  // Text calls: protected spans (runtime/text/protected_spans.h) come through verbatim:
+  // URLs, e-mail addresses, file paths, backquoted code, placeholders (%s, {name}, $1)
+  // and numbers with units are replaced by markers the model copies, and put back in
+  // its translation (a span whose marker it dropped goes at the end). A sentence with
+  // nothing but such spans is not translated. Unset: true.
+  std::optional<bool> protect_spans;
 };
 
 class Translator {
@@ -152,8 +159,16 @@ class Translator {
     std::vector<std::vector<int32_t>> ids;  // each sentence's tokens (eos-terminated)
     std::vector<size_t> text;               // the text each sentence belongs to
     std::vector<TextSpan> span;             // its bytes in that text (split mode only)
+    std::vector<ProtectedSentence> kept;    // its protected spans (when protecting)
+    // Sentence k's translation from its decoded output: the protected spans put back.
+    std::string finish(size_t k, std::string decoded) const {
+      return kept.empty() ? decoded : restore_spans(decoded, kept[k]);
+    }
   };
-  Status segment(const std::vector<std::string>& texts, bool split, Segments* seg);
+  Status segment(const std::vector<std::string>& texts, bool split, bool protect, Segments* seg);
+  // Tokens of one sentence (protected spans replaced by markers when protecting; a
+  // sentence with nothing to translate gets no tokens but eos).
+  Status encode_sentence(std::string_view sentence, bool protect, Segments* seg, std::vector<int32_t>* ids);
   // texts[i] with its sentences replaced by `translation(k)` for each sentence k of it.
   template <typename F>
   std::string assemble(const std::string& text, const Segments& seg, size_t first, size_t last,

@@ -65,6 +65,9 @@ options:
                      let a hypothesis repeat itself until the length limit (by default
                      one that ends in an n-gram repeated back to back, a token 8 times or
                      up to 16 tokens 4 times, ends there; never with --ids)
+  --no-protect       translate URLs, e-mail addresses, file paths, `code`, placeholders
+                     (%s, {name}, $1) and numbers with units as any text (by default
+                     they come through verbatim)
   --no-shortlist      score every target token even if the model has a lexical
                      shortlist (by default each sentence's output is chosen among its
                      shortlist's candidates, as Marian's --shortlist)
@@ -94,6 +97,7 @@ struct Args {
   bool no_shortlist = false;
   bool no_split = false;
   bool no_repetition_guard = false;
+  bool no_protect = false;
   bool jsonl = false;
   int n_best = 0;
   int max_input = 0;
@@ -192,6 +196,8 @@ int parse_args(int argc, char** argv, Args* a) {
       a->no_split = true;
     } else if (arg == "--no-repetition-guard") {
       a->no_repetition_guard = true;
+    } else if (arg == "--no-protect") {
+      a->no_protect = true;
     } else if (arg == "--no-shortlist") {
       a->no_shortlist = true;
     } else if (arg == "--profile") {
@@ -280,6 +286,7 @@ edgemt::TranslateOptions translate_options(const Args& a) {
   if (a.max_length_offset != 0) o.max_length_offset = a.max_length_offset;
   if (a.no_shortlist) o.use_shortlist = false;
   if (a.no_split) o.split_sentences = false;
+  if (a.no_protect) o.protect_spans = false;
   // Text and jsonl: the repetition guard unless turned off; --ids: the model's exact search.
   o.repetition_guard = !a.ids && !a.no_repetition_guard;
   return o;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/server/markup.h"
+#include "runtime/text/protected_spans.h"
 
 namespace edgemt::server {
 namespace {
@@ -370,11 +371,15 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
   // Every q cut into segments; all of them go to the service as one job.
   std::vector<Segmented> docs;
   std::vector<std::string> texts;
+  std::vector<ProtectedSentence> kept;  // each sentence's protected spans (URLs, %s, ...)
   SentenceSplitter* splitter = sentence_splitter(f.source);
   for (const std::string& q : f.q) {
     docs.push_back(f.format == "html" ? segment_html(q) : segment_text(q));
     if (splitter != nullptr) split_sentences(&docs.back(), *splitter);
-    for (size_t i : docs.back().text) texts.push_back(docs.back().pieces[i]);
+    for (size_t i : docs.back().text) {
+      kept.push_back(protect_spans(docs.back().pieces[i]));
+      texts.push_back(kept.back().verbatim ? std::string() : kept.back().text);
+    }
   }
   const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
   TranslationService::Submitted sub = service_.submit(model, texts, f.alternatives);
@@ -407,7 +412,7 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
     std::vector<std::string> best;
     size_t n_alt = 0;
     for (size_t i = 0; i < doc.text.size(); ++i) {
-      best.push_back(segs[at + i].text);
+      best.push_back(restore_spans(segs[at + i].text, kept[at + i]));
       n_alt = std::max(n_alt, segs[at + i].alternatives.size());
     }
     translated.push_back(reassemble(doc, best));
@@ -416,7 +421,7 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
       std::vector<std::string> alt;
       for (size_t i = 0; i < doc.text.size(); ++i) {
         const Job::Segment& s = segs[at + i];
-        alt.push_back(k < s.alternatives.size() ? s.alternatives[k] : s.text);
+        alt.push_back(restore_spans(k < s.alternatives.size() ? s.alternatives[k] : s.text, kept[at + i]));
       }
       alts.push_back(reassemble(doc, alt));
     }

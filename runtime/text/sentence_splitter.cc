@@ -5,6 +5,8 @@
 #include <climits>
 #include <cstdint>
 
+#include "runtime/text/protected_spans.h"
+
 #if EDGEMT_HAVE_ICU
 #include <unicode/brkiter.h>
 #include <unicode/locid.h>
@@ -269,7 +271,7 @@ TextSpan trim_space(std::string_view text, TextSpan span) {
 }
 
 void SentenceSplitter::split(std::string_view text, std::vector<TextSpan>* out) {
-  std::vector<TextSpan> pieces;
+  std::vector<TextSpan> pieces, guarded;
   size_t line_start = 0;
   while (line_start <= text.size()) {
     size_t line_end = text.find_first_of("\r\n", line_start);
@@ -278,14 +280,24 @@ void SentenceSplitter::split(std::string_view text, std::vector<TextSpan>* out) 
       pieces.clear();
       const std::string_view line = text.substr(line_start, line_end - line_start);
       split_line(line, &pieces);
+      guarded.clear();
+      find_protected_spans(line, &guarded);
+      // A break inside a URL, an e-mail address, a path... ("download.html?id=7": ICU
+      // breaks after any '?') is undone.
+      auto inside_span = [&](size_t prev_end, size_t next_begin) {
+        for (const TextSpan& g : guarded)
+          if (g.begin < prev_end && g.end > next_begin) return true;
+        return false;
+      };
       const size_t first = out->size();
       for (const TextSpan& p : pieces) {
         const TextSpan t = trim_space(line, p);
         if (t.end <= t.begin) continue;
         // A break after an abbreviation, an initial or an ordinal number is undone (ICU
         // knows a few abbreviations per language, no initials and no ordinals).
-        if (out->size() > first && line[out->back().end - 1] == '.' &&
-            abbreviation_before(line, out->back().end - 1, ordinal_period_)) {
+        if (out->size() > first && ((line[out->back().end - 1] == '.' &&
+                                     abbreviation_before(line, out->back().end - 1, ordinal_period_)) ||
+                                    inside_span(out->back().end, t.begin))) {
           out->back().end = t.end;
         } else {
           out->push_back(t);

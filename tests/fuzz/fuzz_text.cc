@@ -6,12 +6,16 @@
 //   - every byte outside them is whitespace (nothing is lost);
 //   - cutting a sentence (split_long_sentence) gives two ordered, trimmed, non-empty
 //     halves inside it with only whitespace between them.
+// And through span protection: spans are ordered and inside the text; restoring the
+// protected text itself gives the text back; restoring any translation (here: the
+// protected text's second half, so that markers go missing) keeps every span.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
 #include "tests/fuzz/fuzz_common.h"
 
@@ -50,6 +54,25 @@ void check(SentenceSplitter& s, std::string_view text) {
                     s.name(), at);
 }
 
+void check_protection(std::string_view text) {
+  std::vector<TextSpan> spans;
+  edgemt::find_protected_spans(text, &spans);
+  size_t at = 0;
+  for (const TextSpan& sp : spans) {
+    EDGEMT_FUZZ_CHECK(at <= sp.begin && sp.begin < sp.end && sp.end <= text.size(),
+                      "protected span [%zu, %zu)", sp.begin, sp.end);
+    at = sp.end;
+  }
+  const edgemt::ProtectedSentence p = edgemt::protect_spans(text);
+  EDGEMT_FUZZ_CHECK(p.markers.size() == p.originals.size() && p.originals.size() <= spans.size(),
+                    "%zu markers for %zu spans", p.markers.size(), spans.size());
+  EDGEMT_FUZZ_CHECK(edgemt::restore_spans(p.text, p) == text, "restoring the protected text changed it");
+  const std::string half = p.text.substr(p.text.size() / 2);
+  const std::string out = edgemt::restore_spans(half, p);
+  for (const std::string& o : p.originals)
+    EDGEMT_FUZZ_CHECK(out.find(o) != std::string::npos, "a span was lost from a translation");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -70,5 +93,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
   check(*splitters[2 * lang], text);
   check(*splitters[2 * lang + 1], text);
+  check_protection(text);
   return 0;
 }

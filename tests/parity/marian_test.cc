@@ -113,6 +113,7 @@ TEST_P(MarianParity, TextMatchesMarianDecoder) {
   t.beam = 1;
   t.split_sentences = false;   // Marian translates each line as one sentence
   t.repetition_guard = false;  // and searches without a guard
+  t.protect_spans = false;     // nor protected spans
   auto out = tr->translate(sents, t);
   ASSERT_TRUE(out.has_value()) << out.status().to_string();
   const json& want = c_->ref.at("greedy_text");

@@ -256,6 +256,7 @@ TEST_P(Parity, TextMatchesTransformersDecode) {
   to.max_length = max_new_;
   to.split_sentences = false;   // transformers translates each string as one sentence
   to.repetition_guard = false;  // and searches without a guard
+  to.protect_spans = false;     // nor protected spans
   auto out = t->translate(in, to);
   ASSERT_TRUE(out.has_value()) << out.status().to_string();
   for (size_t i = 0; i < in.size(); ++i) {

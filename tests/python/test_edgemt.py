@@ -86,18 +86,27 @@ def test_translate_batch_nbest_and_scores_like_ctranslate2():
 def test_translate_text():
     ref = reference()
     tr = edgemt.Translator(model_path(), max_beam=4, max_decoding_length=ref["max_new_tokens"])
-    out = tr.translate(ref["sentences"][:5], beam_size=1, repetition_guard=False)
+    out = tr.translate(ref["sentences"][:5], beam_size=1, repetition_guard=False, protect_spans=False)
     assert out == ref["greedy_text"][:5]
-    assert tr.translate(ref["sentences"][0], beam_size=1, repetition_guard=False) == ref["greedy_text"][0]
+    assert tr.translate(ref["sentences"][0], beam_size=1, repetition_guard=False, protect_spans=False) == ref["greedy_text"][0]
     assert tr.translate([""]) == [""]
     # Sentence splitting (the default): two sentences on one line come back as each alone,
     # in place, with the spacing between them; split_sentences=False reaches the C API.
-    alone = tr.translate(ref["sentences"][:2], beam_size=1, split_sentences=False, repetition_guard=False)
+    alone = tr.translate(ref["sentences"][:2], beam_size=1, split_sentences=False, repetition_guard=False,
+                       protect_spans=False)
     assert alone == ref["greedy_text"][:2]
     two = " " + ref["sentences"][0] + "  " + ref["sentences"][1] + "\n"
-    assert tr.translate(two, beam_size=1, repetition_guard=False) == " " + alone[0] + "  " + alone[1] + "\n"
+    assert tr.translate(two, beam_size=1, repetition_guard=False, protect_spans=False) == " " + alone[0] + "  " + alone[1] + "\n"
     whole = tr.translate(two, beam_size=1, split_sentences=False)
     assert "\n" not in whole and not whole.startswith(" ")
+    # Protected spans (the default) come through whatever the model makes of the rest; a
+    # text of nothing but spans is not translated; protect_spans=False reaches the C API.
+    url = "https://example.org/a.html?id=7"
+    assert url in tr.translate(ref["sentences"][0] + " " + url + " " + ref["sentences"][1], beam_size=1)
+    assert tr.translate(url + " (%s)") == url + " (%s)"
+    assert tr.translate(url + " (%s)", protect_spans=False) == tr.translate(url + " (%s)", split_sentences=False,
+                                                                            protect_spans=False)
+    assert tr.translate(url + " (%s)", protect_spans=False) != url + " (%s)"
 
 
 def test_source_relative_length_limit():

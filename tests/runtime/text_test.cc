@@ -4,11 +4,13 @@
 // non-whitespace byte in exactly one sentence).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
 
 namespace edgemt {
@@ -53,6 +55,9 @@ TEST_P(SplitterTest, EnglishSentences) {
   EXPECT_EQ(sentences(*s, "Version 3.14 is out... Get it at www.example.com. Now!"),
             (V{"Version 3.14 is out...", "Get it at www.example.com.", "Now!"}));
   EXPECT_EQ(sentences(*s, "What?! Really? Yes."), (V{"What?!", "Really?", "Yes."}));
+  // No break inside a URL, an e-mail address or a path (ICU breaks after any '?').
+  EXPECT_EQ(sentences(*s, "Get https://x.org/a.html?id=7 now! Or mail a.b@c.org. Bye."),
+            (V{"Get https://x.org/a.html?id=7 now!", "Or mail a.b@c.org.", "Bye."}));
   EXPECT_EQ(sentences(*s, "no terminal punctuation"), (V{"no terminal punctuation"}));
 }
 
@@ -195,6 +200,123 @@ TEST(Splitter, LongSentenceIsCutAtAClauseNearTheMiddle) {
   // No space: nothing to cut at.
   const std::string w = "Donaudampfschifffahrtsgesellschaftskapitän";
   EXPECT_FALSE(split_long_sentence(w, {0, w.size()}, &a, &b));
+}
+
+// ---- protected spans ----------------------------------------------------------------
+
+std::vector<std::string> spans_of(std::string_view text) {
+  std::vector<TextSpan> spans;
+  find_protected_spans(text, &spans);
+  std::vector<std::string> out;
+  for (const TextSpan& sp : spans) out.emplace_back(text.substr(sp.begin, sp.size()));
+  return out;
+}
+
+using Strings = std::vector<std::string>;
+
+TEST(ProtectedSpans, KnownKinds) {
+  EXPECT_EQ(spans_of("See https://example.org/a?b=1&c=(2). Or www.example.com, then."),
+            (Strings{"https://example.org/a?b=1&c=(2)", "www.example.com"}));
+  EXPECT_EQ(spans_of("Mail jane.doe+x@mail.example.co.uk. Or mailto:a@b.de"),
+            (Strings{"jane.doe+x@mail.example.co.uk", "mailto:a@b.de"}));
+  EXPECT_EQ(spans_of("Edit /etc/edgemt/server.conf, ~/.bashrc and ./run.sh (or ../x/y) or C:\\Users\\a.txt."),
+            (Strings{"/etc/edgemt/server.conf", "~/.bashrc", "./run.sh", "../x/y", "C:\\Users\\a.txt"}));
+  EXPECT_EQ(spans_of("Run `make install` or ``a ` b``."), (Strings{"`make install`", "``a ` b``"}));
+  EXPECT_EQ(spans_of("Copy %s to %1$s: %5.2f%% %(name)s %ld %@"),
+            (Strings{"%s", "%1$s", "%5.2f", "%(name)s", "%ld", "%@"}));
+  EXPECT_EQ(spans_of("Hello {name}, {0} {} {{count}} {user.name:>10} ${HOME} $HOME $1"),
+            (Strings{"{name}", "{0}", "{}", "{{count}}", "{user.name:>10}", "${HOME}", "$HOME", "$1"}));
+  EXPECT_EQ(spans_of("It is 5 km away, weighs 3.5kg, uses 1,5 GB, 100% or 20 \xC2\xB0"
+                     "C, at 2.4\xC2\xA0GHz."),
+            (Strings{"5 km", "3.5kg", "1,5 GB", "100%",
+                     "20 \xC2\xB0"
+                     "C",
+                     "2.4\xC2\xA0GHz"}));
+}
+
+TEST(ProtectedSpans, OrdinaryProseIsNotProtected) {
+  for (const char* text :
+       {"The file could not be opened.", "He said: yes/no, and/or maybe.", "It is 50 % off",
+        "5 apples and 3 oranges", "Page 2 of 10.", "a@b", "{ not a placeholder }", "Costs 100 dollars.",
+        "100 %s", "Use the / key.", "1.5 million people"}) {
+    const std::vector<std::string> got = spans_of(text);
+    if (std::string(text) == "It is 50 % off") {
+      EXPECT_EQ(got, (Strings{"50 %"})) << text;  // a number with its unit
+    } else if (std::string(text) == "100 %s") {
+      EXPECT_EQ(got, (Strings{"%s"})) << text;  // a placeholder after a number
+    } else {
+      EXPECT_TRUE(got.empty()) << text << ": " << (got.empty() ? "" : got[0]);
+    }
+  }
+}
+
+TEST(ProtectedSpans, MarkersAreNewNumbersAndComeBack) {
+  const ProtectedSentence p = protect_spans("Open https://a.example/101 in 102 s or mail me@x.org now");
+  ASSERT_EQ(p.originals, (Strings{"https://a.example/101", "102 s", "me@x.org"}));
+  ASSERT_EQ(p.markers.size(), 3u);
+  EXPECT_FALSE(p.verbatim);
+  for (const std::string& m : p.markers) {
+    EXPECT_NE(m, "101");  // numbers in the sentence are not markers
+    EXPECT_NE(m, "102");
+    EXPECT_NE(p.text.find(m), std::string::npos);
+  }
+  EXPECT_EQ(p.text.find("https"), std::string::npos);
+  // The identity "translation" gives the sentence back.
+  EXPECT_EQ(restore_spans(p.text, p), "Open https://a.example/101 in 102 s or mail me@x.org now");
+  // Reordered, one repeated, one dropped: each span exactly once, the dropped one before
+  // the final punctuation.
+  const std::string t = "Mail " + p.markers[2] + " " + p.markers[2] + ", open " + p.markers[0] + ".";
+  EXPECT_EQ(restore_spans(t, p), "Mail me@x.org, open https://a.example/101 102 s.");
+  // A sentence of nothing but spans and punctuation is not translated.
+  const ProtectedSentence v = protect_spans("https://example.org/ (%s)");
+  EXPECT_TRUE(v.verbatim);
+  EXPECT_EQ(restore_spans("whatever the model says", v), "https://example.org/ (%s)");
+  EXPECT_TRUE(protect_spans("no spans here").markers.empty());
+  EXPECT_EQ(restore_spans("keine", protect_spans("no spans here")), "keine");
+}
+
+// Whatever a model does with the markers, each span comes out exactly once, on generated
+// text mixing spans, digits and prose.
+TEST(ProtectedSpans, EverySpanComesOutOnce) {
+  const std::vector<std::string> parts = {
+      "the", "file", "5 GB", "%s", "{name}", "https://x.org/a.b", "u@v.io", "/usr/bin/env", "`ls -l`",
+      "42",  "101",  "103",  ",",  "."};
+  std::mt19937 rng(7);
+  for (int iter = 0; iter < 500; ++iter) {
+    std::string s;
+    const size_t n = 1 + rng() % 10;
+    for (size_t i = 0; i < n; ++i) {
+      if (!s.empty()) s += ' ';
+      s += parts[rng() % parts.size()];
+    }
+    const ProtectedSentence p = protect_spans(s);
+    ASSERT_EQ(p.markers.size(), p.originals.size());
+    EXPECT_EQ(restore_spans(p.text, p), s) << s;
+    if (p.verbatim) continue;
+    // A "translation" that keeps a random subset of the markers, some twice, shuffled.
+    std::vector<std::string> words = {"das", "ist"};
+    for (const std::string& m : p.markers) {
+      const unsigned r = rng() % 4;
+      for (unsigned c = 0; c < (r == 0 ? 0u : r == 3 ? 2u : 1u); ++c) words.push_back(m);
+    }
+    std::shuffle(words.begin(), words.end(), rng);
+    std::string t;
+    for (const std::string& w : words) t += (t.empty() ? "" : " ") + w;
+    const std::string out = restore_spans(t + ".", p);
+    for (const std::string& o : p.originals) {
+      size_t count = 0;
+      for (size_t at = out.find(o); at != std::string::npos; at = out.find(o, at + o.size())) ++count;
+      size_t in_originals = 0;
+      for (const std::string& o2 : p.originals)
+        if (o2.find(o) != std::string::npos) ++in_originals;
+      EXPECT_EQ(count, in_originals) << "'" << o << "' in '" << out << "' from '" << t << "' (" << s << ")";
+    }
+    for (const std::string& m : p.markers) {
+      // No marker is left over (as its own number).
+      std::vector<TextSpan> none;
+      EXPECT_EQ(out.find(" " + m + " "), std::string::npos) << out;
+    }
+  }
 }
 
 }  // namespace

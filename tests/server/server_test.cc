@@ -156,6 +156,16 @@ TEST(Api, TranslatesLikeTheTranslator) {
   if (p1.find_first_of("<>&\"'") == std::string::npos && p2.find_first_of("<>&\"'") == std::string::npos) {
     EXPECT_EQ(json::parse(r.body)["translatedText"], "<p>" + p1 + " " + p2 + "</p>");
   }
+  // Protected spans come through verbatim, as from the Translator; a text of nothing but
+  // spans is given back as it is.
+  const std::string spans = "Open https://example.org/a.html?id=7 or mail jane@example.com with %s.";
+  r = post_json(api, {{"q", {spans, "https://example.org/ (%s)"}}, {"source", "en"}, {"target", "de"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const auto got = json::parse(r.body)["translatedText"].get<std::vector<std::string>>();
+  EXPECT_EQ(got[0], reference({spans})[0]);
+  for (const char* s : {"https://example.org/a.html?id=7", "jane@example.com", "%s"})
+    EXPECT_NE(got[0].find(s), std::string::npos) << got[0];
+  EXPECT_EQ(got[1], "https://example.org/ (%s)");
   // Form-encoded (what libretranslatepy sends), source auto.
   HttpRequest form;
   form.method = "POST";

@@ -1,0 +1,355 @@
+#include "runtime/text/protected_spans.h"
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+namespace edgemt {
+namespace {
+
+constexpr size_t kMaxSpan = 512;  // the longest backquoted code span looked for
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+// A letter for the "anything left to translate" test: ASCII letters and any non-ASCII byte.
+bool is_word_byte(char c) { return is_alpha(c) || static_cast<unsigned char>(c) >= 0x80; }
+
+// Characters that end a URL or path when they are its last ones (sentence punctuation).
+bool is_trailing_punct(char c) {
+  return c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?' || c == '\'' || c == '"' ||
+         c == ')' || c == ']' || c == '}';
+}
+
+// The end of a URL or path starting at `b`: up to whitespace or a delimiter, less
+// trailing punctuation (a closing bracket stays when the span opened one).
+size_t link_end(std::string_view s, size_t b) {
+  size_t e = b;
+  while (e < s.size() && !is_space(s[e]) && s[e] != '<' && s[e] != '>' && s[e] != '"' && s[e] != '`') ++e;
+  while (e > b && is_trailing_punct(s[e - 1])) {
+    const char c = s[e - 1];
+    const char open = c == ')' ? '(' : c == ']' ? '[' : c == '}' ? '{' : '\0';
+    if (open != '\0') {
+      const auto inner = s.substr(b, e - 1 - b);
+      if (std::count(inner.begin(), inner.end(), open) > std::count(inner.begin(), inner.end(), c)) break;
+    }
+    --e;
+  }
+  return e;
+}
+
+// Token start: the beginning of the text, or after whitespace or an opening bracket/quote.
+bool at_token_start(std::string_view s, size_t i) {
+  if (i == 0) return true;
+  const char p = s[i - 1];
+  return is_space(p) || p == '(' || p == '[' || p == '"' || p == '\'' || p == '<';
+}
+
+size_t match_url(std::string_view s, size_t i) {
+  if (!at_token_start(s, i)) return 0;
+  size_t j = i;
+  if (s.substr(i, 4) == "www." || s.substr(i, 4) == "WWW.") {
+    j = i + 4;
+    if (j >= s.size() || !is_alnum(s[j])) return 0;
+  } else {
+    if (!is_alpha(s[i])) return 0;
+    while (j < s.size() && (is_alnum(s[j]) || s[j] == '+' || s[j] == '.' || s[j] == '-')) ++j;
+    if (s.substr(j, 3) == "://") {
+      j += 3;
+    } else if (s.substr(i, j - i) == "mailto" && j < s.size() && s[j] == ':') {
+      ++j;
+    } else {
+      return 0;
+    }
+    if (j >= s.size() || is_space(s[j])) return 0;
+  }
+  const size_t e = link_end(s, i);
+  return e > j ? e - i : 0;
+}
+
+size_t match_email(std::string_view s, size_t i) {
+  // Starts at a local part's first byte; the whole address must follow.
+  auto local = [](char c) { return is_alnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-'; };
+  if (!local(s[i]) || s[i] == '.' || (i > 0 && local(s[i - 1]))) return 0;
+  size_t j = i;
+  while (j < s.size() && local(s[j])) ++j;
+  if (j >= s.size() || s[j] != '@' || j == i) return 0;
+  size_t k = j + 1;
+  while (k < s.size() && (is_alnum(s[k]) || s[k] == '-' || s[k] == '.')) ++k;
+  while (k > j + 1 && (s[k - 1] == '.' || s[k - 1] == '-')) --k;  // "...@example.org."
+  const size_t last_dot = s.substr(0, k).rfind('.');
+  if (last_dot == std::string_view::npos || last_dot <= j + 1 || k - last_dot - 1 < 2) return 0;
+  for (size_t t = last_dot + 1; t < k; ++t)
+    if (!is_alpha(s[t])) return 0;
+  return k - i;
+}
+
+size_t match_path(std::string_view s, size_t i) {
+  if (!at_token_start(s, i)) return 0;
+  size_t body;  // where the path's first name starts
+  if (s[i] == '/') {
+    body = i + 1;
+  } else if (s.substr(i, 2) == "~/" || s.substr(i, 2) == "./") {
+    body = i + 2;
+  } else if (s.substr(i, 3) == "../") {
+    body = i + 3;
+  } else if (i + 3 < s.size() && is_alpha(s[i]) && s[i + 1] == ':' && s[i + 2] == '\\') {
+    body = i + 3;
+  } else {
+    return 0;
+  }
+  if (body >= s.size() || !(is_alnum(s[body]) || s[body] == '.' || s[body] == '_' || s[body] == '-' ||
+                            static_cast<unsigned char>(s[body]) >= 0x80))
+    return 0;
+  const size_t e = link_end(s, i);
+  return e > body ? e - i : 0;
+}
+
+size_t match_code(std::string_view s, size_t i) {
+  if (s[i] != '`') return 0;
+  size_t ticks = 1;
+  while (i + ticks < s.size() && s[i + ticks] == '`') ++ticks;
+  const std::string fence(ticks, '`');
+  // Within a bounded window: a text full of unmatched backquotes stays linear.
+  const size_t close = s.substr(0, std::min(s.size(), i + ticks + kMaxSpan)).find(fence, i + ticks);
+  if (close == std::string_view::npos || close == i + ticks) return 0;
+  return close + ticks - i;
+}
+
+size_t match_placeholder(std::string_view s, size_t i) {
+  const char c = s[i];
+  auto next_is_letter = [&](size_t j) { return j < s.size() && is_alpha(s[j]); };
+  if (c == '%') {
+    size_t j = i + 1;
+    if (j >= s.size()) return 0;
+    if (s[j] == '(') {  // %(name)s
+      const size_t close = s.substr(0, std::min(s.size(), j + 64)).find(')', j);
+      if (close == std::string_view::npos || close == j + 1 || close + 1 >= s.size()) return 0;
+      for (size_t t = j + 1; t < close; ++t)
+        if (!(is_alnum(s[t]) || s[t] == '_')) return 0;
+      j = close + 1;
+    } else {
+      size_t d = j;
+      while (d < s.size() && is_digit(s[d])) ++d;
+      if (d > j && d < s.size() && s[d] == '$') j = d + 1;  // %1$s
+      while (j < s.size() && (s[j] == '-' || s[j] == '+' || s[j] == '0' || s[j] == '#')) ++j;
+      while (j < s.size() && is_digit(s[j])) ++j;
+      if (j < s.size() && s[j] == '.') {
+        ++j;
+        while (j < s.size() && is_digit(s[j])) ++j;
+      }
+      while (j < s.size() && (s[j] == 'l' || s[j] == 'h' || s[j] == 'z' || s[j] == 'j')) ++j;
+    }
+    if (j >= s.size()) return 0;
+    static constexpr std::string_view kConversions = "diouxXeEfFgGcsp@";
+    if (kConversions.find(s[j]) == std::string_view::npos) return 0;
+    if (next_is_letter(j + 1)) return 0;
+    return j + 1 - i;
+  }
+  if (c == '{') {  // {name}, {0}, {}, {name:fmt}, {{name}}
+    const bool dbl = i + 1 < s.size() && s[i + 1] == '{';
+    size_t j = i + (dbl ? 2 : 1);
+    while (j < s.size() &&
+           (is_alnum(s[j]) || s[j] == '_' || s[j] == '.' || s[j] == ':' || s[j] == '-' || s[j] == '[' ||
+            s[j] == ']' || s[j] == ' ' || s[j] == '|' || s[j] == '>' || s[j] == '<' || s[j] == '^' ||
+            s[j] == '=' || s[j] == '+' || s[j] == '#' || s[j] == '!' || s[j] == ','))
+      ++j;
+    const std::string_view body = s.substr(i + (dbl ? 2 : 1), j - i - (dbl ? 2 : 1));
+    if (body.find_first_not_of(' ') == std::string_view::npos && !body.empty()) return 0;
+    if (body.size() > 40) return 0;
+    if (dbl) return s.substr(j, 2) == "}}" ? j + 2 - i : 0;
+    if (!body.empty() && (body.front() == ' ' || body.back() == ' ')) return 0;  // prose in braces
+    return j < s.size() && s[j] == '}' ? j + 1 - i : 0;
+  }
+  if (c == '$') {
+    size_t j = i + 1;
+    if (j >= s.size()) return 0;
+    if (s[j] == '{') {
+      const size_t close = s.substr(0, std::min(s.size(), j + 64)).find('}', j);
+      if (close == std::string_view::npos || close == j + 1) return 0;
+      for (size_t t = j + 1; t < close; ++t)
+        if (is_space(s[t])) return 0;
+      return close + 1 - i;
+    }
+    if (is_digit(s[j])) {
+      while (j < s.size() && is_digit(s[j])) ++j;
+      return is_alpha(j < s.size() ? s[j] : ' ') ? 0 : j - i;
+    }
+    if (is_alpha(s[j]) || s[j] == '_') {
+      while (j < s.size() && (is_alnum(s[j]) || s[j] == '_')) ++j;
+      return j - i;
+    }
+  }
+  return 0;
+}
+
+// Units after a number, longest first where one is a prefix of another.
+constexpr std::array<std::string_view, 58> kUnits = {
+    "km/h", "kWh",       "mAh",       "MB/s", "GB/s", "kB/s", "Mbit", "Gbit", "kbit", "Mbps", "Gbps", "kbps",
+    "KiB",  "MiB",       "GiB",       "TiB",  "kHz",  "MHz",  "GHz",  "dpi",  "fps",  "rpm",  "mph",  "°C",
+    "°F",   "\xC2\xB5m", "\xC2\xB5s", "km",   "cm",   "mm",   "nm",   "kg",   "mg",   "ml",   "mL",   "KB",
+    "kB",   "MB",        "GB",        "TB",   "PB",   "Hz",   "ms",   "ns",   "mV",   "kW",   "mA",   "px",
+    "pt",   "%",         "°",         "m",    "g",    "s",    "h",    "V",    "W",    "B"};
+
+size_t match_number_unit(std::string_view s, size_t i) {
+  if (!is_digit(s[i]) || (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ','))) return 0;
+  size_t j = i;
+  while (j < s.size() && is_digit(s[j])) ++j;
+  while (j + 1 < s.size() && (s[j] == '.' || s[j] == ',') && is_digit(s[j + 1])) {
+    ++j;
+    while (j < s.size() && is_digit(s[j])) ++j;
+  }
+  size_t u = j;
+  if (u < s.size() && s[u] == ' ') {
+    ++u;
+  } else if (s.substr(u, 2) == "\xC2\xA0") {  // no-break space
+    u += 2;
+  } else if (s.substr(u, 3) == "\xE2\x80\xAF") {  // narrow no-break space
+    u += 3;
+  }
+  for (std::string_view unit : kUnits) {
+    if (s.substr(u, unit.size()) != unit) continue;
+    const size_t e = u + unit.size();
+    if (e < s.size() && (is_alnum(s[e]) || static_cast<unsigned char>(s[e]) >= 0x80)) continue;
+    return e - i;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void find_protected_spans(std::string_view text, std::vector<TextSpan>* out) {
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t n = match_code(text, i);
+    if (n == 0) n = match_url(text, i);
+    if (n == 0) n = match_email(text, i);
+    if (n == 0) n = match_path(text, i);
+    if (n == 0) n = match_placeholder(text, i);
+    if (n == 0) n = match_number_unit(text, i);
+    if (n > 0) {
+      out->push_back({i, i + n});
+      i += n;
+    } else {
+      ++i;
+    }
+  }
+}
+
+namespace {
+
+// The decimal numbers (maximal digit runs) in `s`.
+std::set<std::string> numbers_in(std::string_view s) {
+  std::set<std::string> out;
+  for (size_t i = 0; i < s.size();) {
+    if (!is_digit(s[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < s.size() && is_digit(s[j])) ++j;
+    out.emplace(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
+ProtectedSentence protect_spans(std::string_view sentence) {
+  ProtectedSentence p;
+  std::vector<TextSpan> spans;
+  find_protected_spans(sentence, &spans);
+  if (spans.empty()) {
+    p.text.assign(sentence);
+    return p;
+  }
+  // Markers: three-digit numbers from 101 up (copied by translation models as they are,
+  // with no thousands separator to add), skipping any number the sentence holds.
+  const std::set<std::string> taken = numbers_in(sentence);
+  int next = 101;
+  size_t at = 0;
+  bool words = false;
+  for (const TextSpan& sp : spans) {
+    // A marker must stand as its own number: a span touching a digit stays as it is.
+    if ((sp.begin > 0 && is_digit(sentence[sp.begin - 1])) ||
+        (sp.end < sentence.size() && is_digit(sentence[sp.end])))
+      continue;
+    if (!p.markers.empty() && sp.begin == at) {  // touches the previous span: one marker for both
+      p.originals.back().append(sentence.substr(sp.begin, sp.size()));
+      at = sp.end;
+      continue;
+    }
+    const std::string_view before = sentence.substr(at, sp.begin - at);
+    words = words || std::any_of(before.begin(), before.end(), is_word_byte);
+    p.text.append(before);
+    std::string marker;
+    do marker = std::to_string(next++);
+    while (taken.count(marker) > 0);
+    p.text += marker;
+    p.markers.push_back(std::move(marker));
+    p.originals.emplace_back(sentence.substr(sp.begin, sp.size()));
+    at = sp.end;
+  }
+  const std::string_view rest = sentence.substr(at);
+  words = words || std::any_of(rest.begin(), rest.end(), is_word_byte);
+  p.text.append(rest);
+  p.verbatim = !words && !p.markers.empty();
+  if (p.verbatim) p.text.assign(sentence);
+  return p;
+}
+
+std::string restore_spans(std::string_view translation, const ProtectedSentence& p) {
+  if (p.verbatim) return p.text;
+  if (p.markers.empty()) return std::string(translation);
+  std::vector<bool> used(p.markers.size(), false);
+  std::string out;
+  out.reserve(translation.size() + 64);
+  size_t floor = 0;  // the end of the last span put back: a dropped one goes after it
+  for (size_t i = 0; i < translation.size();) {
+    if (!is_digit(translation[i])) {
+      out += translation[i++];
+      continue;
+    }
+    size_t j = i;
+    while (j < translation.size() && is_digit(translation[j])) ++j;
+    const std::string_view run = translation.substr(i, j - i);
+    size_t m = 0;
+    while (m < p.markers.size() && p.markers[m] != run) ++m;
+    if (m == p.markers.size()) {
+      out.append(run);
+    } else if (!used[m]) {
+      used[m] = true;
+      out += p.originals[m];
+      floor = out.size();
+    } else if (!out.empty() && out.back() == ' ' && (j >= translation.size() || !is_alnum(translation[j]))) {
+      out.pop_back();  // a repeated marker goes, with one of the spaces around it
+    } else if (j < translation.size() && translation[j] == ' ') {
+      ++j;
+    }
+    i = j;
+  }
+  // Spans whose marker the model dropped: at the end, before the final punctuation.
+  std::string missing;
+  for (size_t m = 0; m < p.markers.size(); ++m) {
+    if (used[m]) continue;
+    if (!missing.empty()) missing += ' ';
+    missing += p.originals[m];
+  }
+  if (missing.empty()) return out;
+  size_t end = out.size();
+  while (end > floor &&
+         (out[end - 1] == '.' || out[end - 1] == '!' || out[end - 1] == '?' || out[end - 1] == ':' ||
+          out[end - 1] == ';' || out[end - 1] == '"' || out[end - 1] == '\'' || out[end - 1] == ')'))
+    --end;
+  size_t body_end = end;
+  while (body_end > floor && is_space(out[body_end - 1])) --body_end;
+  std::string result = out.substr(0, body_end);
+  if (!result.empty()) result += ' ';
+  result += missing;
+  result.append(out, end, std::string::npos);
+  return result;
+}
+
+}  // namespace edgemt
