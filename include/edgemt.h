@@ -45,7 +45,7 @@ extern "C" {
 #define EDGEMT_C_API_VERSION                                                   \
   4 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
-       no_span_protection */
+       no_span_protection, glossary */
 
 typedef enum edgemt_status {
   EDGEMT_OK = 0,
@@ -116,6 +116,11 @@ typedef struct edgemt_translate_options {
    * placeholders (%s, {name}, $1) and numbers with units verbatim; nonzero: they
    * translate them as any text. */
   int32_t no_span_protection;
+  /* Since C API version 4. NULL, or a glossary as text: UTF-8 lines "source<TAB>target"
+   * ('#' comments); text calls translate each source term (a whole word) as its target.
+   * Read during the call only; a malformed one fails the call (EDGEMT_INVALID_ARGUMENT,
+   * the message names the line). */
+  const char* glossary;
 } edgemt_translate_options;
 
 EDGEMT_API void edgemt_translator_options_init(edgemt_translator_options* options);

@@ -18,7 +18,7 @@ threads can translate at once, each with its own Translator over one shared mode
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Union
 
 from . import _edgemt
 
@@ -149,7 +149,8 @@ class Translator:
                   max_length_offset: Optional[int] = None,
                   split_sentences: bool = True,
                   repetition_guard: bool = True,
-                  protect_spans: bool = True) -> Union[str, List[str]]:
+                  protect_spans: bool = True,
+                  glossary: Optional[Dict[str, str]] = None) -> Union[str, List[str]]:
         """Text to text with the model's own tokenizer (a str gives a str).
 
         max_length_factor / max_length_offset: each sentence generates at most
@@ -160,6 +161,8 @@ class Translator:
         times, up to 16 tokens 4 times) ends there; False: the model's exact search.
         protect_spans: URLs, e-mail addresses, file paths, `code`, placeholders (%s, {name},
         $1) and numbers with units come through verbatim; False: translated as any text.
+        glossary: {source term: target term}; each source term found in a sentence (a
+        whole word) is translated as its target.
         """
         single = isinstance(texts, str)
         batch = [texts] if single else list(texts)
@@ -168,6 +171,13 @@ class Translator:
         options.split_sentences = bool(split_sentences)
         options.repetition_guard = bool(repetition_guard)
         options.protect_spans = bool(protect_spans)
+        if glossary:
+            lines = []
+            for src, tgt in glossary.items():
+                if any(c in str(s) for s in (src, tgt) for c in "\t\n\r"):
+                    raise ValueError("glossary terms cannot hold tabs or line breaks: %r" % ((src, tgt),))
+                lines.append("%s\t%s" % (src, tgt))
+            options.glossary = "\n".join(lines) + "\n"
         out = self._t.translate(batch, options)
         return out[0] if single else out
 

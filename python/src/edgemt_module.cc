@@ -70,6 +70,7 @@ struct Options {
   bool split_sentences = true;
   bool repetition_guard = true;
   bool protect_spans = true;
+  std::string glossary;  // tab-separated "source<TAB>target" lines; empty: none
   edgemt_translate_options c() const {
     edgemt_translate_options o;
     edgemt_translate_options_init(&o);
@@ -82,6 +83,7 @@ struct Options {
     o.no_sentence_split = split_sentences ? 0 : 1;
     o.no_repetition_guard = repetition_guard ? 0 : 1;
     o.no_span_protection = protect_spans ? 0 : 1;
+    o.glossary = glossary.empty() ? nullptr : glossary.c_str();
     return o;
   }
 };
@@ -227,7 +229,8 @@ PYBIND11_MODULE(_edgemt, m) {
       .def_readwrite("max_length_offset", &Options::max_length_offset)
       .def_readwrite("split_sentences", &Options::split_sentences)
       .def_readwrite("repetition_guard", &Options::repetition_guard)
-      .def_readwrite("protect_spans", &Options::protect_spans);
+      .def_readwrite("protect_spans", &Options::protect_spans)
+      .def_readwrite("glossary", &Options::glossary);
   py::class_<Translator>(m, "Translator")
       .def(py::init<std::shared_ptr<Model>, int, int, int, int, int>(), py::arg("model"),
            py::arg("max_batch"), py::arg("max_beam"), py::arg("max_source_length"),

@@ -111,6 +111,11 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
   if (EDGEMT_HAS_FIELD(o, T, no_repetition_guard) && o->no_repetition_guard != 0)
     out->repetition_guard = false;
   if (EDGEMT_HAS_FIELD(o, T, no_span_protection) && o->no_span_protection != 0) out->protect_spans = false;
+  if (EDGEMT_HAS_FIELD(o, T, glossary) && o->glossary != nullptr) {
+    auto g = edgemt::Glossary::parse(o->glossary);
+    if (!g) return fail(EDGEMT_INVALID_ARGUMENT, g.status().message());
+    out->glossary = std::move(g.value());
+  }
   if (EDGEMT_HAS_FIELD(o, T, beam_style)) {
     switch (o->beam_style) {
       case EDGEMT_BEAM_STYLE_DEFAULT:

@@ -226,25 +226,26 @@ Status Translator::translate_ids(const std::vector<std::vector<int32_t>>& source
   return run_chunked(views_of(sources), *results, p.value());
 }
 
-Status Translator::encode_sentence(std::string_view sentence, bool protect, Segments* seg,
+Status Translator::encode_sentence(std::string_view sentence, Protection protect, Segments* seg,
                                    std::vector<int32_t>* ids) {
   const Tokenizer& tok = model_->tokenizer();
-  if (!protect) return tok.encode(sentence, ids);
-  ProtectedSentence p = protect_spans(sentence);
+  if (!protect.any()) return tok.encode(sentence, ids);
+  ProtectedSentence p = protect_spans(sentence, protect.glossary, protect.spans);
   const Status st = tok.encode(p.verbatim ? std::string_view() : std::string_view(p.text), ids);
   seg->kept.push_back(std::move(p));
   return st;
 }
 
-Status Translator::segment(const std::vector<std::string>& texts, bool split, bool protect, Segments* seg) {
+Status Translator::segment(const std::vector<std::string>& texts, bool split, Protection protect,
+                           Segments* seg) {
   ScopedProf sp(&engine_->profiler(), ProfOp::kTokenize);
   if (!split) {
     for (size_t i = 0; i < texts.size(); ++i) {
       std::vector<int32_t> v;
       EDGEMT_RETURN_IF_ERROR(encode_sentence(texts[i], protect, seg, &v));
-      const bool verbatim = protect && seg->kept.back().verbatim;
+      const bool verbatim = protect.any() && seg->kept.back().verbatim;
       if (v.size() <= 1 && !verbatim) {  // nothing but eos: empty or whitespace-only text
-        if (protect) seg->kept.pop_back();
+        if (protect.any()) seg->kept.pop_back();
         continue;
       }
       seg->ids.push_back(std::move(v));
@@ -273,7 +274,7 @@ Status Translator::segment(const std::vector<std::string>& texts, bool split, bo
           encode_sentence(std::string_view(text).substr(span.begin, span.size()), protect, seg, &v));
       TextSpan first, second;
       if (v.size() > limit && split_long_sentence(text, span, &first, &second)) {
-        if (protect) seg->kept.pop_back();
+        if (protect.any()) seg->kept.pop_back();
         todo.push_back(second);
         todo.push_back(first);
         continue;
@@ -297,7 +298,7 @@ std::string Translator::assemble(const std::string& text, const Segments& seg, s
   for (size_t k = first; k < last; ++k) {
     const TextSpan& sp = seg.span[k];
     out.append(text, at, sp.begin - at);
-    if (seg.ids[k].size() <= 1)
+    if (seg.ids[k].size() <= 1 && (seg.kept.empty() || !seg.kept[k].verbatim))
       out.append(text, sp.begin, sp.size());
     else
       out += translation(k);
@@ -308,6 +309,9 @@ std::string Translator::assemble(const std::string& text, const Segments& seg, s
 }
 
 namespace {
+Translator::Protection protection(const TranslateOptions& o) {
+  return {o.protect_spans.value_or(true), o.glossary.get()};
+}
 // The text calls' defaults (see TranslateOptions).
 TranslateOptions text_defaults(const TranslateOptions& o) {
   TranslateOptions t = o;
@@ -322,7 +326,7 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
   if (!p) return p.status();
   const bool split = options.split_sentences.value_or(true);
   Segments seg;
-  EDGEMT_RETURN_IF_ERROR(segment(texts, split, options.protect_spans.value_or(true), &seg));
+  EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
   std::vector<std::vector<int32_t>> out(seg.ids.size());
   EDGEMT_RETURN_IF_ERROR(run_chunked(views_of(seg.ids), out, p.value()));
   std::vector<std::string> result(texts.size());
@@ -360,7 +364,7 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     const std::vector<std::string>& texts, size_t num_hypotheses, const TranslateOptions& options) {
   const bool split = options.split_sentences.value_or(true);
   Segments seg;
-  EDGEMT_RETURN_IF_ERROR(segment(texts, split, options.protect_spans.value_or(true), &seg));
+  EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
   std::vector<std::vector<std::vector<int32_t>>> hyps;
   EDGEMT_RETURN_IF_ERROR(
       translate_ids_nbest(views_of(seg.ids), num_hypotheses, &hyps, text_defaults(options)));

@@ -77,6 +77,10 @@ struct TranslateOptions {
   // its translation (a span whose marker it dropped goes at the end). A sentence with
   // nothing but such spans is not translated. Unset: true.
   std::optional<bool> protect_spans;
+  // Text calls: a user glossary (Glossary::load/parse): each source term found in a
+  // sentence is translated as its target (through the same markers as protected spans,
+  // whether or not those are on). nullptr: none.
+  std::shared_ptr<const Glossary> glossary;
 };
 
 class Translator {
@@ -165,10 +169,21 @@ class Translator {
       return kept.empty() ? decoded : restore_spans(decoded, kept[k]);
     }
   };
-  Status segment(const std::vector<std::string>& texts, bool split, bool protect, Segments* seg);
-  // Tokens of one sentence (protected spans replaced by markers when protecting; a
+
+ public:
+  // How text calls protect sentences (protect_spans, glossary).
+  struct Protection {
+    bool spans = true;
+    const Glossary* glossary = nullptr;
+    bool any() const { return spans || glossary != nullptr; }
+  };
+
+ private:
+  Status segment(const std::vector<std::string>& texts, bool split, Protection protect, Segments* seg);
+  // Tokens of one sentence (protected spans and glossary terms replaced by markers; a
   // sentence with nothing to translate gets no tokens but eos).
-  Status encode_sentence(std::string_view sentence, bool protect, Segments* seg, std::vector<int32_t>* ids);
+  Status encode_sentence(std::string_view sentence, Protection protect, Segments* seg,
+                         std::vector<int32_t>* ids);
   // texts[i] with its sentences replaced by `translation(k)` for each sentence k of it.
   template <typename F>
   std::string assemble(const std::string& text, const Segments& seg, size_t first, size_t last,

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -65,6 +66,9 @@ options:
                      let a hypothesis repeat itself until the length limit (by default
                      one that ends in an n-gram repeated back to back, a token 8 times or
                      up to 16 tokens 4 times, ends there; never with --ids)
+  --glossary FILE    tab-separated lines "source term<TAB>target term" (# comments):
+                     each source term found in a sentence (a whole word; a lower-case
+                     term also capitalized) is translated as its target
   --no-protect       translate URLs, e-mail addresses, file paths, `code`, placeholders
                      (%s, {name}, $1) and numbers with units as any text (by default
                      they come through verbatim)
@@ -85,6 +89,8 @@ environment:
 
 struct Args {
   std::string model;
+  std::string glossary_path;
+  std::shared_ptr<const edgemt::Glossary> glossary;
   int beam = 0;
   int batch = 8;
   int threads = 0;
@@ -154,6 +160,12 @@ int parse_args(int argc, char** argv, Args* a) {
         return 2;
       }
       a->model = argv[++i];
+    } else if (arg == "--glossary") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "translate: --glossary needs a file\n");
+        return 2;
+      }
+      a->glossary_path = argv[++i];
     } else if (arg == "--beam") {
       if (!need_int(1, 32, &a->beam)) return 2;
     } else if (arg == "--batch") {
@@ -219,6 +231,10 @@ int parse_args(int argc, char** argv, Args* a) {
   }
   if (a->jsonl && a->ids) {
     std::fprintf(stderr, "translate: --output jsonl takes text input (not --ids)\n");
+    return 2;
+  }
+  if (!a->glossary_path.empty() && (a->jsonl || a->ids)) {
+    std::fprintf(stderr, "translate: --glossary applies to text output (not --ids or --output jsonl)\n");
     return 2;
   }
   if (a->n_best > 0 && a->beam == 0) a->beam = a->n_best;
@@ -287,6 +303,7 @@ edgemt::TranslateOptions translate_options(const Args& a) {
   if (a.no_shortlist) o.use_shortlist = false;
   if (a.no_split) o.split_sentences = false;
   if (a.no_protect) o.protect_spans = false;
+  o.glossary = a.glossary;
   // Text and jsonl: the repetition guard unless turned off; --ids: the model's exact search.
   o.repetition_guard = !a.ids && !a.no_repetition_guard;
   return o;
@@ -485,6 +502,14 @@ int main(int argc, char** argv) {
   }
   const double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load0).count();
+  if (!a.glossary_path.empty()) {
+    auto g = edgemt::Glossary::load(a.glossary_path);
+    if (!g) {
+      std::fprintf(stderr, "translate: %s\n", g.status().message().c_str());
+      return 2;
+    }
+    a.glossary = std::move(g.value());
+  }
   edgemt::TranslatorOptions topt;
   topt.max_batch = a.batch;
   topt.num_threads = a.threads;

@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <sys/socket.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -352,11 +354,18 @@ int main(int argc, char** argv) {
 
   // SIGTERM/SIGINT: stop accepting; requests in flight finish (listen_after_bind returns
   // once they are answered), then the workers drain and stop.
-  std::thread signal_thread([&http, signals] {
+  std::atomic<bool> listen_done{false};
+  std::thread signal_thread([&http, &listen_done, signals] {
     int sig = 0;
     sigwait(&signals, &sig);
+    if (listen_done.load()) return;  // woken by main after listen ended some other way
     std::fprintf(stderr, "edgemt-server: %s, finishing the requests in flight\n",
                  sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    // cpp-httplib's stop() does nothing until listen_after_bind has started running: a
+    // signal that came right after the start-up line would be lost and the server would
+    // never stop. Wait for it to run (or to end).
+    while (!http.is_running() && !listen_done.load())
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     http.stop();
   });
 
@@ -368,6 +377,7 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
 
   const bool ok = http.listen_after_bind();
+  listen_done = true;
   service.value()->shutdown();
   if (!ok && http.is_running()) {
     std::cerr << "edgemt-server: the listening socket failed\n";

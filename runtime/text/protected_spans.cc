@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <set>
 
 namespace edgemt {
@@ -217,11 +218,25 @@ size_t match_number_unit(std::string_view s, size_t i) {
   return 0;
 }
 
-}  // namespace
-
-void find_protected_spans(std::string_view text, std::vector<TextSpan>* out) {
+// The spans of `text`, glossary terms first where a glossary is given (targets: each
+// span's glossary target, or empty for a span kept verbatim).
+void scan(std::string_view text, const Glossary* glossary, bool builtin, std::vector<TextSpan>* out,
+          std::vector<std::string>* targets) {
   size_t i = 0;
+  std::string target;
   while (i < text.size()) {
+    if (glossary != nullptr) {
+      if (const size_t n = glossary->match(text, i, &target); n > 0) {
+        out->push_back({i, i + n});
+        targets->push_back(target);
+        i += n;
+        continue;
+      }
+    }
+    if (!builtin) {
+      ++i;
+      continue;
+    }
     size_t n = match_code(text, i);
     if (n == 0) n = match_url(text, i);
     if (n == 0) n = match_email(text, i);
@@ -230,11 +245,105 @@ void find_protected_spans(std::string_view text, std::vector<TextSpan>* out) {
     if (n == 0) n = match_number_unit(text, i);
     if (n > 0) {
       out->push_back({i, i + n});
+      if (targets != nullptr) targets->emplace_back();
       i += n;
     } else {
       ++i;
     }
   }
+}
+
+bool word_byte_at(std::string_view s, size_t i) {
+  return i < s.size() && (is_alnum(s[i]) || s[i] == '_' || static_cast<unsigned char>(s[i]) >= 0x80);
+}
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+}  // namespace
+
+void find_protected_spans(std::string_view text, std::vector<TextSpan>* out) {
+  scan(text, nullptr, true, out, nullptr);
+}
+
+Expected<std::shared_ptr<const Glossary>> Glossary::parse(std::string_view tsv) {
+  auto g = std::shared_ptr<Glossary>(new Glossary());
+  size_t line_no = 0;
+  for (size_t at = 0; at < tsv.size();) {
+    size_t end = tsv.find('\n', at);
+    if (end == std::string_view::npos) end = tsv.size();
+    std::string_view line = tsv.substr(at, end - at);
+    at = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line_no == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);  // a BOM
+    if (line.find_first_not_of(" \t") == std::string_view::npos || line.front() == '#') continue;
+    const size_t tab = line.find('\t');
+    auto trim = [](std::string_view v) {
+      while (!v.empty() && is_space(v.front())) v.remove_prefix(1);
+      while (!v.empty() && is_space(v.back())) v.remove_suffix(1);
+      return v;
+    };
+    if (tab == std::string_view::npos)
+      return invalid_argument("glossary line " + std::to_string(line_no) +
+                              ": no tab between source and target");
+    const std::string_view src = trim(line.substr(0, tab)), tgt = trim(line.substr(tab + 1));
+    if (src.empty() || tgt.empty())
+      return invalid_argument("glossary line " + std::to_string(line_no) + ": an empty source or target");
+    auto same =
+        std::find_if(g->terms_.begin(), g->terms_.end(), [&](const Term& t) { return t.source == src; });
+    if (same != g->terms_.end()) {
+      same->target.assign(tgt);
+    } else {
+      g->terms_.push_back({std::string(src), std::string(tgt)});
+    }
+  }
+  std::stable_sort(g->terms_.begin(), g->terms_.end(),
+                   [](const Term& a, const Term& b) { return a.source.size() > b.source.size(); });
+  g->first_.assign(256, {});
+  for (size_t t = 0; t < g->terms_.size(); ++t)
+    g->first_[static_cast<unsigned char>(lower(g->terms_[t].source[0]))].push_back(static_cast<uint32_t>(t));
+  return std::shared_ptr<const Glossary>(std::move(g));
+}
+
+Expected<std::shared_ptr<const Glossary>> Glossary::load(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return not_found("cannot open glossary " + path);
+  std::string data;
+  char buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, n);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) return io_error("cannot read glossary " + path);
+  auto g = parse(data);
+  if (!g) return invalid_argument(path + ": " + g.status().message());
+  return g;
+}
+
+size_t Glossary::match(std::string_view text, size_t i, std::string* target) const {
+  if (i >= text.size() || terms_.empty() || (i > 0 && word_byte_at(text, i - 1) && word_byte_at(text, i)))
+    return 0;
+  for (uint32_t t : first_[static_cast<unsigned char>(lower(text[i]))]) {
+    const Term& term = terms_[t];
+    const size_t n = term.source.size();
+    if (text.size() - i < n) continue;
+    const std::string_view cand = text.substr(i, n);
+    bool capitalized = false;
+    if (cand != term.source) {
+      // A lower-case term at the start of a sentence (or after a colon...) is capitalized.
+      if (!(term.source[0] >= 'a' && term.source[0] <= 'z') || cand[0] != term.source[0] - 'a' + 'A' ||
+          cand.substr(1) != std::string_view(term.source).substr(1))
+        continue;
+      capitalized = true;
+    }
+    // Whole words only: no word byte on either side where the term itself has one.
+    if (word_byte_at(text, i + n) && word_byte_at(term.source, n - 1)) continue;
+    *target = term.target;
+    if (capitalized && !target->empty() && (*target)[0] >= 'a' && (*target)[0] <= 'z')
+      (*target)[0] = static_cast<char>((*target)[0] - 'a' + 'A');
+    return n;
+  }
+  return 0;
 }
 
 namespace {
@@ -257,10 +366,11 @@ std::set<std::string> numbers_in(std::string_view s) {
 
 }  // namespace
 
-ProtectedSentence protect_spans(std::string_view sentence) {
+ProtectedSentence protect_spans(std::string_view sentence, const Glossary* glossary, bool builtin_spans) {
   ProtectedSentence p;
   std::vector<TextSpan> spans;
-  find_protected_spans(sentence, &spans);
+  std::vector<std::string> targets;
+  scan(sentence, glossary, builtin_spans, &spans, &targets);
   if (spans.empty()) {
     p.text.assign(sentence);
     return p;
@@ -271,13 +381,16 @@ ProtectedSentence protect_spans(std::string_view sentence) {
   int next = 101;
   size_t at = 0;
   bool words = false;
-  for (const TextSpan& sp : spans) {
+  for (size_t s = 0; s < spans.size(); ++s) {
+    const TextSpan& sp = spans[s];
+    // What comes back for it: a glossary term's target, else the span itself.
+    const std::string_view back = targets[s].empty() ? sentence.substr(sp.begin, sp.size()) : targets[s];
     // A marker must stand as its own number: a span touching a digit stays as it is.
     if ((sp.begin > 0 && is_digit(sentence[sp.begin - 1])) ||
         (sp.end < sentence.size() && is_digit(sentence[sp.end])))
       continue;
     if (!p.markers.empty() && sp.begin == at) {  // touches the previous span: one marker for both
-      p.originals.back().append(sentence.substr(sp.begin, sp.size()));
+      p.originals.back().append(back);
       at = sp.end;
       continue;
     }
@@ -289,20 +402,19 @@ ProtectedSentence protect_spans(std::string_view sentence) {
     while (taken.count(marker) > 0);
     p.text += marker;
     p.markers.push_back(std::move(marker));
-    p.originals.emplace_back(sentence.substr(sp.begin, sp.size()));
+    p.originals.emplace_back(back);
     at = sp.end;
   }
   const std::string_view rest = sentence.substr(at);
   words = words || std::any_of(rest.begin(), rest.end(), is_word_byte);
   p.text.append(rest);
   p.verbatim = !words && !p.markers.empty();
-  if (p.verbatim) p.text.assign(sentence);
   return p;
 }
 
-std::string restore_spans(std::string_view translation, const ProtectedSentence& p) {
-  if (p.verbatim) return p.text;
-  if (p.markers.empty()) return std::string(translation);
+namespace {
+
+std::string restore_markers(std::string_view translation, const ProtectedSentence& p) {
   std::vector<bool> used(p.markers.size(), false);
   std::string out;
   out.reserve(translation.size() + 64);
@@ -350,6 +462,13 @@ std::string restore_spans(std::string_view translation, const ProtectedSentence&
   result += missing;
   result.append(out, end, std::string::npos);
   return result;
+}
+
+}  // namespace
+
+std::string restore_spans(std::string_view translation, const ProtectedSentence& p) {
+  if (p.markers.empty()) return std::string(translation);
+  return restore_markers(p.verbatim ? std::string_view(p.text) : translation, p);
 }
 
 }  // namespace edgemt

@@ -14,32 +14,65 @@
 // translation (before its final punctuation), and a marker it repeated is kept once:
 // every span comes out exactly once. A sentence that is nothing but spans, punctuation
 // and whitespace is not translated at all.
+//
+// A user glossary rides on the same markers: a source term found in the sentence (as a
+// whole word) is replaced by a marker, and the marker by the term's target.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "runtime/core/status.h"
 #include "runtime/text/sentence_splitter.h"
 
 namespace edgemt {
+
+// Terms that must be translated one way: `source` (as a whole word, case-sensitive; a
+// term written in lower case also matches with its first letter capitalized, and its
+// target is then capitalized too) becomes `target`.
+class Glossary {
+ public:
+  // Tab-separated UTF-8 lines "source<TAB>target"; blank lines and lines starting with
+  // '#' are skipped; a later line for the same source replaces an earlier one. A line
+  // without a tab, or with an empty side, is an error naming the line.
+  static Expected<std::shared_ptr<const Glossary>> parse(std::string_view tsv);
+  static Expected<std::shared_ptr<const Glossary>> load(const std::string& path);
+
+  size_t size() const { return terms_.size(); }
+  // The longest term whose source starts at text[i] as a whole word: its length in the
+  // text, and its target in *target; 0 when none does.
+  size_t match(std::string_view text, size_t i, std::string* target) const;
+
+ private:
+  struct Term {
+    std::string source, target;
+  };
+  std::vector<Term> terms_;                   // longest source first
+  std::vector<std::vector<uint32_t>> first_;  // by the source's first byte (lower-cased)
+};
 
 // Appends the protected spans of `text` to *out, in order, without overlaps.
 void find_protected_spans(std::string_view text, std::vector<TextSpan>* out);
 
 struct ProtectedSentence {
   std::string text;                    // what is translated: spans replaced by markers
-                                       // (verbatim: the sentence as it was)
   std::vector<std::string> markers;    // markers[i] stands for originals[i]
-  std::vector<std::string> originals;  // the spans, verbatim
-  bool verbatim = false;               // nothing to translate: give the sentence back as is
+  std::vector<std::string> originals;  // what comes back: the span verbatim, or a
+                                       // glossary term's target
+  bool verbatim = false;               // nothing to translate: the sentence is `text`
+                                       // with its markers replaced
 };
 
-ProtectedSentence protect_spans(std::string_view sentence);
+// glossary: optional (nullptr: none); builtin_spans false: the glossary's terms only.
+ProtectedSentence protect_spans(std::string_view sentence, const Glossary* glossary = nullptr,
+                                bool builtin_spans = true);
 
-// The translation with each marker replaced by its span (see above); a verbatim
-// sentence as it was.
+// The translation with each marker replaced by its span (see above); for a verbatim
+// sentence, whatever the translation, its own text with the markers replaced.
 std::string restore_spans(std::string_view translation, const ProtectedSentence& p);
 
 }  // namespace edgemt

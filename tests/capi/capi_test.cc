@@ -113,6 +113,31 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   auto want = cpp.value()->translate(texts);
   ASSERT_TRUE(want.has_value());
   for (size_t i = 0; i < texts.size(); ++i) EXPECT_EQ(out[i], want.value()[i]) << "sentence " << i;
+  // Version 4's text options reach the translator: span protection off, a glossary (and a
+  // malformed one fails the call with its line).
+  const std::string url = "https://example.org/a?b=1";
+  const std::vector<std::string> more = {texts[0] + " " + url, texts[1]};
+  std::vector<const char*> in2 = {more[0].c_str(), more[1].c_str()};
+  const std::string first_word = texts[1].substr(0, texts[1].find(' '));
+  const std::string glossary = first_word + "\tGLOSSAR\n";
+  edgemt_translate_options o;
+  edgemt_translate_options_init(&o);
+  o.no_span_protection = 1;
+  o.glossary = glossary.c_str();
+  ASSERT_EQ(edgemt_translate(tr, in2.data(), in2.size(), &o, &out), EDGEMT_OK) << edgemt_last_error();
+  edgemt::TranslateOptions co;
+  co.protect_spans = false;
+  auto g = edgemt::Glossary::parse(glossary);
+  ASSERT_TRUE(g.has_value());
+  co.glossary = g.value();
+  auto want2 = cpp.value()->translate(more, co);
+  ASSERT_TRUE(want2.has_value());
+  EXPECT_EQ(out[0], want2.value()[0]);
+  EXPECT_EQ(out[1], want2.value()[1]);
+  EXPECT_NE(std::string(out[1]).find("GLOSSAR"), std::string::npos) << out[1];
+  o.glossary = "no tab\n";
+  EXPECT_EQ(edgemt_translate(tr, in2.data(), in2.size(), &o, &out), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(edgemt_last_error()).find("line 1"), std::string::npos) << edgemt_last_error();
   edgemt_translator_free(tr);
 }
 

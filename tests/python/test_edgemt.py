@@ -107,6 +107,14 @@ def test_translate_text():
     assert tr.translate(url + " (%s)", protect_spans=False) == tr.translate(url + " (%s)", split_sentences=False,
                                                                             protect_spans=False)
     assert tr.translate(url + " (%s)", protect_spans=False) != url + " (%s)"
+    # A glossary: a term becomes its target whatever the model; bad terms are refused.
+    word = ref["sentences"][1].split(" ")[0]
+    assert "GLOSSAR" in tr.translate(ref["sentences"][1], glossary={word: "GLOSSAR"})
+    try:
+        tr.translate("x", glossary={"a\tb": "c"})
+        assert False, "a tab in a term was accepted"
+    except ValueError:
+        pass
 
 
 def test_source_relative_length_limit():

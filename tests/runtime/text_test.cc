@@ -319,5 +319,33 @@ TEST(ProtectedSpans, EverySpanComesOutOnce) {
   }
 }
 
+TEST(ProtectedSpans, GlossaryTermsBecomeTheirTargets) {
+  auto g = Glossary::parse(
+      "# terms\nfile\tDatei\nFirefox\tFirefox\n\nfile manager\tDateimanager\r\nfile\tDokument\n");
+  ASSERT_TRUE(g.has_value()) << g.status().to_string();
+  EXPECT_EQ(g.value()->size(), 3u);  // the later "file" line replaced the earlier one
+  const ProtectedSentence p = protect_spans(
+      "File a bug: open the file manager, not the files or profile. Visit firefox.org", g.value().get());
+  // Whole words only, the longest term first, a lower-case term also capitalized; the
+  // URL-less "firefox.org" is not the term "Firefox" (case-sensitive).
+  ASSERT_EQ(p.originals, (Strings{"Dokument", "Dateimanager"}));
+  EXPECT_EQ(restore_spans(p.text, p),
+            "Dokument a bug: open the Dateimanager, not the files or profile. Visit firefox.org");
+  // A sentence of nothing but a term is not translated: it becomes the term's target.
+  const ProtectedSentence only = protect_spans("Firefox", g.value().get());
+  EXPECT_TRUE(only.verbatim);
+  EXPECT_EQ(restore_spans("anything", only), "Firefox");
+  // Terms only (the built-in spans off).
+  const ProtectedSentence t = protect_spans("Open the file at https://x.org/", g.value().get(), false);
+  EXPECT_EQ(t.originals, (Strings{"Dokument"}));
+  // Errors name the line.
+  auto bad = Glossary::parse("a\tb\nno tab here\n");
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.status().message().find("line 2"), std::string::npos) << bad.status().message();
+  EXPECT_FALSE(Glossary::parse("a\t \n").has_value());
+  EXPECT_FALSE(Glossary::load("/nonexistent/glossary.tsv").has_value());
+  EXPECT_EQ(Glossary::parse("").value()->size(), 0u);
+}
+
 }  // namespace
 }  // namespace edgemt

@@ -1,0 +1,36 @@
+# translate --glossary FILE: each source term in a sentence comes out as the glossary's
+# target term; a glossary that cannot be read or parsed is a clear error (exit 2) naming
+# the file or line, before anything is translated.
+#   cmake -DTRANSLATE=... -DMODEL=... [-DEMULATOR=...] -P glossary.cmake
+set(dir "${CMAKE_CURRENT_BINARY_DIR}")
+file(WRITE "${dir}/glossary.tsv" "# a comment\nfile\tZettelkasten\nwindow\tFensterchen\n")
+file(WRITE "${dir}/glossary_input.txt" "The file could not be opened.\nSave the document before closing the window.\n")
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --glossary "${dir}/glossary.tsv"
+                INPUT_FILE "${dir}/glossary_input.txt" OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "translate --glossary failed (${rc}): ${err}")
+endif()
+string(REGEX MATCHALL "[^\n]*\n" lines "${out}")
+list(LENGTH lines n)
+if(NOT n EQUAL 2)
+  message(FATAL_ERROR "2 lines in, ${n} out:\n${out}")
+endif()
+list(GET lines 0 first)
+list(GET lines 1 second)
+if(NOT first MATCHES "Zettelkasten" OR first MATCHES "file")
+  message(FATAL_ERROR "the glossary's 'file' was not used: ${first}")
+endif()
+if(NOT second MATCHES "Fensterchen")
+  message(FATAL_ERROR "the glossary's 'window' was not used: ${second}")
+endif()
+file(WRITE "${dir}/glossary_bad.tsv" "file\tDatei\nno tab on this line\n")
+foreach(g "${dir}/glossary_bad.tsv" "${dir}/no_such_glossary.tsv")
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --glossary "${g}"
+                  INPUT_FILE "${dir}/glossary_input.txt" OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 2 OR NOT out STREQUAL "" OR NOT err MATCHES "glossary")
+    message(FATAL_ERROR "a bad glossary ${g}: exit ${rc}, output [${out}], error [${err}]")
+  endif()
+endforeach()
+if(NOT err MATCHES "no_such_glossary")
+  message(FATAL_ERROR "the error does not name the file: ${err}")
+endif()
