@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <set>
+#include <unordered_map>
 
 namespace edgemt {
 namespace {
@@ -267,6 +268,7 @@ void find_protected_spans(std::string_view text, std::vector<TextSpan>* out) {
 
 Expected<std::shared_ptr<const Glossary>> Glossary::parse(std::string_view tsv) {
   auto g = std::shared_ptr<Glossary>(new Glossary());
+  std::unordered_map<std::string, size_t> index;  // source term -> its place in terms_
   size_t line_no = 0;
   for (size_t at = 0; at < tsv.size();) {
     size_t end = tsv.find('\n', at);
@@ -289,12 +291,11 @@ Expected<std::shared_ptr<const Glossary>> Glossary::parse(std::string_view tsv) 
     const std::string_view src = trim(line.substr(0, tab)), tgt = trim(line.substr(tab + 1));
     if (src.empty() || tgt.empty())
       return invalid_argument("glossary line " + std::to_string(line_no) + ": an empty source or target");
-    auto same =
-        std::find_if(g->terms_.begin(), g->terms_.end(), [&](const Term& t) { return t.source == src; });
-    if (same != g->terms_.end()) {
-      same->target.assign(tgt);
-    } else {
+    auto [it, added] = index.try_emplace(std::string(src), g->terms_.size());
+    if (added) {
       g->terms_.push_back({std::string(src), std::string(tgt)});
+    } else {
+      g->terms_[it->second].target.assign(tgt);  // a later line for the same term
     }
   }
   std::stable_sort(g->terms_.begin(), g->terms_.end(),
