@@ -43,9 +43,12 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  4 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
+  5 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
-       no_span_protection, glossary */
+       no_span_protection, glossary; 5: format */
+
+/* edgemt_translate_options.format (since C API version 5). */
+typedef enum edgemt_format { EDGEMT_FORMAT_TEXT = 0, EDGEMT_FORMAT_HTML = 1 } edgemt_format;
 
 typedef enum edgemt_status {
   EDGEMT_OK = 0,
@@ -121,6 +124,11 @@ typedef struct edgemt_translate_options {
    * Read during the call only; a malformed one fails the call (EDGEMT_INVALID_ARGUMENT,
    * the message names the line). */
   const char* glossary;
+  /* Since C API version 5. What text calls' texts are: EDGEMT_FORMAT_TEXT (0) or
+   * EDGEMT_FORMAT_HTML (1): HTML documents whose text nodes are translated (tags,
+   * attributes, comments and script/style/code/pre/textarea content kept byte for byte;
+   * entities decoded, and &, <, > escaped again in the translations). */
+  int32_t format;
 } edgemt_translate_options;
 
 EDGEMT_API void edgemt_translator_options_init(edgemt_translator_options* options);

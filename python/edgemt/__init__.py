@@ -150,7 +150,8 @@ class Translator:
                   split_sentences: bool = True,
                   repetition_guard: bool = True,
                   protect_spans: bool = True,
-                  glossary: Optional[Dict[str, str]] = None) -> Union[str, List[str]]:
+                  glossary: Optional[Dict[str, str]] = None,
+                  format: str = "text") -> Union[str, List[str]]:
         """Text to text with the model's own tokenizer (a str gives a str).
 
         max_length_factor / max_length_offset: each sentence generates at most
@@ -163,7 +164,11 @@ class Translator:
         $1) and numbers with units come through verbatim; False: translated as any text.
         glossary: {source term: target term}; each source term found in a sentence (a
         whole word) is translated as its target.
+        format: "text", or "html": each text is an HTML document whose text nodes are
+        translated (tags, attributes, comments, script/style/code/pre kept as written).
         """
+        if format not in ("text", "html"):
+            raise ValueError("format must be 'text' or 'html', got %r" % (format,))
         single = isinstance(texts, str)
         batch = [texts] if single else list(texts)
         options = self._options(beam_size, max_decoding_length, length_penalty, max_length_factor,
@@ -171,6 +176,7 @@ class Translator:
         options.split_sentences = bool(split_sentences)
         options.repetition_guard = bool(repetition_guard)
         options.protect_spans = bool(protect_spans)
+        options.html = format == "html"
         if glossary:
             lines = []
             for src, tgt in glossary.items():

@@ -71,6 +71,7 @@ struct Options {
   bool repetition_guard = true;
   bool protect_spans = true;
   std::string glossary;  // tab-separated "source<TAB>target" lines; empty: none
+  bool html = false;     // texts are HTML documents
   edgemt_translate_options c() const {
     edgemt_translate_options o;
     edgemt_translate_options_init(&o);
@@ -84,6 +85,7 @@ struct Options {
     o.no_repetition_guard = repetition_guard ? 0 : 1;
     o.no_span_protection = protect_spans ? 0 : 1;
     o.glossary = glossary.empty() ? nullptr : glossary.c_str();
+    o.format = html ? EDGEMT_FORMAT_HTML : EDGEMT_FORMAT_TEXT;
     return o;
   }
 };
@@ -230,7 +232,8 @@ PYBIND11_MODULE(_edgemt, m) {
       .def_readwrite("split_sentences", &Options::split_sentences)
       .def_readwrite("repetition_guard", &Options::repetition_guard)
       .def_readwrite("protect_spans", &Options::protect_spans)
-      .def_readwrite("glossary", &Options::glossary);
+      .def_readwrite("glossary", &Options::glossary)
+      .def_readwrite("html", &Options::html);
   py::class_<Translator>(m, "Translator")
       .def(py::init<std::shared_ptr<Model>, int, int, int, int, int>(), py::arg("model"),
            py::arg("max_batch"), py::arg("max_beam"), py::arg("max_source_length"),

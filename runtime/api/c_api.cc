@@ -116,6 +116,18 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
     if (!g) return fail(EDGEMT_INVALID_ARGUMENT, g.status().message());
     out->glossary = std::move(g.value());
   }
+  if (EDGEMT_HAS_FIELD(o, T, format)) {
+    switch (o->format) {
+      case EDGEMT_FORMAT_TEXT:
+        break;
+      case EDGEMT_FORMAT_HTML:
+        out->format = edgemt::TextFormat::kHtml;
+        break;
+      default:
+        return fail(EDGEMT_INVALID_ARGUMENT, "format must be EDGEMT_FORMAT_TEXT or EDGEMT_FORMAT_HTML, got " +
+                                                 std::to_string(o->format));
+    }
+  }
   if (EDGEMT_HAS_FIELD(o, T, beam_style)) {
     switch (o->beam_style) {
       case EDGEMT_BEAM_STYLE_DEFAULT:

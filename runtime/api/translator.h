@@ -38,6 +38,12 @@ struct TranslatorOptions {
   int num_threads = 1;
 };
 
+// What a text call's texts are: plain text, or HTML documents whose text nodes are
+// translated (tags, comments, attributes and the content of script, style, code, pre and
+// textarea elements kept byte for byte; character references decoded for translation,
+// and &, < and > escaped again in the translations).
+enum class TextFormat { kText, kHtml };
+
 // Per call; what is not set comes from the model (its generation config) or the
 // translator's limits.
 struct TranslateOptions {
@@ -75,12 +81,17 @@ struct TranslateOptions {
   // URLs, e-mail addresses, file paths, backquoted code, placeholders (%s, {name}, $1)
   // and numbers with units are replaced by markers the model copies, and put back in
   // its translation (a span whose marker it dropped goes at the end). A sentence with
-  // nothing but such spans is not translated. Unset: true.
+  // nothing but such spans, or without any letter (a number, a subtitle time code, a
+  // table border), is not translated. Unset: true.
   std::optional<bool> protect_spans;
   // Text calls: a user glossary (Glossary::load/parse): each source term found in a
   // sentence is translated as its target (through the same markers as protected spans,
   // whether or not those are on). nullptr: none.
   std::shared_ptr<const Glossary> glossary;
+  // Text calls: what each text is (TextFormat). Unset: kText. With kHtml each text node
+  // is translated as a text (split into sentences, spans protected, as set above; its
+  // whitespace runs with a line break become one space, as a browser shows them).
+  std::optional<TextFormat> format;
 };
 
 class Translator {

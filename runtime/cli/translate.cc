@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <span>
@@ -59,6 +60,10 @@ options:
                      length^length-penalty), "confidence" (0-1: the geometric mean of
                      its tokens' probabilities)} and with --n-best an "n_best" list of
                      such objects, best first
+  --format FORMAT    text (default) or html: each TEXT, or else all of standard input,
+                     is one HTML document; the text between tags is translated (tags,
+                     attributes, comments and script/style/code/pre elements are kept
+                     byte for byte; entities decoded, and &, <, > escaped again)
   --n-best N         with --output jsonl, up to N hypotheses per line (beam search's
                      finished ones; --beam defaults to N)
   --no-split         translate each line (each TEXT) as one sentence, unsplit
@@ -105,6 +110,7 @@ struct Args {
   bool no_repetition_guard = false;
   bool no_protect = false;
   bool jsonl = false;
+  bool html = false;  // --format html: each TEXT, or all of standard input, is one document
   int n_best = 0;
   int max_input = 0;
   bool ids = false;
@@ -200,6 +206,13 @@ int parse_args(int argc, char** argv, Args* a) {
         return 2;
       }
       a->jsonl = std::strcmp(argv[++i], "jsonl") == 0;
+    } else if (arg == "--format") {
+      if (i + 1 >= argc || (std::strcmp(argv[i + 1], "text") != 0 && std::strcmp(argv[i + 1], "html") != 0)) {
+        std::fprintf(stderr, "translate: --format expects text or html, got '%s'\n",
+                     i + 1 < argc ? argv[i + 1] : "");
+        return 2;
+      }
+      a->html = std::strcmp(argv[++i], "html") == 0;
     } else if (arg == "--n-best") {
       if (!need_int(1, 32, &a->n_best)) return 2;
     } else if (arg == "--ids") {
@@ -231,6 +244,10 @@ int parse_args(int argc, char** argv, Args* a) {
   }
   if (a->jsonl && a->ids) {
     std::fprintf(stderr, "translate: --output jsonl takes text input (not --ids)\n");
+    return 2;
+  }
+  if (a->html && (a->jsonl || a->ids)) {
+    std::fprintf(stderr, "translate: --format html gives documents (not with --ids or --output jsonl)\n");
     return 2;
   }
   if (!a->glossary_path.empty() && (a->jsonl || a->ids)) {
@@ -303,6 +320,7 @@ edgemt::TranslateOptions translate_options(const Args& a) {
   if (a.no_shortlist) o.use_shortlist = false;
   if (a.no_split) o.split_sentences = false;
   if (a.no_protect) o.protect_spans = false;
+  if (a.html) o.format = edgemt::TextFormat::kHtml;
   o.glossary = a.glossary;
   // Text and jsonl: the repetition guard unless turned off; --ids: the model's exact search.
   o.repetition_guard = !a.ids && !a.no_repetition_guard;
@@ -462,12 +480,29 @@ bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
   return true;
 }
 
+// --format html: translates the documents s.lines[0..count) into s.out, each as it
+// comes back (line breaks kept); `newline` ends each with one (TEXT arguments).
+bool process_html(edgemt::Translator& tr, const Args& a, Session& s, size_t count, bool newline) {
+  const std::vector<std::string> docs(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
+  auto r = tr.translate(docs, translate_options(a));
+  if (!r) {
+    std::fprintf(stderr, "translate: %s\n", r.status().to_string().c_str());
+    return false;
+  }
+  for (const std::string& d : r.value()) {
+    s.out += d;
+    if (newline) s.out += '\n';
+  }
+  return true;
+}
+
 // Translates s.lines[0..count), writes one output line each.
 bool process(edgemt::Translator& tr, const Args& a, Session& s, size_t count, Counters* c) {
   const auto t0 = std::chrono::steady_clock::now();
   s.out.clear();
   const bool ok = a.ids     ? process_ids(tr, a, s, count, c)
                   : a.jsonl ? process_jsonl(tr, a, s, count)
+                  : a.html  ? process_html(tr, a, s, count, !a.texts.empty())
                             : process_text(tr, a, s, count);
   c->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   c->sentences += count;
@@ -530,6 +565,11 @@ int main(int argc, char** argv) {
     Session s(a.texts.size());
     s.lines = a.texts;
     ok = process(t, a, s, a.texts.size(), &c);
+  } else if (a.html) {
+    // One document: all of standard input.
+    Session s(1);
+    s.lines[0].assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    ok = process(t, a, s, 1, &c);
   } else {
     // Interactive input is translated line by line; piped input in batches.
     const size_t batch = isatty(STDIN_FILENO) ? 1 : static_cast<size_t>(a.batch) * 4;

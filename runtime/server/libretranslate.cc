@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/server/markup.h"
+#include "runtime/text/markup.h"
 #include "runtime/text/protected_spans.h"
 
 namespace edgemt::server {

@@ -374,6 +374,10 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
   scan(sentence, glossary, builtin_spans, &spans, &targets);
   if (spans.empty()) {
     p.text.assign(sentence);
+    // No letter at all (a number, a time code, a rule of dashes, a table border): there
+    // is nothing to translate, and a model given one only makes it worse.
+    p.verbatim = builtin_spans && std::none_of(sentence.begin(), sentence.end(), is_word_byte) &&
+                 std::any_of(sentence.begin(), sentence.end(), [](char c) { return !is_space(c); });
     return p;
   }
   // Markers: three-digit numbers from 101 up (copied by translation models as they are,
@@ -409,7 +413,7 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
   const std::string_view rest = sentence.substr(at);
   words = words || std::any_of(rest.begin(), rest.end(), is_word_byte);
   p.text.append(rest);
-  p.verbatim = !words && !p.markers.empty();
+  p.verbatim = !words && (!p.markers.empty() || builtin_spans);
   return p;
 }
 
@@ -468,8 +472,9 @@ std::string restore_markers(std::string_view translation, const ProtectedSentenc
 }  // namespace
 
 std::string restore_spans(std::string_view translation, const ProtectedSentence& p) {
-  if (p.markers.empty()) return std::string(translation);
-  return restore_markers(p.verbatim ? std::string_view(p.text) : translation, p);
+  const std::string_view text = p.verbatim ? std::string_view(p.text) : translation;
+  if (p.markers.empty()) return std::string(text);
+  return restore_markers(text, p);
 }
 
 }  // namespace edgemt

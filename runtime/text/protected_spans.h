@@ -63,8 +63,9 @@ struct ProtectedSentence {
   std::vector<std::string> markers;    // markers[i] stands for originals[i]
   std::vector<std::string> originals;  // what comes back: the span verbatim, or a
                                        // glossary term's target
-  bool verbatim = false;               // nothing to translate: the sentence is `text`
-                                       // with its markers replaced
+  bool verbatim = false;               // nothing to translate (only spans, or with
+                                       // builtin spans no letter at all: "12", "--:--"):
+                                       // the sentence is `text` with its markers replaced
 };
 
 // glossary: optional (nullptr: none); builtin_spans false: the glossary's terms only.

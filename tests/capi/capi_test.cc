@@ -138,6 +138,20 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   o.glossary = "no tab\n";
   EXPECT_EQ(edgemt_translate(tr, in2.data(), in2.size(), &o, &out), EDGEMT_INVALID_ARGUMENT);
   EXPECT_NE(std::string(edgemt_last_error()).find("line 1"), std::string::npos) << edgemt_last_error();
+  // Version 5: HTML documents, as the C++ API translates them; an unknown format is refused.
+  const std::string doc = "<p class=\"x\">" + texts[0] + "</p>\n<b>" + texts[1] + "</b> &amp;";
+  const char* doc_in = doc.c_str();
+  edgemt_translate_options_init(&o);
+  o.format = EDGEMT_FORMAT_HTML;
+  ASSERT_EQ(edgemt_translate(tr, &doc_in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
+  edgemt::TranslateOptions ho;
+  ho.format = edgemt::TextFormat::kHtml;
+  auto want3 = cpp.value()->translate({doc}, ho);
+  ASSERT_TRUE(want3.has_value());
+  EXPECT_EQ(out[0], want3.value()[0]);
+  EXPECT_EQ(std::string(out[0]).rfind("<p class=\"x\">", 0), 0u) << out[0];
+  o.format = 7;
+  EXPECT_EQ(edgemt_translate(tr, &doc_in, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
   edgemt_translator_free(tr);
 }
 

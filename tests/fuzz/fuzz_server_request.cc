@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "runtime/server/libretranslate.h"
-#include "runtime/server/markup.h"
 #include "runtime/server/service.h"
+#include "runtime/text/markup.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
@@ -52,6 +52,7 @@ edgemt::server::LibreTranslateApi& api() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace edgemt;
   using namespace edgemt::server;
   if (size < 2) return 0;
   static const char* kMethods[] = {"POST", "GET", "HEAD", "PUT", "OPTIONS", "POST", "POST", "POST"};

@@ -115,6 +115,17 @@ def test_translate_text():
         assert False, "a tab in a term was accepted"
     except ValueError:
         pass
+    # HTML documents: the markup comes back as it was, the text node translated.
+    doc = '<p title="x">' + ref["sentences"][0] + "</p><!-- c -->"
+    out = tr.translate(doc, format="html")
+    node = tr.translate(ref["sentences"][0])
+    assert out == '<p title="x">' + node.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") + \
+        "</p><!-- c -->", out
+    try:
+        tr.translate("x", format="markdown")
+        assert False, "an unknown format was accepted"
+    except ValueError:
+        pass
 
 
 def test_source_relative_length_limit():

@@ -273,6 +273,16 @@ TEST(ProtectedSpans, MarkersAreNewNumbersAndComeBack) {
   EXPECT_EQ(restore_spans("whatever the model says", v), "https://example.org/ (%s)");
   EXPECT_TRUE(protect_spans("no spans here").markers.empty());
   EXPECT_EQ(restore_spans("keine", protect_spans("no spans here")), "keine");
+  // Nor is one without any letter (subtitle cue numbers and time codes, rules, table
+  // borders), unless only the glossary protects; a blank one is not "verbatim".
+  for (const char* text : {"12", "00:00:01,000 --> 00:00:03,500", "----", "|---|---|", "3 + 4 = 7", "(1)"}) {
+    const ProtectedSentence n = protect_spans(text);
+    EXPECT_TRUE(n.verbatim) << text;
+    EXPECT_EQ(restore_spans("Haus", n), text);
+    EXPECT_FALSE(protect_spans(text, nullptr, false).verbatim) << text;
+  }
+  for (const char* text : {"", "  ", "a 7", "7 Zwerge", "\xC3\xA9t\xC3\xA9 2"})
+    EXPECT_FALSE(protect_spans(text).verbatim) << text;
 }
 
 // Whatever a model does with the markers, each span comes out exactly once, on generated

@@ -12,8 +12,8 @@
 
 #include "runtime/api/translator.h"
 #include "runtime/server/libretranslate.h"
-#include "runtime/server/markup.h"
 #include "runtime/server/service.h"
+#include "runtime/text/markup.h"
 
 namespace edgemt::server {
 namespace {
@@ -124,6 +124,39 @@ TEST(Service, PairFromFileNameOrMetadata) {
   EXPECT_EQ(e.value().target, "en");
   EXPECT_FALSE(describe_model("/x/model.emt", *model.value()).has_value());
   EXPECT_FALSE(TranslationService::scan("/nonexistent-dir").has_value());
+}
+
+// TranslateOptions::format kHtml: each document's text nodes are translated as texts
+// (a line break inside one is a space) and put back between the kept markup, escaped;
+// n-best's first is the translation; the server's html answers the same.
+TEST(Api, TranslatorTranslatesHtmlDocuments) {
+  auto tr = Translator::create(kModel, {});
+  ASSERT_TRUE(tr.has_value());
+  const std::string doc = "<!DOCTYPE html>\n<p class=\"a>b\">" + kSentences[0] + "\n   " + kSentences[1] +
+                          "</p><script>if (a < b) x();</script>\n<!-- " + kSentences[2] + " -->\n<li>" +
+                          kSentences[6] + " &amp; " + kSentences[6] + "</li>";
+  TranslateOptions html;
+  html.format = TextFormat::kHtml;
+  auto got = tr.value()->translate({doc, "", "<br>"}, html);
+  ASSERT_TRUE(got.has_value()) << got.status().to_string();
+  auto nodes =
+      tr.value()->translate({kSentences[0] + " " + kSentences[1], kSentences[6] + " & " + kSentences[6]});
+  ASSERT_TRUE(nodes.has_value());
+  const std::string want = "<!DOCTYPE html>\n<p class=\"a>b\">" + escape_html(nodes.value()[0]) +
+                           "</p><script>if (a < b) x();</script>\n<!-- " + kSentences[2] + " -->\n<li>" +
+                           escape_html(nodes.value()[1]) + "</li>";
+  EXPECT_EQ(got.value()[0], want);
+  EXPECT_NE(got.value()[0].find("&amp;"), std::string::npos) << got.value()[0];
+  EXPECT_EQ(got.value()[1], "");
+  EXPECT_EQ(got.value()[2], "<br>");
+  auto nbest = tr.value()->translate_nbest({doc}, 2, html);
+  ASSERT_TRUE(nbest.has_value());
+  ASSERT_GE(nbest.value()[0].size(), 1u);
+  EXPECT_EQ(nbest.value()[0][0], want);
+  // Plain text leaves the markup to the model: not the same.
+  auto plain = tr.value()->translate({doc});
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_NE(plain.value()[0], want);
 }
 
 TEST(Api, TranslatesLikeTheTranslator) {

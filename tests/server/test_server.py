@@ -8,6 +8,11 @@ API keys, and graceful shutdown on SIGTERM with a request in flight.
 Runs as a plain script (one "ok NAME" / "FAIL NAME" line per test) or under pytest
 (EDGEMT_SERVER and EDGEMT_SERVER_MODEL). libretranslatepy tests are skipped when the
 package is missing unless EDGEMT_REQUIRE_LIBRETRANSLATEPY=1 (scripts/test python sets it).
+
+A cross-built server runs through its emulator: EDGEMT_SERVER_EMULATOR is the command
+prefix (for example "qemu-aarch64 -L /usr/aarch64-linux-gnu"); EDGEMT_SERVER_TESTS, a
+comma-separated list of test names without "test_", runs only those (ctest does both for
+the Raspberry Pi builds, whose server ships in the .deb).
 """
 import faulthandler
 import json
@@ -25,6 +30,7 @@ import urllib.parse
 import urllib.request
 
 SERVER = os.environ.get("EDGEMT_SERVER", "")
+EMULATOR = os.environ.get("EDGEMT_SERVER_EMULATOR", "").split()
 MODEL = os.environ.get("EDGEMT_SERVER_MODEL", "")
 SENTENCE = "The file could not be opened."
 
@@ -39,7 +45,7 @@ except ImportError:
 
 class Server:
     def __init__(self, *extra):
-        self.proc = subprocess.Popen([SERVER, "--port", "0", "--model", MODEL, *extra],
+        self.proc = subprocess.Popen([*EMULATOR, SERVER, "--port", "0", "--model", MODEL, *extra],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         if "listening on http://" not in line:
@@ -248,13 +254,13 @@ def test_listen_backlog_is_raised():
 def test_bad_command_lines():
     for args in (["--port", "x"], ["--models", "/nonexistent"], ["--model", "/nonexistent.emt"], ["--bogus", "1"],
                  ["--config", "/nonexistent.conf"]):
-        p = subprocess.run([SERVER, *args], capture_output=True, text=True, timeout=60)
+        p = subprocess.run([*EMULATOR, SERVER, *args], capture_output=True, text=True, timeout=60)
         assert p.returncode != 0 and "edgemt-server:" in p.stderr, (args, p.returncode, p.stderr)
     with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:
         f.write("# edgemt-server config\nport = 0\nworkers = 1\nno-batching = true\n")
         conf = f.name
     try:
-        p = subprocess.Popen([SERVER, "--config", conf, "--model", MODEL], stdout=subprocess.PIPE, text=True)
+        p = subprocess.Popen([*EMULATOR, SERVER, "--config", conf, "--model", MODEL], stdout=subprocess.PIPE, text=True)
         line = p.stdout.readline()
         assert "batching off" in line, line
         p.send_signal(signal.SIGTERM)
@@ -271,6 +277,13 @@ def main():
         print(__doc__)
         return 2
     tests = [v for k, v in sorted(globals().items()) if k.startswith("test_") and callable(v)]
+    only = [n for n in os.environ.get("EDGEMT_SERVER_TESTS", "").split(",") if n]
+    if only:
+        unknown = [n for n in only if "test_" + n not in {t.__name__ for t in tests}]
+        if unknown:
+            print("unknown tests in EDGEMT_SERVER_TESTS:", ", ".join(unknown))
+            return 2
+        tests = [t for t in tests if t.__name__[len("test_"):] in only]
     failed = skipped = 0
     for t in tests:
         # A test that hangs prints every thread's stack and fails the run (well before

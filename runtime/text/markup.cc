@@ -1,9 +1,9 @@
-#include "runtime/server/markup.h"
+#include "runtime/text/markup.h"
 
 #include <cctype>
 #include <cstdint>
 
-namespace edgemt::server {
+namespace edgemt {
 namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
@@ -277,4 +277,4 @@ std::string reassemble(const Segmented& doc, const std::vector<std::string>& tra
   return out;
 }
 
-}  // namespace edgemt::server
+}  // namespace edgemt

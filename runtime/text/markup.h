@@ -12,7 +12,7 @@
 
 #include "runtime/text/sentence_splitter.h"
 
-namespace edgemt::server {
+namespace edgemt {
 
 struct Segmented {
   std::vector<std::string> pieces;  // the document, in order
@@ -38,4 +38,4 @@ std::string escape_html(std::string_view s);
 // Number of Unicode code points (bytes that are not UTF-8 continuation bytes).
 size_t count_chars(std::string_view s);
 
-}  // namespace edgemt::server
+}  // namespace edgemt

@@ -1,0 +1,111 @@
+# Real documents through translate (issue 15 item 6), on the bundled model:
+#   an HTML page (--format html): every tag, attribute, comment, doctype and the content
+#     of script, style and pre elements come back byte for byte, in order; the text
+#     between tags is translated and escaped again (no bare '&' or '<' in it);
+#   an .srt subtitle file (plain text): one line out per line in, cue numbers, time codes
+#     and blank lines unchanged, every subtitle line translated.
+#   cmake -DTRANSLATE=... -DMODEL=... -DDOCUMENTS=tests/data/documents [-DEMULATOR=...] -P documents.cmake
+function(fail what)
+  message(FATAL_ERROR "${what}")
+endfunction()
+
+# --- HTML
+file(READ "${DOCUMENTS}/page.html" in)
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format html
+                INPUT_FILE "${DOCUMENTS}/page.html" OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  fail("translate --format html failed (${rc}): ${err}")
+endif()
+# Tags (and comments, the doctype) in order. Text between them has '<' escaped, so the
+# same pattern cuts input and output at the same places when the markup is kept.
+string(REGEX MATCHALL "<[^>]*>" tags_in "${in}")
+string(REGEX MATCHALL "<[^>]*>" tags_out "${out}")
+list(LENGTH tags_in n_in)
+list(LENGTH tags_out n_out)
+if(NOT n_in EQUAL n_out OR n_in LESS 40)
+  fail("${n_in} tags in, ${n_out} out:\n${out}")
+endif()
+foreach(i RANGE 0 ${n_in})
+  if(i EQUAL n_in)
+    break()
+  endif()
+  list(GET tags_in ${i} a)
+  list(GET tags_out ${i} b)
+  if(NOT a STREQUAL b)
+    fail("tag ${i} changed: '${a}' -> '${b}'\n${out}")
+  endif()
+endforeach()
+# Raw elements, the comment and an attribute holding '>' come back as written.
+foreach(pattern "<style>[^<]*</style>" "<script>[^<]*</script>" "<pre><code>[^<]*</code></pre>"
+        "<!--[^>]*-->" "<p class=\"note\" data-hint=\"a > b\">"
+        "<a href=\"download.html\\?os=linux&amp;arch=arm64\">")
+  string(REGEX MATCH "${pattern}" block "${in}")
+  if(block STREQUAL "")
+    fail("the test page lacks ${pattern}")
+  endif()
+  string(FIND "${out}" "${block}" at)
+  if(at EQUAL -1)
+    fail("not kept byte for byte: ${block}\n${out}")
+  endif()
+endforeach()
+# The prose is translated, and escaped again.
+foreach(source "Backing up your files" "The program copies your documents" "Restoring a file"
+        "Select the file you want to restore" "If the disk is full")
+  string(FIND "${out}" "${source}" at)
+  if(NOT at EQUAL -1)
+    fail("not translated: '${source}'\n${out}")
+  endif()
+endforeach()
+string(REGEX REPLACE "<(style|script)>[^<]*</(style|script)>" "" text_out "${out}")
+string(REGEX REPLACE "<[^>]*>" "" text_out "${text_out}")
+if(text_out MATCHES "&[^a-z#]")
+  fail("a bare '&' in the translated text:\n${out}")
+endif()
+# A URL in the text (a protected span) holds an entity: decoded for translation, kept,
+# and escaped again.
+string(FIND "${out}" "https://example.org/help?page=2&amp;lang=en" at)
+if(at EQUAL -1)
+  fail("the URL in the text did not come back escaped:\n${out}")
+endif()
+
+# --- .srt subtitles
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}"
+                INPUT_FILE "${DOCUMENTS}/subtitles.srt" OUTPUT_VARIABLE srt ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  fail("translate on an .srt failed (${rc}): ${err}")
+endif()
+string(REGEX MATCHALL "[^\n]*\n" srt_out "${srt}")
+list(LENGTH srt_out n_out)
+file(READ "${DOCUMENTS}/subtitles.srt" srt_raw)
+string(REGEX MATCHALL "[^\n]*\n" srt_in "${srt_raw}")
+list(LENGTH srt_in n_in)
+if(NOT n_in EQUAL n_out)
+  fail("${n_in} subtitle lines in, ${n_out} out:\n${srt}")
+endif()
+math(EXPR last "${n_in} - 1")
+set(translated 0)
+foreach(i RANGE 0 ${last})
+  list(GET srt_in ${i} a)
+  list(GET srt_out ${i} b)
+  if(a MATCHES "^[0-9]+\n$" OR a MATCHES "^[0-9:,]+ --> [0-9:,]+\n$" OR a STREQUAL "\n")
+    if(NOT a STREQUAL b)
+      fail("line ${i} changed: '${a}' -> '${b}'")
+    endif()
+  elseif(a STREQUAL b)
+    fail("subtitle line ${i} not translated: ${a}")
+  else()
+    math(EXPR translated "${translated} + 1")
+  endif()
+endforeach()
+if(translated LESS 4)
+  fail("only ${translated} subtitle lines translated:\n${srt}")
+endif()
+
+# Bad uses are refused before anything is translated.
+foreach(args "--format;markdown" "--format;html;--ids" "--format;html;--output;jsonl" "--format")
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" ${args} "x"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 2 OR NOT out STREQUAL "" OR NOT err MATCHES "format")
+    message(FATAL_ERROR "translate ${args}: exit ${rc}, output [${out}], error [${err}]")
+  endif()
+endforeach()
