@@ -12,6 +12,7 @@
 
 #include "ops/ops.h"
 #include "runtime/nmt/engine.h"
+#include "runtime/text/html_document.h"
 #include "runtime/text/markup.h"
 
 namespace edgemt {
@@ -322,45 +323,6 @@ TranslateOptions text_defaults(const TranslateOptions& o) {
   return t;
 }
 
-// HTML documents: their text nodes, in order, are the texts to translate.
-struct HtmlDocuments {
-  std::vector<Segmented> docs;
-  std::vector<std::string> nodes;  // every document's text nodes, in order
-  std::vector<size_t> first;       // docs[i]'s first node in `nodes` (and one past the end)
-};
-
-HtmlDocuments html_documents(const std::vector<std::string>& texts) {
-  HtmlDocuments h;
-  h.docs.reserve(texts.size());
-  for (const std::string& t : texts) {
-    h.first.push_back(h.nodes.size());
-    h.docs.push_back(segment_html(t));
-    const Segmented& d = h.docs.back();
-    for (size_t i : d.text) {
-      // A run of whitespace with a line break is one space in HTML: it does not end a
-      // sentence there.
-      const std::string& node = d.pieces[i];
-      std::string flat;
-      flat.reserve(node.size());
-      for (size_t b = 0; b < node.size();) {
-        size_t e = b;
-        bool newline = false;
-        while (e < node.size() && std::isspace(static_cast<unsigned char>(node[e])))
-          newline |= node[e++] == '\n';
-        if (e == b) {
-          flat.push_back(node[b++]);
-        } else {
-          flat.append(newline ? std::string_view(" ") : std::string_view(node).substr(b, e - b));
-          b = e;
-        }
-      }
-      h.nodes.push_back(std::move(flat));
-    }
-  }
-  h.first.push_back(h.nodes.size());
-  return h;
-}
-
 TranslateOptions as_plain_text(const TranslateOptions& o) {
   TranslateOptions t = o;
   t.format = TextFormat::kText;
@@ -372,15 +334,21 @@ TranslateOptions as_plain_text(const TranslateOptions& o) {
 Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,
                                                          const TranslateOptions& options) {
   if (options.format.value_or(TextFormat::kText) == TextFormat::kHtml) {
-    const HtmlDocuments h = html_documents(texts);
-    auto nodes = translate(h.nodes, as_plain_text(options));
-    if (!nodes) return nodes.status();
+    const TranslateOptions plain = as_plain_text(options);
+    auto docs = translate_html(
+        texts, plain.protect_spans.value_or(true),
+        [&](const std::vector<std::string>& units) -> Expected<std::vector<std::vector<std::string>>> {
+          auto t = translate(units, plain);
+          if (!t) return t.status();
+          std::vector<std::vector<std::string>> one;
+          one.reserve(t.value().size());
+          for (std::string& x : t.value()) one.push_back({std::move(x)});
+          return one;
+        });
+    if (!docs) return docs.status();
     std::vector<std::string> result;
     result.reserve(texts.size());
-    for (size_t i = 0; i < h.docs.size(); ++i)
-      result.push_back(
-          reassemble(h.docs[i], std::vector<std::string>(nodes.value().begin() + h.first[i],
-                                                         nodes.value().begin() + h.first[i + 1])));
+    for (std::vector<std::string>& d : docs.value()) result.push_back(std::move(d[0]));
     return result;
   }
   auto p = resolve(text_defaults(options));
@@ -424,24 +392,10 @@ Status Translator::translate_ids_nbest(std::span<const std::span<const int32_t>>
 Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     const std::vector<std::string>& texts, size_t num_hypotheses, const TranslateOptions& options) {
   if (options.format.value_or(TextFormat::kText) == TextFormat::kHtml) {
-    // Hypothesis j of a document puts each text node's j-th (or its best) in place.
-    const HtmlDocuments h = html_documents(texts);
-    auto nodes = translate_nbest(h.nodes, num_hypotheses, as_plain_text(options));
-    if (!nodes) return nodes.status();
-    std::vector<std::vector<std::string>> result(texts.size());
-    for (size_t i = 0; i < h.docs.size(); ++i) {
-      size_t count = 1;
-      for (size_t n = h.first[i]; n < h.first[i + 1]; ++n) count = std::max(count, nodes.value()[n].size());
-      for (size_t j = 0; j < count; ++j) {
-        std::vector<std::string> pick;
-        for (size_t n = h.first[i]; n < h.first[i + 1]; ++n) {
-          const std::vector<std::string>& alts = nodes.value()[n];
-          pick.push_back(alts.empty() ? std::string() : alts[std::min(j, alts.size() - 1)]);
-        }
-        result[i].push_back(reassemble(h.docs[i], pick));
-      }
-    }
-    return result;
+    const TranslateOptions plain = as_plain_text(options);
+    return translate_html(
+        texts, plain.protect_spans.value_or(true),
+        [&](const std::vector<std::string>& units) { return translate_nbest(units, num_hypotheses, plain); });
   }
   const bool split = options.split_sentences.value_or(true);
   Segments seg;

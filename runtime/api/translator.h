@@ -90,7 +90,9 @@ struct TranslateOptions {
   std::shared_ptr<const Glossary> glossary;
   // Text calls: what each text is (TextFormat). Unset: kText. With kHtml each text node
   // is translated as a text (split into sentences, spans protected, as set above; its
-  // whitespace runs with a line break become one space, as a browser shows them).
+  // whitespace runs with a line break become one space, as a browser shows them), and a
+  // sentence with inline elements (<b>, <a href>, ...) whole, its tags put back in place
+  // (runtime/text/markup.h InlineRun; with protect_spans only), or else node by node.
   std::optional<TextFormat> format;
 };
 

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/text/html_document.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/protected_spans.h"
 
@@ -368,65 +369,88 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
                           " is not available (GET /languages lists the pairs)");
   }
 
-  // Every q cut into segments; all of them go to the service as one job.
-  std::vector<Segmented> docs;
-  std::vector<std::string> texts;
-  std::vector<ProtectedSentence> kept;  // each sentence's protected spans (URLs, %s, ...)
-  SentenceSplitter* splitter = sentence_splitter(f.source);
-  for (const std::string& q : f.q) {
-    docs.push_back(f.format == "html" ? segment_html(q) : segment_text(q));
-    if (splitter != nullptr) split_sentences(&docs.back(), *splitter);
-    for (size_t i : docs.back().text) {
-      kept.push_back(protect_spans(docs.back().pieces[i]));
-      texts.push_back(kept.back().verbatim ? std::string() : kept.back().text);
-    }
-  }
+  // Plain texts to their translations: each text cut into segments (lines, sentences),
+  // all of them one job for the service; per text its best translation, then its
+  // alternatives (alternative k: each segment's k-th, or its best where it has fewer).
+  // A refusal or failure becomes the HTTP answer in `refused`.
   const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
-  TranslationService::Submitted sub = service_.submit(model, texts, f.alternatives);
-  using R = TranslationService::Submitted::Refusal;
-  switch (sub.refusal) {
-    case R::kNone:
-      break;
-    case R::kBusy:
-    case R::kStopping:
-      return error(503, sub.message, options_.retry_after_s);
-    case R::kTooLarge:
-      return error(413, "Invalid request: " + sub.message);
-    case R::kBadRequest:
-      return error(400, "Invalid request: " + sub.message);
-  }
-  if (!sub.job->wait_until(deadline))
-    return error(503,
-                 "the translation did not finish within " +
-                     std::to_string(options_.timeout.count() / 1000.0).substr(0, 5) +
-                     " s (server busy); retry later",
-                 options_.retry_after_s);
-  if (Status s = sub.job->status(); !s.is_ok()) return error(500, "translation failed: " + s.message());
-
-  // Reassemble each q, and its alternatives (alternative k of a document: each segment's
-  // k-th alternative, or its best where it has fewer).
-  const std::vector<Job::Segment>& segs = sub.job->segments();
-  json translated = json::array(), alternatives = json::array();
-  size_t at = 0;
-  for (const Segmented& doc : docs) {
-    std::vector<std::string> best;
-    size_t n_alt = 0;
-    for (size_t i = 0; i < doc.text.size(); ++i) {
-      best.push_back(restore_spans(segs[at + i].text, kept[at + i]));
-      n_alt = std::max(n_alt, segs[at + i].alternatives.size());
-    }
-    translated.push_back(reassemble(doc, best));
-    json alts = json::array();
-    for (size_t k = 0; k < n_alt; ++k) {
-      std::vector<std::string> alt;
-      for (size_t i = 0; i < doc.text.size(); ++i) {
-        const Job::Segment& s = segs[at + i];
-        alt.push_back(restore_spans(k < s.alternatives.size() ? s.alternatives[k] : s.text, kept[at + i]));
+  SentenceSplitter* splitter = sentence_splitter(f.source);
+  std::optional<HttpResponse> refused;
+  auto translate_texts =
+      [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<std::string>>> {
+    std::vector<Segmented> docs;
+    std::vector<std::string> texts;
+    std::vector<ProtectedSentence> kept;  // each sentence's protected spans (URLs, %s, ...)
+    for (const std::string& q : qs) {
+      docs.push_back(segment_text(q));
+      if (splitter != nullptr) split_sentences(&docs.back(), *splitter);
+      for (size_t i : docs.back().text) {
+        kept.push_back(protect_spans(docs.back().pieces[i]));
+        texts.push_back(kept.back().verbatim ? std::string() : kept.back().text);
       }
-      alts.push_back(reassemble(doc, alt));
     }
+    TranslationService::Submitted sub = service_.submit(model, texts, f.alternatives);
+    using R = TranslationService::Submitted::Refusal;
+    switch (sub.refusal) {
+      case R::kNone:
+        break;
+      case R::kBusy:
+      case R::kStopping:
+        refused = error(503, sub.message, options_.retry_after_s);
+        break;
+      case R::kTooLarge:
+        refused = error(413, "Invalid request: " + sub.message);
+        break;
+      case R::kBadRequest:
+        refused = error(400, "Invalid request: " + sub.message);
+        break;
+    }
+    if (refused) return Status(StatusCode::kInvalidArgument, "refused");
+    if (!sub.job->wait_until(deadline)) {
+      refused = error(503,
+                      "the translation did not finish within " +
+                          std::to_string(options_.timeout.count() / 1000.0).substr(0, 5) +
+                          " s (server busy); retry later",
+                      options_.retry_after_s);
+      return Status(StatusCode::kInvalidArgument, "timed out");
+    }
+    if (Status st = sub.job->status(); !st.is_ok()) {
+      refused = error(500, "translation failed: " + st.message());
+      return st;
+    }
+    const std::vector<Job::Segment>& segs = sub.job->segments();
+    std::vector<std::vector<std::string>> out;
+    size_t at = 0;
+    for (const Segmented& doc : docs) {
+      std::vector<std::string> best;
+      size_t n_alt = 0;
+      for (size_t i = 0; i < doc.text.size(); ++i) {
+        best.push_back(restore_spans(segs[at + i].text, kept[at + i]));
+        n_alt = std::max(n_alt, segs[at + i].alternatives.size());
+      }
+      out.push_back({reassemble(doc, best)});
+      for (size_t k = 0; k < n_alt; ++k) {
+        std::vector<std::string> alt;
+        for (size_t i = 0; i < doc.text.size(); ++i) {
+          const Job::Segment& sg = segs[at + i];
+          alt.push_back(
+              restore_spans(k < sg.alternatives.size() ? sg.alternatives[k] : sg.text, kept[at + i]));
+        }
+        out.back().push_back(reassemble(doc, alt));
+      }
+      at += doc.text.size();
+    }
+    return out;
+  };
+  // HTML: text nodes and inline runs as plain texts (runtime/text/html_document.h).
+  auto hyps = f.format == "html" ? translate_html(f.q, true, translate_texts) : translate_texts(f.q);
+  if (!hyps) return refused ? *refused : error(500, "translation failed: " + hyps.status().message());
+  json translated = json::array(), alternatives = json::array();
+  for (const std::vector<std::string>& h : hyps.value()) {
+    translated.push_back(h.empty() ? std::string() : h[0]);
+    json alts = json::array();
+    for (size_t k = 1; k < h.size(); ++k) alts.push_back(h[k]);
     alternatives.push_back(std::move(alts));
-    at += doc.text.size();
   }
   json out;
   if (f.q_is_list) {

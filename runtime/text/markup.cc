@@ -1,7 +1,9 @@
 #include "runtime/text/markup.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <string>
 
 namespace edgemt {
 namespace {
@@ -266,6 +268,347 @@ std::string reassemble(const Segmented& doc, const std::vector<std::string>& tra
   std::string out;
   size_t next = 0;
   for (size_t p = 0; p < doc.pieces.size(); ++p) {
+    if (next < doc.text.size() && doc.text[next] == p) {
+      const std::string& t = next < translations.size() ? translations[next] : doc.pieces[p];
+      out += doc.html ? escape_html(t) : t;
+      ++next;
+    } else {
+      out += doc.pieces[p];
+    }
+  }
+  return out;
+}
+
+}  // namespace edgemt
+
+namespace edgemt {
+namespace {
+
+// Inline elements whose tags a run may hold; void ones have no closing tag.
+constexpr std::string_view kInlineElements[] = {
+    "a",      "abbr",   "b",   "bdi", "bdo",   "big",  "cite", "data", "del",  "dfn",   "em",
+    "font",   "i",      "ins", "kbd", "label", "mark", "q",    "s",    "samp", "small", "span",
+    "strike", "strong", "sub", "sup", "time",  "tt",   "u",    "var",  "br",   "img",   "wbr"};
+constexpr std::string_view kVoidInline[] = {"br", "img", "wbr"};
+
+struct TagInfo {
+  bool inline_tag = false;
+  bool open = false;
+  bool is_void = false;
+  std::string name;
+};
+
+TagInfo parse_tag(std::string_view t) {
+  TagInfo info;
+  if (t.size() < 3 || t[0] != '<' || t.back() != '>') return info;
+  size_t i = 1;
+  info.open = t[i] != '/';
+  if (!info.open) ++i;
+  while (i < t.size() && std::isalnum(static_cast<unsigned char>(t[i])))
+    info.name.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(t[i++]))));
+  if (info.name.empty() || i >= t.size() || !(t[i] == '>' || t[i] == '/' || is_space(t[i]))) return info;
+  for (std::string_view n : kInlineElements) info.inline_tag = info.inline_tag || n == info.name;
+  for (std::string_view n : kVoidInline) info.is_void = info.is_void || n == info.name;
+  info.is_void = info.is_void || (info.open && t.size() >= 2 && t[t.size() - 2] == '/');
+  return info;
+}
+
+// Text that can carry an element: a letter or digit (punctuation alone does not).
+bool has_text(std::string_view s) {
+  for (char c : s)
+    if (std::isalnum(static_cast<unsigned char>(c)) || (static_cast<unsigned char>(c) & 0x80)) return true;
+  return false;
+}
+
+enum class Kind { kOther, kText, kInlineTag, kSpace };
+
+struct RunBuilder {
+  const Segmented& doc;
+  std::string (*flatten)(std::string_view);
+  std::string prefix;
+  std::vector<Kind> kind;
+  std::vector<TagInfo> tag;
+  std::vector<size_t> node;  // piece -> index into doc.text (text pieces)
+  std::vector<InlineRun> runs;
+
+  void build(size_t a, size_t b) {  // pieces [a, b], b inclusive, a <= b
+    // Whitespace at the edges stays outside.
+    while (a <= b && kind[a] == Kind::kSpace) ++a;
+    while (b > a && kind[b] == Kind::kSpace) --b;
+    if (a > b) return;
+    size_t texts = 0;
+    for (size_t k = a; k <= b; ++k) texts += kind[k] == Kind::kText;
+    if (texts < 2) return;
+    // Tags that do not pair up within [a, b] end the run there.
+    std::vector<size_t> stack, unmatched;
+    for (size_t k = a; k <= b; ++k) {
+      if (kind[k] != Kind::kInlineTag || tag[k].is_void) continue;
+      if (tag[k].open) {
+        stack.push_back(k);
+      } else if (!stack.empty() && tag[stack.back()].name == tag[k].name) {
+        stack.pop_back();
+      } else {
+        unmatched.push_back(k);
+      }
+    }
+    unmatched.insert(unmatched.end(), stack.begin(), stack.end());
+    if (!unmatched.empty()) {
+      std::sort(unmatched.begin(), unmatched.end());
+      size_t start = a;
+      for (size_t k : unmatched) {
+        if (k > start) build(start, k - 1);
+        start = k + 1;
+      }
+      if (start <= b) build(start, b);
+      return;
+    }
+    InlineRun run;
+    run.first = a;
+    run.last = b;
+    std::vector<int> open_pairs;
+    std::vector<std::string> node_after;  // per cluster: the text node after it ("" if none)
+    for (size_t k = a; k <= b;) {
+      if (kind[k] == Kind::kText) {
+        run.nodes.push_back(node[k]);
+        run.source += flatten(doc.pieces[k]);
+        if (has_text(doc.pieces[k]))
+          for (int o : open_pairs) run.pair_has_text[static_cast<size_t>(o)] = true;
+        if (!node_after.empty() && node_after.back().empty()) node_after.back() = flatten(doc.pieces[k]);
+        ++k;
+        continue;
+      }
+      const size_t c = run.clusters.size();
+      std::string cluster;
+      for (; k <= b && kind[k] != Kind::kText; ++k) {
+        cluster += doc.pieces[k];
+        if (kind[k] != Kind::kInlineTag) continue;
+        InlineRun::Tag t{c, -1, tag[k].open, doc.pieces[k]};
+        if (!tag[k].is_void) {
+          if (tag[k].open) {
+            t.pair = static_cast<int>(run.pair_has_text.size());
+            run.pair_has_text.push_back(false);
+            open_pairs.push_back(t.pair);
+          } else {
+            t.pair = open_pairs.back();
+            open_pairs.pop_back();
+          }
+        }
+        run.tags.push_back(std::move(t));
+      }
+      run.holders.push_back("{" + prefix + std::to_string(c + 1) + "}");
+      if (!run.source.empty()) run.source += ' ';
+      run.source += run.holders.back();
+      if (k <= b) run.source += ' ';
+      run.clusters.push_back(std::move(cluster));
+      node_after.emplace_back();
+    }
+    // Flat: each element's open tag is followed by its close in the next cluster, one
+    // text node between (no void element).
+    bool flat = true;
+    for (size_t t = 0; t < run.tags.size() && flat; ++t) {
+      const InlineRun::Tag& x = run.tags[t];
+      flat = x.pair >= 0 && (!x.open || (t + 1 < run.tags.size() && run.tags[t + 1].pair == x.pair &&
+                                         run.tags[t + 1].cluster == x.cluster + 1));
+    }
+    if (flat) {
+      for (size_t k = a; k <= b;) {
+        if (kind[k] == Kind::kText) {
+          run.plain += flatten(doc.pieces[k++]);
+          continue;
+        }
+        bool space = false;
+        for (; k <= b && kind[k] != Kind::kText; ++k) space = space || kind[k] == Kind::kSpace;
+        if (space && !run.plain.empty() && k <= b) run.plain += ' ';
+      }
+      for (const InlineRun::Tag& x : run.tags)
+        if (x.open) run.element.push_back(node_after[x.cluster]);
+    }
+    runs.push_back(std::move(run));
+  }
+};
+
+}  // namespace
+
+std::vector<InlineRun> inline_runs(const Segmented& doc, std::string (*flatten)(std::string_view)) {
+  RunBuilder rb{doc, flatten, "tag", {}, {}, {}, {}};
+  const size_t n = doc.pieces.size();
+  rb.kind.assign(n, Kind::kOther);
+  rb.tag.resize(n);
+  rb.node.assign(n, 0);
+  for (size_t i = 0; i < doc.text.size(); ++i) {
+    rb.kind[doc.text[i]] = Kind::kText;
+    rb.node[doc.text[i]] = i;
+    // Placeholders must not be mistaken for the document's own text.
+    while (doc.pieces[doc.text[i]].find("{" + rb.prefix) != std::string::npos) rb.prefix += "x";
+  }
+  for (size_t p = 0; p < n; ++p) {
+    if (rb.kind[p] == Kind::kText) continue;
+    const std::string& piece = doc.pieces[p];
+    if (!piece.empty() && piece[0] == '<') {
+      rb.tag[p] = parse_tag(piece);
+      if (rb.tag[p].inline_tag) rb.kind[p] = Kind::kInlineTag;
+    } else if (!piece.empty() && std::all_of(piece.begin(), piece.end(), is_space)) {
+      rb.kind[p] = Kind::kSpace;
+    }
+  }
+  for (size_t i = 0; i < n;) {
+    if (rb.kind[i] == Kind::kOther) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < n && rb.kind[j] != Kind::kOther) ++j;
+    rb.build(i, j - 1);
+    i = j;
+  }
+  std::sort(rb.runs.begin(), rb.runs.end(),
+            [](const InlineRun& x, const InlineRun& y) { return x.first < y.first; });
+  return std::move(rb.runs);
+}
+
+bool place_inline_tags(const InlineRun& run, std::string_view translation, std::string* out) {
+  struct Hit {
+    size_t at;
+    size_t cluster;
+  };
+  std::vector<Hit> hits;
+  for (size_t c = 0; c < run.holders.size(); ++c) {
+    const size_t at = translation.find(run.holders[c]);
+    if (at == std::string_view::npos || translation.find(run.holders[c], at + 1) != std::string_view::npos)
+      return false;
+    hits.push_back({at, c});
+  }
+  std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return x.at < y.at; });
+  std::string html;
+  std::vector<int> stack;
+  std::vector<bool> seen;
+  size_t from = 0;
+  for (size_t h = 0; h <= hits.size(); ++h) {
+    // The text before this placeholder (after the previous one), without the spaces
+    // that touch a placeholder.
+    size_t b = from, e = h < hits.size() ? hits[h].at : translation.size();
+    if (h > 0)
+      while (b < e && translation[b] == ' ') ++b;
+    if (h < hits.size())
+      while (e > b && translation[e - 1] == ' ') --e;
+    const std::string_view text = translation.substr(b, e - b);
+    if (has_text(text)) seen.assign(seen.size(), true);
+    html += escape_html(text);
+    if (h == hits.size()) break;
+    const size_t c = hits[h].cluster;
+    for (const InlineRun::Tag& t : run.tags) {
+      if (t.cluster != c || t.pair < 0) continue;
+      if (t.open) {
+        stack.push_back(t.pair);
+        seen.push_back(false);
+        continue;
+      }
+      if (stack.empty() || stack.back() != t.pair) return false;
+      if (run.pair_has_text[static_cast<size_t>(t.pair)] && !seen.back()) return false;
+      stack.pop_back();
+      seen.pop_back();
+    }
+    html += run.clusters[c];
+    from = hits[h].at + run.holders[c].size();
+  }
+  if (!stack.empty()) return false;
+  *out = std::move(html);
+  return true;
+}
+
+namespace {
+
+bool word_byte(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || (static_cast<unsigned char>(c) & 0x80);
+}
+
+// Where `needle` stands in `hay` as whole words at or after `from`, trying its first
+// letter in both cases (German capitalises nouns mid-sentence, not at a fragment's
+// start). npos if nowhere.
+size_t find_words(std::string_view hay, std::string needle,
+                  const std::vector<std::pair<size_t, size_t>>& taken) {
+  std::string other = needle;
+  if (!other.empty() && std::isalpha(static_cast<unsigned char>(other[0])))
+    other[0] = static_cast<char>(std::isupper(static_cast<unsigned char>(other[0]))
+                                     ? std::tolower(static_cast<unsigned char>(other[0]))
+                                     : std::toupper(static_cast<unsigned char>(other[0])));
+  for (const std::string& n : {needle, other}) {
+    for (size_t at = hay.find(n); at != std::string_view::npos; at = hay.find(n, at + 1)) {
+      const size_t end = at + n.size();
+      if ((at > 0 && word_byte(hay[at - 1]) && word_byte(n.front())) ||
+          (end < hay.size() && word_byte(hay[end]) && word_byte(n.back())))
+        continue;
+      bool overlaps = false;
+      for (const auto& t : taken) overlaps = overlaps || (at < t.second && t.first < end);
+      if (!overlaps) return at;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+bool wrap_found_elements(const InlineRun& run, std::string_view translation,
+                         const std::vector<std::string>& element_translations, std::string* out) {
+  if (run.element.empty() || element_translations.size() != run.element.size()) return false;
+  std::vector<std::pair<size_t, size_t>> taken(run.element.size());  // per pair: [begin, end)
+  std::vector<std::pair<size_t, size_t>> used;
+  for (size_t p = 0; p < run.element.size(); ++p) {
+    std::string_view e = element_translations[p];
+    while (!e.empty() && is_space(e.front())) e.remove_prefix(1);
+    while (!e.empty() && is_space(e.back())) e.remove_suffix(1);
+    // A fragment's translation often ends in a full stop the sentence does not have there.
+    while (!e.empty() && (e.back() == '.' || e.back() == '!' || e.back() == '?') &&
+           (run.element[p].empty() || run.element[p].back() != e.back()))
+      e.remove_suffix(1);
+    if (e.empty()) return false;
+    const size_t at = find_words(translation, std::string(e), used);
+    if (at == std::string_view::npos) return false;
+    taken[p] = {at, at + e.size()};
+    used.push_back(taken[p]);
+  }
+  // Tags by position: an element's open tag at its begin, its close at its end.
+  struct Mark {
+    size_t at;
+    bool open;
+    size_t pair;
+  };
+  std::vector<Mark> marks;
+  for (size_t p = 0; p < taken.size(); ++p) {
+    marks.push_back({taken[p].first, true, p});
+    marks.push_back({taken[p].second, false, p});
+  }
+  std::sort(marks.begin(), marks.end(), [](const Mark& x, const Mark& y) {
+    return x.at != y.at ? x.at < y.at : (x.open != y.open ? !x.open : x.pair < y.pair);
+  });
+  std::vector<const std::string*> open_raw(taken.size()), close_raw(taken.size());
+  for (const InlineRun::Tag& t : run.tags)
+    (t.open ? open_raw : close_raw)[static_cast<size_t>(t.pair)] = &t.raw;
+  std::string html;
+  size_t at = 0;
+  for (const Mark& m : marks) {
+    html += escape_html(translation.substr(at, m.at - at));
+    html += *(m.open ? open_raw : close_raw)[m.pair];
+    at = m.at;
+  }
+  html += escape_html(translation.substr(at));
+  *out = std::move(html);
+  return true;
+}
+
+std::string reassemble_runs(const Segmented& doc, const std::vector<InlineRun>& runs,
+                            const std::vector<std::string>& run_html,
+                            const std::vector<std::string>& translations) {
+  std::string out;
+  size_t next = 0, r = 0;
+  for (size_t p = 0; p < doc.pieces.size(); ++p) {
+    while (r < runs.size() && runs[r].last < p) ++r;
+    if (r < runs.size() && runs[r].first == p && r < run_html.size() && !run_html[r].empty()) {
+      out += run_html[r];
+      p = runs[r].last;
+      next = runs[r].nodes.back() + 1;
+      continue;
+    }
     if (next < doc.text.size() && doc.text[next] == p) {
       const std::string& t = next < translations.size() ? translations[next] : doc.pieces[p];
       out += doc.html ? escape_html(t) : t;

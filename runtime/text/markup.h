@@ -29,6 +29,57 @@ void split_sentences(Segmented* doc, SentenceSplitter& splitter);
 // The document with piece text[i] replaced by translations[i] (escaped for HTML).
 std::string reassemble(const Segmented& doc, const std::vector<std::string>& translations);
 
+// Inline tags (HTML). A sentence with inline elements ("Click <b>Save</b> now") is
+// translated whole: its text nodes and the inline tags between them form a run whose
+// source has each cluster of tags (with the whitespace around them) replaced by a
+// placeholder "{tagN}", which the text layer protects like any placeholder (the model
+// sees a number it copies; a dropped one comes back at the end of its sentence). The
+// translation's placeholders become the tags again, provided the result nests as the
+// source did and every element that held text still does; otherwise the caller
+// translates the run's text nodes one by one (as without runs).
+struct InlineRun {
+  size_t first = 0, last = 0;         // the pieces it covers, [first, last]
+  std::vector<size_t> nodes;          // indexes into Segmented::text of its text nodes
+  std::string source;                 // what is translated (text decoded, placeholders)
+  std::vector<std::string> holders;   // holders[c] stands for clusters[c]
+  std::vector<std::string> clusters;  // raw tags and whitespace, byte for byte
+  struct Tag {
+    size_t cluster;
+    int pair;  // -1: a void element (br, img, ...); else open and close share it
+    bool open;
+    std::string raw;
+  };
+  std::vector<Tag> tags;            // in source order
+  std::vector<bool> pair_has_text;  // the source element held some text
+  // Runs whose elements each hold one text node and no other tag ("Click <b>Save</b> or
+  // <a href=..>Cancel</a>", no void element): `plain` is the run's text without the tags,
+  // element[p] pair p's text. Empty otherwise.
+  std::string plain;
+  std::vector<std::string> element;
+};
+
+// The runs of an HTML document (segment_html): maximal stretches of text nodes and
+// inline tags whose tags pair up within them (a tag closing an element opened before
+// the stretch, or the reverse, ends it). `flatten` maps a text node to what is
+// translated (the caller's whitespace handling). Only runs of two or more text nodes.
+std::vector<InlineRun> inline_runs(const Segmented& doc, std::string (*flatten)(std::string_view));
+// A flat run's HTML from the translation of its plain text and of each element's
+// text: each element's translation found in the sentence's (as a whole word sequence,
+// its first letter in either case, not overlapping another's) is wrapped in its tags.
+// False (and *out untouched) if one is not found.
+bool wrap_found_elements(const InlineRun& run, std::string_view translation,
+                         const std::vector<std::string>& element_translations, std::string* out);
+// The run's HTML from the translation of its source: text escaped, clusters put back
+// (the spaces next to a placeholder dropped: a cluster carries its own whitespace).
+// False (and *out untouched) if a placeholder is missing or repeated, the tags would
+// not nest as in the source, or an element that held text would be empty.
+bool place_inline_tags(const InlineRun& run, std::string_view translation, std::string* out);
+// The document with each run replaced by run_html[r] where it is not empty, and every
+// other text node i (an index into doc.text) by translations[i], escaped.
+std::string reassemble_runs(const Segmented& doc, const std::vector<InlineRun>& runs,
+                            const std::vector<std::string>& run_html,
+                            const std::vector<std::string>& translations);
+
 // HTML character references (&amp; &lt; &#233; &#xE9; ...) decoded to UTF-8; unknown
 // ones are kept as written.
 std::string decode_entities(std::string_view s);

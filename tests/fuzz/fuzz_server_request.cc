@@ -99,5 +99,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   same.clear();
   for (size_t i : html.text) same.push_back(html.pieces[i]);
   (void)reassemble(html, same);
+  // Inline runs: the identity "translation" puts every run's tags back (they pair up by
+  // construction), and the document reassembles.
+  const std::vector<InlineRun> runs = inline_runs(html, [](std::string_view t) { return std::string(t); });
+  std::vector<std::string> run_html;
+  for (const InlineRun& r : runs) {
+    std::string out;
+    EDGEMT_FUZZ_CHECK(place_inline_tags(r, r.source, &out), "an inline run's own source was refused: %s",
+                      r.source.substr(0, 200).c_str());
+    run_html.push_back(std::move(out));
+  }
+  (void)reassemble_runs(html, runs, run_html, same);
   return 0;
 }

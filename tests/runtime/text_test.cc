@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/text/markup.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
 
@@ -355,6 +356,151 @@ TEST(ProtectedSpans, GlossaryTermsBecomeTheirTargets) {
   EXPECT_FALSE(Glossary::parse("a\t \n").has_value());
   EXPECT_FALSE(Glossary::load("/nonexistent/glossary.tsv").has_value());
   EXPECT_EQ(Glossary::parse("").value()->size(), 0u);
+}
+
+// Inline runs (HTML): text nodes joined across inline tags, tags back in place.
+std::string same(std::string_view s) { return std::string(s); }
+
+TEST(InlineRuns, PlaceholdersBecomeTheTagsAgain) {
+  const Segmented doc = segment_html("<p>Click <b>Save</b> now &amp; here.</p>");
+  const std::vector<InlineRun> runs = inline_runs(doc, same);
+  ASSERT_EQ(runs.size(), 1u);
+  const InlineRun& r = runs[0];
+  EXPECT_EQ(r.source, "Click {tag1} Save {tag2} now & here.");
+  EXPECT_EQ(r.plain, "Click Save now & here.");
+  EXPECT_EQ(r.element, (std::vector<std::string>{"Save"}));
+  std::string html;
+  // The identity gives the run back; a translation gets its text escaped.
+  ASSERT_TRUE(place_inline_tags(r, r.source, &html));
+  EXPECT_EQ(html, "Click <b>Save</b> now &amp; here.");
+  ASSERT_TRUE(place_inline_tags(r, "Klicke {tag1}  Speichern {tag2} & <jetzt>.", &html));
+  EXPECT_EQ(html, "Klicke <b>Speichern</b> &amp; &lt;jetzt&gt;.");
+  EXPECT_EQ(reassemble_runs(doc, runs, {html}, {}), "<p>Klicke <b>Speichern</b> &amp; &lt;jetzt&gt;.</p>");
+  // Refused: a placeholder missing or repeated, the tags reversed, an element emptied
+  // (or left with punctuation only).
+  html = "unchanged";
+  for (const char* bad : {"Klicke {tag1} Speichern.", "Klicke {tag1} {tag1} x {tag2}.", "{tag2} x {tag1} y",
+                          "Speichern {tag1}{tag2} jetzt", "Speichern {tag1} , {tag2} jetzt"}) {
+    EXPECT_FALSE(place_inline_tags(r, bad, &html)) << bad;
+    EXPECT_EQ(html, "unchanged");
+  }
+  // A failed run: its text nodes' own translations.
+  EXPECT_EQ(reassemble_runs(doc, runs, {""}, {"A", "B", "C & D"}), "<p>A <b>B</b> C &amp; D</p>");
+}
+
+TEST(InlineRuns, FoundElementsAreWrapped) {
+  const Segmented doc = segment_html("<li>Open the <a href=\"f.html\">folder</a> and <i>select</i> it.</li>");
+  const std::vector<InlineRun> runs = inline_runs(doc, same);
+  ASSERT_EQ(runs.size(), 1u);
+  ASSERT_EQ(runs[0].element, (std::vector<std::string>{"folder", "select"}));
+  std::string html;
+  // The first letter in either case; the elements in the sentence's order, whatever the
+  // source's; a fragment's final full stop ignored.
+  ASSERT_TRUE(wrap_found_elements(runs[0],
+                                  "W\xC3\xA4hle den Ordner & \xC3\xB6"
+                                  "ffne ihn.",
+                                  {"Ordner", "w\xC3\xA4hle."}, &html));
+  EXPECT_EQ(html,
+            "<i>W\xC3\xA4hle</i> den <a href=\"f.html\">Ordner</a> &amp; \xC3\xB6"
+            "ffne ihn.");
+  // Only whole words, never overlapping.
+  EXPECT_FALSE(
+      wrap_found_elements(runs[0], "Die Ordnerliste w\xC3\xA4hlen", {"Ordner", "w\xC3\xA4hlen"}, &html));
+  EXPECT_FALSE(wrap_found_elements(runs[0], "Ordner", {"Ordner", "Ordner"}, &html));
+  EXPECT_FALSE(wrap_found_elements(runs[0], "Ordner w", {"Ordner", ""}, &html));
+}
+
+TEST(InlineRuns, OnlyTagsThatPairUpWithinARun) {
+  // Tags at a run's edges belong to it when they pair up; <br> makes a run non-flat;
+  // block tags and comments end runs.
+  const Segmented doc = segment_html("<b>Hi</b> you <i>there</i> and<br>more<p>x <em>y</em></p><!-- c --> z");
+  const std::vector<InlineRun> runs = inline_runs(doc, same);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].source, "{tag1} Hi {tag2} you {tag3} there {tag4} and {tag5} more");
+  EXPECT_TRUE(runs[0].element.empty());
+  EXPECT_EQ(runs[1].source, "x {tag1} y {tag2}");
+  EXPECT_EQ(runs[1].plain, "x y");
+  // An element around a block: its tags pair up in no run, and end them.
+  const std::vector<InlineRun> split =
+      inline_runs(segment_html("<b>Bold <p>block</p> text</b> and more <i>words</i>"), same);
+  ASSERT_EQ(split.size(), 1u);
+  EXPECT_EQ(split[0].source, "and more {tag1} words {tag2}");
+  // Crossing (malformed) tags never form a run with both.
+  for (const InlineRun& r : inline_runs(segment_html("a <b>b <i>c</b> d</i> e"), same)) {
+    std::string out;
+    EXPECT_TRUE(place_inline_tags(r, r.source, &out)) << r.source;
+  }
+  // The placeholder prefix avoids the document's own braces.
+  const std::vector<InlineRun> braces = inline_runs(segment_html("Use {tag1} <b>now</b> please"), same);
+  ASSERT_EQ(braces.size(), 1u);
+  EXPECT_EQ(braces[0].source, "Use {tag1} {tagx1} now {tagx2} please");
+}
+
+// Generated documents of words and nested inline elements: the identity comes back byte
+// for byte; any shuffle of the placeholders is refused or nests properly.
+TEST(InlineRuns, IdentityAndShufflesKeepTheMarkupWellFormed) {
+  std::mt19937 rng(7);
+  const char* words[] = {"file", "Open", "the", "x1", "r\xC3\xA9sum\xC3\xA9", "now."};
+  const char* tags[] = {"b", "i", "a href=\"u\"", "em", "span class=\"k\""};
+  for (int iter = 0; iter < 300; ++iter) {
+    std::string doc = "<p>";
+    std::vector<std::string> open;
+    const int n = 3 + static_cast<int>(rng() % 10);
+    for (int k = 0; k < n; ++k) {
+      const unsigned c = rng() % 5;
+      if (c == 0 && open.size() < 3) {
+        const std::string t = tags[rng() % 5];
+        doc += "<" + t + ">";
+        open.push_back(t.substr(0, t.find(' ')));
+      } else if (c == 1 && !open.empty()) {
+        doc += "</" + open.back() + ">";
+        open.pop_back();
+      } else if (c == 2) {
+        doc += "<br>";
+      }
+      doc += words[rng() % 6];
+      if (rng() % 2) doc += " ";
+    }
+    while (!open.empty()) {
+      doc += "</" + open.back() + ">";
+      open.pop_back();
+    }
+    doc += "</p>";
+    const Segmented seg = segment_html(doc);
+    const std::vector<InlineRun> runs = inline_runs(seg, same);
+    std::vector<std::string> html;
+    for (const InlineRun& r : runs) {
+      std::string out;
+      ASSERT_TRUE(place_inline_tags(r, r.source, &out)) << doc;
+      html.push_back(out);
+    }
+    std::vector<std::string> nodes;
+    for (size_t i : seg.text) nodes.push_back(seg.pieces[i]);
+    EXPECT_EQ(reassemble_runs(seg, runs, html, nodes), doc);
+    for (const InlineRun& r : runs) {
+      std::vector<std::string> order = r.holders;
+      std::shuffle(order.begin(), order.end(), rng);
+      std::string t;
+      for (const std::string& h : order) t += "w " + h + " ";
+      std::string out;
+      if (!place_inline_tags(r, t, &out)) continue;
+      // Well nested: every close tag closes the innermost open one.
+      std::vector<std::string> stack;
+      for (size_t at = out.find('<'); at != std::string::npos; at = out.find('<', at + 1)) {
+        const size_t end = out.find_first_of(" >", at);
+        const std::string name = out.substr(at + 1, end - at - 1);
+        if (name == "br") continue;
+        if (name[0] == '/') {
+          ASSERT_FALSE(stack.empty()) << out;
+          EXPECT_EQ("/" + stack.back(), name) << out;
+          stack.pop_back();
+        } else {
+          stack.push_back(name);
+        }
+      }
+      EXPECT_TRUE(stack.empty()) << out;
+    }
+  }
 }
 
 }  // namespace

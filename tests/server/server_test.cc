@@ -153,10 +153,47 @@ TEST(Api, TranslatorTranslatesHtmlDocuments) {
   ASSERT_TRUE(nbest.has_value());
   ASSERT_GE(nbest.value()[0].size(), 1u);
   EXPECT_EQ(nbest.value()[0][0], want);
+  // Inline elements: the sentence is translated whole, the tags come back once each,
+  // nested as they were, in a well-formed document (n-best's first is the same).
+  const std::string inline_doc =
+      "<p>Save the <b>document</b> before closing the <a href=\"w\">window</a>.</p>";
+  auto in = tr.value()->translate({inline_doc}, html);
+  ASSERT_TRUE(in.has_value());
+  const std::string& o = in.value()[0];
+  EXPECT_EQ(o.rfind("<p>", 0), 0u) << o;
+  EXPECT_EQ(o.substr(o.size() - 4), "</p>") << o;
+  for (const char* t : {"<b>", "</b>", "<a href=\"w\">", "</a>"}) {
+    const size_t at = o.find(t);
+    ASSERT_NE(at, std::string::npos) << t << " in " << o;
+    EXPECT_EQ(o.find(t, at + 1), std::string::npos) << t << " twice in " << o;
+  }
+  EXPECT_LT(o.find("<b>"), o.find("</b>")) << o;
+  EXPECT_LT(o.find("<a "), o.find("</a>")) << o;
+  auto in_nbest = tr.value()->translate_nbest({inline_doc}, 2, html);
+  ASSERT_TRUE(in_nbest.has_value());
+  EXPECT_EQ(in_nbest.value()[0][0], o);
   // Plain text leaves the markup to the model: not the same.
   auto plain = tr.value()->translate({doc});
   ASSERT_TRUE(plain.has_value());
   EXPECT_NE(plain.value()[0], want);
+}
+
+// format: html answers as the Translator's TextFormat::kHtml (inline runs included).
+TEST(Api, HtmlLikeTheTranslator) {
+  auto svc = make_service();
+  LibreTranslateApi api(*svc, {});
+  const std::vector<std::string> docs = {
+      "<p>Save the <b>document</b> before closing the <a href=\"w\">window</a>.</p>",
+      "<ul><li>" + kSentences[0] + "</li><li>" + kSentences[4] + " <i>" + kSentences[6] + "</i></li></ul>"};
+  auto tr = Translator::create(kModel, {});
+  ASSERT_TRUE(tr.has_value());
+  TranslateOptions html;
+  html.format = TextFormat::kHtml;
+  auto want = tr.value()->translate(docs, html);
+  ASSERT_TRUE(want.has_value());
+  HttpResponse r = post_json(api, {{"q", docs}, {"source", "en"}, {"target", "de"}, {"format", "html"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["translatedText"].get<std::vector<std::string>>(), want.value());
 }
 
 TEST(Api, TranslatesLikeTheTranslator) {
