@@ -265,18 +265,7 @@ Segmented segment_html(std::string_view html) {
 }
 
 std::string reassemble(const Segmented& doc, const std::vector<std::string>& translations) {
-  std::string out;
-  size_t next = 0;
-  for (size_t p = 0; p < doc.pieces.size(); ++p) {
-    if (next < doc.text.size() && doc.text[next] == p) {
-      const std::string& t = next < translations.size() ? translations[next] : doc.pieces[p];
-      out += doc.html ? escape_html(t) : t;
-      ++next;
-    } else {
-      out += doc.pieces[p];
-    }
-  }
-  return out;
+  return reassemble_runs(doc, {}, {}, translations);  // no inline runs: every text node alone
 }
 
 }  // namespace edgemt
