@@ -40,7 +40,7 @@ EDGEMT_ALWAYS_INLINE void attn_scores_block(size_t hd, const float* const* qp, c
     for (size_t r = 0; r < Qb; ++r) {
       const B qd(qp[r][d]);
       EDGEMT_UNROLL
-      for (size_t v = 0; v < Nv; ++v) acc[r][v] = xsimd::fma(qd, kv[v], acc[r][v]);
+      for (size_t v = 0; v < Nv; ++v) acc[r][v] = k_fma<Arch>(qd, kv[v], acc[r][v]);
     }
   }
   const B vs(scale);
@@ -64,7 +64,7 @@ EDGEMT_ALWAYS_INLINE void attn_pv_block(size_t lk, const float* p, const float* 
     const B pj(p[j]);
     EDGEMT_UNROLL
     for (size_t t = 0; t < Nv; ++t)
-      acc[t] = xsimd::fma(pj, B::load_unaligned(v + j * ldv + d0 + t * W), acc[t]);
+      acc[t] = k_fma<Arch>(pj, B::load_unaligned(v + j * ldv + d0 + t * W), acc[t]);
   }
   EDGEMT_UNROLL
   for (size_t t = 0; t < Nv; ++t) acc[t].store_unaligned(o + d0 + t * W);

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <xsimd/xsimd.hpp>
 
 #include "ops/ops.h"
@@ -33,6 +34,24 @@ EDGEMT_ALWAYS_INLINE T k_min(T a, T b) {
 template <class T>
 EDGEMT_ALWAYS_INLINE T k_max(T a, T b) {
   return a < b ? b : a;
+}
+
+// Fused multiply-add x * y + z with one rounding. xsimd 8.1 has no AVX-512 fma: its
+// xsimd::fma for avx512f/bw falls back to a multiply and an add (two roundings, twice the
+// instructions; under -ffp-contract=off the compiler cannot fuse them), so the AVX-512
+// kernels call _mm512_fmadd_ps here, as AVX2 (fma3) and NEON already do through xsimd.
+template <class Arch>
+EDGEMT_ALWAYS_INLINE xsimd::batch<float, Arch> k_fma(xsimd::batch<float, Arch> x, xsimd::batch<float, Arch> y,
+                                                     xsimd::batch<float, Arch> z) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
+    return _mm512_fmadd_ps(x, y, z);
+  } else {
+    return xsimd::fma(x, y, z);
+  }
+#else
+  return xsimd::fma(x, y, z);
+#endif
 }
 
 // Scalar activation, the same formulas as the reference (ops/activation/activation_ref.h).

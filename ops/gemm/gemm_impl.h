@@ -66,7 +66,7 @@ __attribute__((noinline)) void gemm_tile(size_t k, const float* a, size_t lda, c
     for (size_t r = 0; r < Rows; ++r) {
       const B ar(a[r * lda + kk]);
       EDGEMT_UNROLL
-      for (size_t v = 0; v < Nv; ++v) acc[r][v] = xsimd::fma(ar, b[v], acc[r][v]);
+      for (size_t v = 0; v < Nv; ++v) acc[r][v] = k_fma<Arch>(ar, b[v], acc[r][v]);
     }
   }
   if (!last) {  // a full-column tile between k blocks: keep the partial sums

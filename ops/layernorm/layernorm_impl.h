@@ -48,12 +48,12 @@ void f32_add_layernorm_generic(size_t rows, size_t d, const float* x, size_t ldx
       EDGEMT_UNROLL
       for (size_t u = 0; u < 4; ++u) {
         const B t = B::load_unaligned(yi + j + u * W) - vmean;
-        vq[u] = xsimd::fma(t, t, vq[u]);
+        vq[u] = k_fma<Arch>(t, t, vq[u]);
       }
     }
     for (; j < dv; j += W) {
       const B t = B::load_unaligned(yi + j) - vmean;
-      vq[0] = xsimd::fma(t, t, vq[0]);
+      vq[0] = k_fma<Arch>(t, t, vq[0]);
     }
     float sq = hsum<Arch>((vq[0] + vq[1]) + (vq[2] + vq[3]));
     for (size_t j = dv; j < d; ++j) sq += (yi[j] - mean) * (yi[j] - mean);
@@ -61,7 +61,7 @@ void f32_add_layernorm_generic(size_t rows, size_t d, const float* x, size_t ldx
     const B vr(rstd);
     for (j = 0; j < dv; j += W) {
       const B t = (B::load_unaligned(yi + j) - vmean) * vr;
-      xsimd::fma(t, B::load_unaligned(gamma + j), B::load_unaligned(beta + j)).store_unaligned(yi + j);
+      k_fma<Arch>(t, B::load_unaligned(gamma + j), B::load_unaligned(beta + j)).store_unaligned(yi + j);
     }
     for (size_t j = dv; j < d; ++j) yi[j] = (yi[j] - mean) * rstd * gamma[j] + beta[j];
   }

@@ -374,6 +374,32 @@ void test_f32_topk(const Kernels& k) {
 EDGEMT_KERNELS(EDGEMT_KERNEL_TEST, 0)
 #undef EDGEMT_KERNEL_TEST
 
+// Every level whose CPU has FMA (all but ref and sse4_2) fuses the GEMM's multiply-adds:
+// one rounding each, as the speed of the AVX2/AVX-512/NEON kernels depends on (xsimd
+// 8.1 has no AVX-512 fma and fell back to a multiply and an add). With a = (-1, 1 + e),
+// w = (1 + 2e, 1 + e), e = 2^-12: the second product is 1 + 2e + e^2 exactly, e^2 = 2^-24
+// is half an ulp of 1, so a multiply then an add gives 0 and a fused one gives e^2.
+TEST_P(KernelTest, GemmFusesMultiplyAddWhereTheCpuCan) {
+  const float e = std::ldexp(1.0f, -12);
+  const size_t m = 3, n = 33, kk = 2;  // several rows and a partial panel: every tile shape
+  std::vector<float> a(m * kk), w(n * kk);
+  for (size_t i = 0; i < m; ++i) {
+    a[i * kk] = -1.0f;
+    a[i * kk + 1] = 1.0f + e;
+  }
+  for (size_t j = 0; j < n; ++j) {
+    w[j * kk] = 1.0f + 2.0f * e;
+    w[j * kk + 1] = 1.0f + e;
+  }
+  Aligned packed(f32_panel_size(n, kk));
+  pack_f32_panels(n, kk, w.data(), packed.data());
+  std::vector<float> c(m * n, -7.0f);
+  k().f32_gemm(m, n, kk, a.data(), kk, packed.data(), c.data(), n, GemmEpilogue{});
+  const bool fused = GetParam() != Isa::ref && std::strcmp(isa_name(GetParam()), "sse4_2") != 0;
+  for (size_t i = 0; i < m * n; ++i)
+    ASSERT_EQ(c[i], fused ? e * e : 0.0f) << isa_name(GetParam()) << " element " << i;
+}
+
 std::vector<Isa> all_isas() {
   std::vector<Isa> v;
   for (size_t i = 0; i < static_cast<size_t>(Isa::kCount); ++i) v.push_back(static_cast<Isa>(i));
