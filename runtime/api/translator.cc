@@ -116,7 +116,9 @@ Status Translator::translate_batch_ids(std::span<const std::span<const int32_t>>
 Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources,
                                std::span<std::vector<int32_t>> results, const SearchParams& params,
                                size_t nbest_count, std::vector<std::vector<std::vector<int32_t>>>* nbest,
-                               std::vector<std::vector<float>>* scores) {
+                               std::vector<std::vector<float>>* scores,
+                               std::vector<std::vector<std::vector<float>>>* token_logprobs) {
+  if (token_logprobs != nullptr && scores == nullptr) return invalid_argument("token log-probs need scores");
   if (results.size() < sources.size())
     return invalid_argument("results has room for fewer sequences than sources");
   const size_t limit = static_cast<size_t>(engine_->limits().max_source_length);
@@ -156,6 +158,7 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   if (outs.size() < nchunks) outs.resize(nchunks);
   if (nbest != nullptr && chunk_nbest_.size() < nchunks) chunk_nbest_.resize(nchunks);
   if (scores != nullptr && chunk_scores_.size() < nchunks) chunk_scores_.resize(nchunks);
+  if (token_logprobs != nullptr && chunk_lps_.size() < nchunks) chunk_lps_.resize(nchunks);
   const size_t bmax = batch_src_.size();
   for (size_t b = 0; b < nchunks; b += bmax) {
     const size_t n = std::min(bmax, nchunks - b);
@@ -175,11 +178,19 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
       std::vector<float>& sc = chunk_scores_[order_[b + i]];
       sc.resize(hyps.size());
       for (size_t j = 0; j < hyps.size(); ++j) sc[j] = engine_->hypothesis_score(i, j);
+      if (token_logprobs == nullptr) continue;
+      std::vector<std::vector<float>>& lp = chunk_lps_[order_[b + i]];
+      lp.resize(hyps.size());
+      for (size_t j = 0; j < hyps.size(); ++j) {
+        const std::span<const float> l = engine_->hypothesis_logprobs(i, j);
+        lp[j].assign(l.begin(), l.end());
+      }
     }
   }
   if (nbest != nullptr) {
     nbest->assign(sources.size(), {});
     if (scores != nullptr) scores->assign(sources.size(), {});
+    if (token_logprobs != nullptr) token_logprobs->assign(sources.size(), {});
     for (size_t c = 0; c < nchunks; ++c) {
       std::vector<std::vector<int32_t>>& dst = (*nbest)[chunk_owner_[c]];
       const std::vector<std::vector<int32_t>>& hyps = chunk_nbest_[c];
@@ -191,12 +202,21 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
           std::vector<float>& ds = (*scores)[chunk_owner_[c]];
           ds.resize(hyps.size(), ds.empty() ? 0.0f : ds[0]);
         }
+        if (token_logprobs != nullptr) {
+          std::vector<std::vector<float>>& dl = (*token_logprobs)[chunk_owner_[c]];
+          const std::vector<float> best_lps = dl.empty() ? std::vector<float>() : dl[0];
+          dl.resize(hyps.size(), best_lps);
+        }
       }
       for (size_t j = 0; j < dst.size(); ++j) {
         const size_t from = j < hyps.size() ? j : 0;
         const std::vector<int32_t>& h = hyps.empty() ? outs[c] : hyps[from];
         dst[j].insert(dst[j].end(), h.begin(), h.end());
         if (scores != nullptr) (*scores)[chunk_owner_[c]][j] += hyps.empty() ? 0.0f : chunk_scores_[c][from];
+        if (token_logprobs != nullptr && !hyps.empty()) {
+          std::vector<float>& dl = (*token_logprobs)[chunk_owner_[c]][j];
+          dl.insert(dl.end(), chunk_lps_[c][from].begin(), chunk_lps_[c][from].end());
+        }
       }
     }
   }
@@ -380,13 +400,15 @@ Status Translator::translate_ids_nbest(std::span<const std::span<const int32_t>>
                                        size_t num_hypotheses,
                                        std::vector<std::vector<std::vector<int32_t>>>* results,
                                        const TranslateOptions& options,
-                                       std::vector<std::vector<float>>* scores) {
+                                       std::vector<std::vector<float>>* scores,
+                                       std::vector<std::vector<std::vector<float>>>* token_logprobs) {
   auto p = resolve(options);
   if (!p) return p.status();
   if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
   p.value().greedy_scores = scores != nullptr;
   std::vector<std::vector<int32_t>> best(sources.size());
-  return run_chunked(sources, best, p.value(), num_hypotheses, results, scores);
+  if (token_logprobs != nullptr && scores == nullptr) return invalid_argument("token_logprobs needs scores");
+  return run_chunked(sources, best, p.value(), num_hypotheses, results, scores, token_logprobs);
 }
 
 Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
@@ -425,6 +447,144 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     }
     j = last;
   }
+  return result;
+}
+
+namespace {
+
+// A word's text with any protected-span marker in it (a run of digits equal to one)
+// replaced by its span.
+std::string restore_word(std::string word, const ProtectedSentence* p) {
+  if (p == nullptr || p->markers.empty()) return word;
+  std::string out;
+  for (size_t i = 0; i < word.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(word[i]))) {
+      out += word[i++];
+      continue;
+    }
+    size_t e = i;
+    while (e < word.size() && std::isdigit(static_cast<unsigned char>(word[e]))) ++e;
+    const std::string_view run(word.data() + i, e - i);
+    size_t m = 0;
+    while (m < p->markers.size() && p->markers[m] != run) ++m;
+    if (m < p->markers.size())
+      out += p->originals[m];
+    else
+      out.append(run);
+    i = e;
+  }
+  return out;
+}
+
+float confidence_of(double log_prob, size_t tokens) {
+  return tokens == 0 ? 1.0f : static_cast<float>(std::exp(log_prob / static_cast<double>(tokens)));
+}
+
+}  // namespace
+
+ScoredTranslation Translator::score_hypothesis(const Segments& seg, size_t k, const std::vector<int32_t>& ids,
+                                               const std::vector<float>& lps, float score) const {
+  const Tokenizer& tok = model_->tokenizer();
+  const ProtectedSentence* kept = seg.kept.empty() ? nullptr : &seg.kept[k];
+  ScoredTranslation t;
+  t.text = seg.finish(k, tok.decode(ids));
+  t.score = score;
+  double sum = 0.0;
+  for (float x : lps) sum += static_cast<double>(x);
+  t.log_prob = static_cast<float>(sum);
+  t.tokens = lps.size();
+  t.confidence = confidence_of(sum, t.tokens);
+  // Words: runs of tokens from one whose piece starts with U+2581 (a space before it).
+  static constexpr std::string_view kSpace = "\xE2\x96\x81";
+  size_t w0 = 0;
+  auto flush = [&](size_t w1) {
+    if (w1 <= w0) return;
+    std::string text = tok.decode(std::span<const int32_t>(ids.data() + w0, w1 - w0));
+    double lp = 0.0;
+    const size_t n = std::min(w1, lps.size()) - std::min(w0, lps.size());
+    for (size_t i = w0; i < w1 && i < lps.size(); ++i) lp += static_cast<double>(lps[i]);
+    const size_t b = text.find_first_not_of(' '), e = text.find_last_not_of(' ');
+    if (b == std::string::npos) {  // nothing visible (unk, a lone space): no word
+      w0 = w1;
+      return;
+    }
+    t.words.push_back({restore_word(text.substr(b, e - b + 1), kept), n > 0 ? confidence_of(lp, n) : 1.0f});
+    w0 = w1;
+  };
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (i > 0 && tok.target_piece(ids[i]).substr(0, kSpace.size()) == kSpace) flush(i);
+  flush(ids.size());
+  return t;
+}
+
+Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector<std::string>& texts,
+                                                               size_t num_hypotheses,
+                                                               const TranslateOptions& options) {
+  if (options.format.value_or(TextFormat::kText) != TextFormat::kText)
+    return invalid_argument("translate_scored takes plain text (not HTML)");
+  if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
+  auto p = resolve(text_defaults(options));
+  if (!p) return p.status();
+  p.value().greedy_scores = true;
+  const bool split = options.split_sentences.value_or(true);
+  Segments seg;
+  EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
+  std::vector<std::vector<int32_t>> best(seg.ids.size());
+  std::vector<std::vector<std::vector<int32_t>>> hyps;
+  std::vector<std::vector<float>> scores;
+  std::vector<std::vector<std::vector<float>>> lps;
+  EDGEMT_RETURN_IF_ERROR(
+      run_chunked(views_of(seg.ids), best, p.value(), num_hypotheses, &hyps, &scores, &lps));
+  ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
+  std::vector<ScoredText> result(texts.size());
+  for (size_t j = 0; j < seg.ids.size();) {
+    const size_t i = seg.text[j];
+    size_t last = j + 1;
+    if (split)
+      while (last < seg.ids.size() && seg.text[last] == i) ++last;
+    ScoredText& r = result[i];
+    size_t count = 1;
+    for (size_t k = j; k < last; ++k) {
+      ScoredSentence s;
+      s.source = split ? texts[i].substr(seg.span[k].begin, seg.span[k].size()) : texts[i];
+      const bool verbatim = !seg.kept.empty() && seg.kept[k].verbatim;
+      if (verbatim || seg.ids[k].size() <= 1) {  // given back as it is
+        ScoredTranslation t;
+        t.text = verbatim ? restore_spans("", seg.kept[k]) : s.source;
+        s.hypotheses.push_back(std::move(t));
+      } else {
+        for (size_t h = 0; h < hyps[k].size(); ++h)
+          s.hypotheses.push_back(score_hypothesis(seg, k, hyps[k][h], lps[k][h], scores[k][h]));
+      }
+      count = std::max(count, s.hypotheses.size());
+      r.sentences.push_back(std::move(s));
+    }
+    // The text's hypotheses: each sentence's h-th (or its best) in place.
+    for (size_t h = 0; h < count; ++h) {
+      ScoredTranslation t;
+      double sum = 0.0;
+      auto pick = [&](size_t k) -> const ScoredTranslation& {
+        const std::vector<ScoredTranslation>& v = r.sentences[k - j].hypotheses;
+        return v[std::min(h, v.size() - 1)];
+      };
+      for (size_t k = j; k < last; ++k) {
+        const ScoredTranslation& x = pick(k);
+        t.score += x.score;
+        sum += static_cast<double>(x.log_prob);
+        t.tokens += x.tokens;
+        t.words.insert(t.words.end(), x.words.begin(), x.words.end());
+      }
+      t.log_prob = static_cast<float>(sum);
+      t.confidence = confidence_of(sum, t.tokens);
+      t.text =
+          split ? assemble(texts[i], seg, j, last, [&](size_t k) { return pick(k).text; }) : pick(j).text;
+      r.hypotheses.push_back(std::move(t));
+    }
+    j = last;
+  }
+  // A blank text: no sentence; its translation is "".
+  for (ScoredText& r : result)
+    if (r.hypotheses.empty()) r.hypotheses.emplace_back();
   return result;
 }
 

@@ -96,6 +96,43 @@ struct TranslateOptions {
   std::optional<TextFormat> format;
 };
 
+// A translation with its scores (Translator::translate_scored).
+struct ScoredTranslation {
+  struct Word {
+    std::string text;  // the word as it appears in the translation (protected spans put back)
+    float confidence;  // 0-1: the geometric mean of its tokens' probabilities
+  };
+  std::string text;
+  // As the search ranked it: log_prob / tokens^length_penalty (Marian style: less the
+  // word penalty first). For a text, the sum over its sentences.
+  float score = 0.0f;
+  float log_prob = 0.0f;  // the sum of its tokens' log-probabilities (each final eos included)
+  size_t tokens = 0;      // how many (a sentence not translated has none)
+  // 0-1: exp(log_prob / tokens), the geometric mean of its tokens' probabilities; 1 for
+  // what was not translated (given back verbatim).
+  float confidence = 1.0f;
+  // The translated words, in order: each a run of target tokens from one that starts a
+  // word (SentencePiece's U+2581) to the next; the final eos belongs to none.
+  std::vector<Word> words;
+};
+
+struct ScoredSentence {
+  std::string source;  // the sentence as found in the text
+  // Best first (n-best); hypotheses[0] is the one translate() puts in the text. A
+  // sentence given back as it was (a number, nothing the model translates) has one,
+  // verbatim, with confidence 1 and no tokens.
+  std::vector<ScoredTranslation> hypotheses;
+};
+
+struct ScoredText {
+  // Best first: hypotheses[0].text is translate()'s result; hypothesis j puts each
+  // sentence's j-th (or its best, where it has fewer) in place, as translate_nbest.
+  // Scores, log-probabilities and tokens add up over the sentences, and the words are
+  // theirs in order.
+  std::vector<ScoredTranslation> hypotheses;
+  std::vector<ScoredSentence> sentences;  // in order (one when not split)
+};
+
 class Translator {
  public:
   static Expected<std::unique_ptr<Translator>> create(std::shared_ptr<const Model> model,
@@ -142,15 +179,27 @@ class Translator {
   // scores (optional): each hypothesis' score, as the search ranked it (log-probability
   // / length^length_penalty; Marian style less the word penalty first; greedy scores its
   // one hypothesis the same way); a chunked sequence's is the sum of its chunks'.
+  // token_logprobs (optional, with scores): each hypothesis' tokens' log-probabilities
+  // (log-softmax over the step's logits, as the search added them), each chunk's final
+  // eos included: they sum to the hypothesis' log-probability.
   Status translate_ids_nbest(std::span<const std::span<const int32_t>> sources, size_t num_hypotheses,
                              std::vector<std::vector<std::vector<int32_t>>>* results,
                              const TranslateOptions& options = {},
-                             std::vector<std::vector<float>>* scores = nullptr);
+                             std::vector<std::vector<float>>* scores = nullptr,
+                             std::vector<std::vector<std::vector<float>>>* token_logprobs = nullptr);
   // Text to n-best texts (as translate(); a blank text gives one ""). With sentence
   // splitting, hypothesis j of a text puts each sentence's j-th (or its best) in place.
   Expected<std::vector<std::vector<std::string>>> translate_nbest(const std::vector<std::string>& texts,
                                                                   size_t num_hypotheses,
                                                                   const TranslateOptions& options = {});
+
+  // Text to scored translations (plain text only; options as for translate()): per text
+  // its translation(s) with score, log-probability, a 0-1 confidence and per-word
+  // confidences, and the same for each of its sentences. Greedy search computes each
+  // step's log-sum-exp for this (beam search always does). Allocates.
+  Expected<std::vector<ScoredText>> translate_scored(const std::vector<std::string>& texts,
+                                                     size_t num_hypotheses = 1,
+                                                     const TranslateOptions& options = {});
 
   const Model& model() const { return *model_; }
   std::shared_ptr<const Model> shared_model() const { return model_; }
@@ -166,11 +215,13 @@ class Translator {
  private:
   Translator() = default;
   // nbest (optional): (*nbest)[i] receives up to nbest_count hypotheses of sequence i,
-  // and (*scores)[i] (optional too) their scores.
+  // and (*scores)[i] and (*token_logprobs)[i] (optional too) their scores and their
+  // tokens' log-probabilities (needs scores).
   Status run_chunked(std::span<const std::span<const int32_t>> sources,
                      std::span<std::vector<int32_t>> results, const SearchParams& params,
                      size_t nbest_count = 0, std::vector<std::vector<std::vector<int32_t>>>* nbest = nullptr,
-                     std::vector<std::vector<float>>* scores = nullptr);
+                     std::vector<std::vector<float>>* scores = nullptr,
+                     std::vector<std::vector<std::vector<float>>>* token_logprobs = nullptr);
   // The text layer: texts -> sentences to translate (ids) -> texts.
   struct Segments {
     std::vector<std::vector<int32_t>> ids;  // each sentence's tokens (eos-terminated)
@@ -201,6 +252,9 @@ class Translator {
   template <typename F>
   std::string assemble(const std::string& text, const Segments& seg, size_t first, size_t last,
                        F translation) const;
+  // One scored hypothesis of segment k: its ids and their log-probabilities.
+  ScoredTranslation score_hypothesis(const Segments& seg, size_t k, const std::vector<int32_t>& ids,
+                                     const std::vector<float>& lps, float score) const;
   // Views of vector inputs for run_chunked.
   std::span<const std::span<const int32_t>> views_of(const std::vector<std::vector<int32_t>>& sources);
 
@@ -213,6 +267,7 @@ class Translator {
   std::vector<std::vector<int32_t>> chunk_out_;
   std::vector<std::vector<std::vector<int32_t>>> chunk_nbest_;  // n-best calls only
   std::vector<std::vector<float>> chunk_scores_;                // n-best calls with scores
+  std::vector<std::vector<std::vector<float>>> chunk_lps_;      // n-best calls with log-probs
   std::vector<size_t> chunk_owner_;
   std::vector<size_t> order_;
   std::vector<std::span<const int32_t>> views_;

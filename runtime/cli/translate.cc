@@ -54,12 +54,16 @@ options:
   --max-input N      source tokens per chunk, end-of-sentence included; longer inputs
                      are split into chunks translated separately (default: the model's
                      positions, at most 512)
-  --output FORMAT    text (default) or jsonl: one JSON object per input line (each
-                     line translated as one sentence, as with --no-split),
+  --output FORMAT    text (default) or jsonl: one JSON object per input line,
                      {"translation", "score" (as the search ranks: log-probability /
-                     length^length-penalty), "confidence" (0-1: the geometric mean of
-                     its tokens' probabilities)} and with --n-best an "n_best" list of
-                     such objects, best first
+                     length^length-penalty; summed over the line's sentences),
+                     "confidence" (0-1: the geometric mean of its tokens'
+                     probabilities), "words" (each translated word with its
+                     confidence), "sentences" (each sentence's "source" and the same
+                     fields; split and protected as text output is)}, with --n-best
+                     an "n_best" list ({"translation", "score", "confidence"}, best
+                     first) on the line and on each sentence; a blank line gives
+                     {"translation": ""}
   --format FORMAT    text (default) or html: each TEXT, or else all of standard input,
                      is one HTML document; the text between tags is translated (tags,
                      attributes, comments and script/style/code/pre elements are kept
@@ -250,8 +254,8 @@ int parse_args(int argc, char** argv, Args* a) {
     std::fprintf(stderr, "translate: --format html gives documents (not with --ids or --output jsonl)\n");
     return 2;
   }
-  if (!a->glossary_path.empty() && (a->jsonl || a->ids)) {
-    std::fprintf(stderr, "translate: --glossary applies to text output (not --ids or --output jsonl)\n");
+  if (!a->glossary_path.empty() && a->ids) {
+    std::fprintf(stderr, "translate: --glossary applies to text (not --ids)\n");
     return 2;
   }
   if (a->n_best > 0 && a->beam == 0) a->beam = a->n_best;
@@ -421,61 +425,62 @@ void append_json_number(std::string& out, double v) {
 
 // --output jsonl: lines[0..count) into s.out, one JSON object per line.
 bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t count) {
-  const edgemt::TranslateOptions o = translate_options(a);
-  const auto params = tr.resolve(o);
-  if (!params) {
-    std::fprintf(stderr, "translate: %s\n", params.status().to_string().c_str());
-    return false;
-  }
-  const edgemt::Tokenizer& tok = tr.model().tokenizer();
-  std::vector<std::vector<int32_t>> ids;
-  std::vector<size_t> which;
-  for (size_t i = 0; i < count; ++i) {
-    std::vector<int32_t> v;
-    if (!tok.encode(s.lines[i], &v).is_ok() || v.size() <= 1) continue;  // blank: an empty translation
-    ids.push_back(std::move(v));
-    which.push_back(i);
-  }
-  const std::vector<std::span<const int32_t>> views(ids.begin(), ids.end());
-  std::vector<std::vector<std::vector<int32_t>>> hyps;
-  std::vector<std::vector<float>> scores;
+  const std::vector<std::string> texts(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
   const size_t n = static_cast<size_t>(a.n_best > 0 ? a.n_best : 1);
-  const edgemt::Status st = tr.translate_ids_nbest(views, n, &hyps, o, &scores);
-  if (!st.is_ok()) {
-    std::fprintf(stderr, "translate: %s\n", st.to_string().c_str());
-    for (size_t i = 0; i < count; ++i) s.out += "{\"error\": " + std::string("\"translation failed\"}\n");
+  auto r = tr.translate_scored(texts, n, translate_options(a));
+  if (!r) {
+    std::fprintf(stderr, "translate: %s\n", r.status().to_string().c_str());
+    for (size_t i = 0; i < count; ++i) s.out += "{\"error\": \"translation failed\"}\n";
     return false;
   }
-  const edgemt::SearchParams& p = params.value();
-  // One hypothesis: {"translation", "score", "confidence"}. Its summed log-probability is
-  // recovered from the score (tokens: its ids and the eos).
-  auto hypothesis = [&](const std::vector<int32_t>& h, float score) {
-    const double len = static_cast<double>(h.size() + 1);
-    double sum = static_cast<double>(score) * std::pow(len, static_cast<double>(p.length_penalty));
-    if (p.beam_style == edgemt::BeamStyle::kMarian) sum += static_cast<double>(p.word_penalty) * len;
-    std::string out = "{\"translation\": ";
-    append_json_string(out, tok.decode(h));
+  // "translation", "score", "confidence" (and with `words` the per-word confidences).
+  auto hypothesis = [&](std::string& out, const edgemt::ScoredTranslation& h, bool words) {
+    out += "\"translation\": ";
+    append_json_string(out, h.text);
     out += ", \"score\": ";
-    append_json_number(out, score);
+    append_json_number(out, h.score);
     out += ", \"confidence\": ";
-    append_json_number(out, std::exp(sum / len));
-    return out;
-  };
-  size_t j = 0;
-  for (size_t i = 0; i < count; ++i) {
-    if (j < which.size() && which[j] == i) {
-      s.out += hypothesis(hyps[j][0], scores[j][0]);
-      if (a.n_best > 0) {
-        s.out += ", \"n_best\": [";
-        for (size_t k = 0; k < hyps[j].size(); ++k)
-          s.out += (k ? ", " : "") + hypothesis(hyps[j][k], scores[j][k]) + "}";
-        s.out += "]";
-      }
-      s.out += "}\n";
-      ++j;
-    } else {
-      s.out += "{\"translation\": \"\"}\n";
+    append_json_number(out, h.confidence);
+    if (!words) return;
+    out += ", \"words\": [";
+    for (size_t w = 0; w < h.words.size(); ++w) {
+      out += w ? ", {\"word\": " : "{\"word\": ";
+      append_json_string(out, h.words[w].text);
+      out += ", \"confidence\": ";
+      append_json_number(out, h.words[w].confidence);
+      out += "}";
     }
+    out += "]";
+  };
+  auto n_best = [&](std::string& out, const std::vector<edgemt::ScoredTranslation>& hyps) {
+    if (a.n_best <= 0) return;
+    out += ", \"n_best\": [";
+    for (size_t k = 0; k < hyps.size(); ++k) {
+      out += k ? ", {" : "{";
+      hypothesis(out, hyps[k], false);
+      out += "}";
+    }
+    out += "]";
+  };
+  for (const edgemt::ScoredText& t : r.value()) {
+    if (t.sentences.empty()) {  // a blank line
+      s.out += "{\"translation\": \"\"}\n";
+      continue;
+    }
+    s.out += "{";
+    hypothesis(s.out, t.hypotheses[0], true);
+    n_best(s.out, t.hypotheses);
+    s.out += ", \"sentences\": [";
+    for (size_t k = 0; k < t.sentences.size(); ++k) {
+      const edgemt::ScoredSentence& sen = t.sentences[k];
+      s.out += k ? ", {\"source\": " : "{\"source\": ";
+      append_json_string(s.out, sen.source);
+      s.out += ", ";
+      hypothesis(s.out, sen.hypotheses[0], true);
+      n_best(s.out, sen.hypotheses);
+      s.out += "}";
+    }
+    s.out += "]}\n";
   }
   return true;
 }

@@ -133,6 +133,13 @@ float Engine::hypothesis_score(size_t s, size_t i) const {
   return m.beam.hypothesis_score(s, i);
 }
 
+std::span<const float> Engine::hypothesis_logprobs(size_t s, size_t i) const {
+  const Impl& m = *impl_;
+  if (i >= hypothesis_count(s)) return {};
+  if (m.last_beam == 1 || m.beam.hypothesis_count(s) == 0) return m.search.result_logprobs(s);
+  return m.beam.hypothesis_logprobs(s, i);
+}
+
 size_t Engine::shortlist_columns() const { return impl_->decoder.shortlist_columns(); }
 
 const float* Engine::first_logits(int row) const {

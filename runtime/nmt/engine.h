@@ -45,6 +45,10 @@ class Engine {
   // Its score as the beam search ranked it (BeamStyle); after a greedy run, the same
   // formula over its one hypothesis if params.greedy_scores was set, else NaN.
   float hypothesis_score(size_t s, size_t i) const;
+  // Each of its tokens' log-probability (the log-softmax value the search added, after the
+  // logits processors; the final eos included when it ended with one, so one more than
+  // hypothesis(s, i) has). Empty after a greedy run without params.greedy_scores.
+  std::span<const float> hypothesis_logprobs(size_t s, size_t i) const;
 
   // Encoder output of the last run (rows packed sentence after sentence, [tokens][d]),
   // when probes.keep_first_logits is set (otherwise its memory is reused by decoding).

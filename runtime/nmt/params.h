@@ -42,8 +42,9 @@ struct SearchParams {
   // With a model that has a lexical shortlist: score only each sentence's candidates
   // (Marian's --shortlist). Ignored without one.
   bool use_shortlist = true;
-  // Greedy search also scores its outputs (Engine::hypothesis_score; beam search always
-  // does): a log-sum-exp over each step's logits, a cost only when asked.
+  // Greedy search also scores its outputs (Engine::hypothesis_score and each token's
+  // log-probability, Engine::hypothesis_logprobs; beam search always does): a
+  // log-sum-exp over each step's logits, a cost only when asked.
   bool greedy_scores = false;
   // Repetition guard: a hypothesis whose last tokens are one n-gram repeated back to back
   // (SearchState::loops) can only end next (every token but eos is masked; eos keeps its

@@ -204,16 +204,29 @@ TEST_P(MarianParity, TranslatorScoresAreMarians) {
   const std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
   std::vector<std::vector<std::vector<int32_t>>> hyps;
   std::vector<std::vector<float>> scores;
-  ASSERT_TRUE(tr->translate_ids_nbest(in, 1, &hyps, t, &scores).is_ok());
+  std::vector<std::vector<std::vector<float>>> lps;
+  ASSERT_TRUE(tr->translate_ids_nbest(in, 1, &hyps, t, &scores, &lps).is_ok());
+  // Each hypothesis' token log-probabilities add up to Marian's score (--normalize 0:
+  // the sum, less the word penalty per token).
+  const float wp = tr->resolve(t).value().word_penalty;
+  auto sum_is_score = [&](size_t i, size_t k, float w) {
+    double sum = 0.0;
+    for (float x : lps[i][k]) sum += x;
+    const double want_sum =
+        static_cast<double>(w) + static_cast<double>(wp) * static_cast<double>(lps[i][k].size());
+    EXPECT_NEAR(sum, want_sum, 1e-3 + 1e-5 * std::fabs(want_sum))
+        << c_->name << " sentence " << i << " hyp " << k;
+  };
   const json& want = c_->ref.at("greedy_score");
   for (size_t i = 0; i < src_.size(); ++i) {
     ASSERT_EQ(hyps[i].size(), 1u);
     EXPECT_EQ(join(hyps[i][0]), join(greedy_[i])) << c_->name << " sentence " << i;
     const float w = want.at(i).get<float>();
     EXPECT_NEAR(scores[i][0], w, 1e-3f + 1e-5f * std::fabs(w)) << c_->name << " greedy sentence " << i;
+    sum_is_score(i, 0, w);
   }
   t.beam = 4;
-  ASSERT_TRUE(tr->translate_ids_nbest(in, 4, &hyps, t, &scores).is_ok());
+  ASSERT_TRUE(tr->translate_ids_nbest(in, 4, &hyps, t, &scores, &lps).is_ok());
   const json& nbest = c_->ref.at("beam4_nbest");
   size_t compared = 0;
   for (size_t i = 0; i < src_.size(); ++i) {
@@ -227,6 +240,7 @@ TEST_P(MarianParity, TranslatorScoresAreMarians) {
       const float w = nbest[i][k].at("score").get<float>();
       EXPECT_NEAR(scores[i][k], w, 1e-3f + 1e-5f * std::fabs(w))
           << c_->name << " sentence " << i << " hyp " << k;
+      sum_is_score(i, k, w);
     }
   }
   EXPECT_GE(compared + 3, src_.size());

@@ -348,6 +348,101 @@ TEST_P(Parity, TextIsSplitIntoSentencesAndPutBack) {
       << c_->name << ": " << longest;
 }
 
+// translate_scored: a text's hypotheses are translate_nbest's texts; its sentences are
+// the splitter's, each scored as translate_ids_nbest scores it alone (score, summed
+// log-probabilities, confidence = exp(mean log-prob) in (0, 1]); the text's log-prob,
+// tokens and words are its sentences' in order; the words are the translation's own
+// words (joined with spaces they give its text, the models' outputs having single
+// spaces). A blank text has no sentence and "" as translation; HTML is refused.
+TEST_P(Parity, ScoredTranslationsAddUp) {
+  auto t = make_translator(model_, 4, 4, max_new_);
+  ASSERT_NE(t, nullptr);
+  std::vector<std::string> one;
+  for (const json& j : c_->ref.at("sentences")) {
+    const std::string s = j.get<std::string>();
+    if (s.size() > 1 && (s.back() == '.' || s.back() == '!' || s.back() == '?')) one.push_back(s);
+    if (one.size() == 2) break;
+  }
+  ASSERT_EQ(one.size(), 2u) << c_->name;
+  const std::string text = one[0] + " " + one[1];
+  for (int beam : {1, 4}) {
+    SCOPED_TRACE("beam " + std::to_string(beam));
+    TranslateOptions to;
+    to.beam = beam;
+    to.max_length = max_new_;
+    to.length_penalty = 1.0f;
+    auto got = t->translate_scored({text, " "}, 3, to);
+    ASSERT_TRUE(got.has_value()) << got.status().to_string();
+    ASSERT_EQ(got.value().size(), 2u);
+    auto nbest = t->translate_nbest({text}, 3, to);
+    ASSERT_TRUE(nbest.has_value());
+    const ScoredText& st = got.value()[0];
+    ASSERT_EQ(st.hypotheses.size(), nbest.value()[0].size()) << c_->name;
+    for (size_t h = 0; h < st.hypotheses.size(); ++h)
+      EXPECT_EQ(st.hypotheses[h].text, nbest.value()[0][h]) << c_->name << " hypothesis " << h;
+    ASSERT_EQ(st.sentences.size(), 2u) << c_->name;
+    double lp = 0.0, score = 0.0;
+    size_t tokens = 0;
+    std::vector<std::string> words;
+    for (size_t k = 0; k < 2; ++k) {
+      const ScoredSentence& sen = st.sentences[k];
+      EXPECT_EQ(sen.source, one[k]);
+      std::vector<int32_t> ids;
+      ASSERT_TRUE(model_->tokenizer().encode(one[k], &ids).is_ok());
+      std::vector<std::span<const int32_t>> in = {ids};
+      std::vector<std::vector<std::vector<int32_t>>> hyps;
+      std::vector<std::vector<float>> scores;
+      std::vector<std::vector<std::vector<float>>> lps;
+      TranslateOptions ids_to = to;
+      ids_to.repetition_guard = true;  // as the text calls
+      ASSERT_TRUE(t->translate_ids_nbest(in, 3, &hyps, ids_to, &scores, &lps).is_ok());
+      ASSERT_EQ(sen.hypotheses.size(), hyps[0].size()) << c_->name << " sentence " << k;
+      for (size_t h = 0; h < hyps[0].size(); ++h) {
+        const ScoredTranslation& x = sen.hypotheses[h];
+        EXPECT_EQ(x.text, model_->tokenizer().decode(hyps[0][h]));
+        EXPECT_FLOAT_EQ(x.score, scores[0][h]);
+        EXPECT_EQ(x.tokens, lps[0][h].size());
+        double sum = 0.0;
+        for (float v : lps[0][h]) sum += v;
+        EXPECT_NEAR(x.log_prob, sum, 1e-4);
+        EXPECT_NEAR(x.confidence, std::exp(sum / static_cast<double>(x.tokens)), 1e-5);
+        EXPECT_GT(x.confidence, 0.0f);
+        EXPECT_LE(x.confidence, 1.0f);
+        std::string joined;
+        for (const ScoredTranslation::Word& w : x.words) {
+          EXPECT_GT(w.confidence, 0.0f);
+          EXPECT_LE(w.confidence, 1.0f);
+          EXPECT_FALSE(w.text.empty());
+          joined += (joined.empty() ? "" : " ") + w.text;
+        }
+        std::string spaced;  // the translation with runs of spaces as one
+        for (char ch : x.text)
+          if (!(ch == ' ' && (spaced.empty() || spaced.back() == ' '))) spaced += ch;
+        while (!spaced.empty() && spaced.back() == ' ') spaced.pop_back();
+        EXPECT_EQ(joined, spaced) << c_->name << " sentence " << k << " hypothesis " << h;
+      }
+      lp += sen.hypotheses[0].log_prob;
+      score += sen.hypotheses[0].score;
+      tokens += sen.hypotheses[0].tokens;
+      for (const ScoredTranslation::Word& w : sen.hypotheses[0].words) words.push_back(w.text);
+    }
+    const ScoredTranslation& best = st.hypotheses[0];
+    EXPECT_NEAR(best.log_prob, lp, 1e-3);
+    EXPECT_NEAR(best.score, score, 1e-4);
+    EXPECT_EQ(best.tokens, tokens);
+    EXPECT_NEAR(best.confidence, std::exp(lp / static_cast<double>(tokens)), 1e-5);
+    ASSERT_EQ(best.words.size(), words.size());
+    for (size_t w = 0; w < words.size(); ++w) EXPECT_EQ(best.words[w].text, words[w]);
+    const ScoredText& blank = got.value()[1];
+    EXPECT_TRUE(blank.sentences.empty());
+    ASSERT_EQ(blank.hypotheses.size(), 1u);
+    EXPECT_EQ(blank.hypotheses[0].text, "");
+  }
+  TranslateOptions html;
+  html.format = TextFormat::kHtml;
+  EXPECT_FALSE(t->translate_scored({"<p>x</p>"}, 1, html).has_value());
+}
+
 TEST(RepetitionGuard, LoopsAreBackToBackRepeats) {
   auto loops = [](std::vector<int32_t> h) { return SearchState::loops(h.data(), h.size()); };
   EXPECT_FALSE(loops({}));
@@ -460,6 +555,57 @@ TEST_P(Parity, SourceRelativeLengthLimitIsPerSentence) {
 // translate_ids_nbest (beam 4, 4 hypotheses) against generate(num_beams=4,
 // num_return_sequences=4): every finished hypothesis, in order; the first is translate_ids'.
 // Batched (7 sentences), as the ids must not depend on the batch.
+// Per-token log-probabilities (translate_ids_nbest's token_logprobs): the first token's
+// is log_softmax of transformers' first-step logits at that token (computed here from
+// the reference, in double); every hypothesis' sum over its tokens, divided by
+// length^length_penalty, is the score the search ranked it by, which is generate()'s
+// sequences_scores for the best (BeamNbestMatchesTransformersNumReturnSequences).
+TEST_P(Parity, TokenLogprobsAreTransformersLogSoftmax) {
+  const json& logits = c_->ref.at("first_step_logits");
+  auto t = make_translator(model_, 7, 4, max_new_);
+  ASSERT_NE(t, nullptr);
+  std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
+  for (int beam : {1, 4}) {
+    SCOPED_TRACE("beam " + std::to_string(beam));
+    TranslateOptions to;
+    to.beam = beam;
+    to.max_length = max_new_;
+    to.length_penalty = 1.0f;
+    std::vector<std::vector<std::vector<int32_t>>> nbest;
+    std::vector<std::vector<float>> scores;
+    std::vector<std::vector<std::vector<float>>> lps;
+    const Status st = t->translate_ids_nbest(in, 4, &nbest, to, &scores, &lps);
+    ASSERT_TRUE(st.is_ok()) << st.to_string();
+    ASSERT_EQ(lps.size(), src_.size());
+    for (size_t i = 0; i < src_.size(); ++i) {
+      ASSERT_EQ(lps[i].size(), nbest[i].size()) << c_->name << " sentence " << i;
+      for (size_t j = 0; j < nbest[i].size(); ++j) {
+        const std::vector<float>& l = lps[i][j];
+        // Its ids and the final eos (or, at the length limit, no eos).
+        ASSERT_TRUE(l.size() == nbest[i][j].size() + 1 || l.size() == nbest[i][j].size())
+            << c_->name << " sentence " << i << " hypothesis " << j << ": " << l.size() << " log-probs for "
+            << nbest[i][j].size() << " ids";
+        double sum = 0.0;
+        for (float x : l) {
+          EXPECT_LE(x, 0.0f);
+          sum += x;
+        }
+        const double score = sum / static_cast<double>(l.size());
+        EXPECT_NEAR(score, scores[i][j], 1e-5 + 1e-5 * std::fabs(score))
+            << c_->name << " sentence " << i << " hypothesis " << j;
+      }
+      if (i >= logits.size() || nbest[i][0].empty()) continue;
+      const json& row = logits[i];
+      double mx = -1e30;
+      for (const json& v : row) mx = std::max(mx, v.get<double>());
+      double z = 0.0;
+      for (const json& v : row) z += std::exp(v.get<double>() - mx);
+      const double want = row[static_cast<size_t>(nbest[i][0][0])].get<double>() - mx - std::log(z);
+      EXPECT_NEAR(lps[i][0][0], want, 2e-4) << c_->name << " sentence " << i;
+    }
+  }
+}
+
 TEST_P(Parity, BeamNbestMatchesTransformersNumReturnSequences) {
   ASSERT_TRUE(c_->ref.contains("beam4_nbest"))
       << "run tools/parity/make_parity_models.py --add-nbest to add beam4_nbest";

@@ -19,6 +19,7 @@ void BeamSearch::declare(ArenaLayout& layout) {
   const size_t rows = d.max_rows, k2 = 2 * d.max_beam;
   layout.add(&running_scores_, "running scores", rows, kPhaseDecode, kPhaseDecode);
   layout.add(&finished_tokens_, "finished hypotheses", rows * d.max_target, kPhaseDecode, kPhaseDecode);
+  layout.add(&finished_logprobs_, "finished log-probs", rows * d.max_target, kPhaseDecode, kPhaseDecode);
   layout.add(&finished_lengths_, "finished lengths", rows, kPhaseDecode, kPhaseDecode);
   layout.add(&finished_scores_, "finished scores", rows, kPhaseDecode, kPhaseDecode);
   layout.add(&finished_counts_, "finished counts", d.max_batch, kPhaseDecode, kPhaseDecode);
@@ -26,6 +27,7 @@ void BeamSearch::declare(ArenaLayout& layout) {
   layout.add(&candidate_ids_, "candidate ids", rows * k2, kPhaseDecode, kPhaseDecode);
   layout.add(&merged_scores_, "merge scores", k2 * d.max_beam, kPhaseDecode, kPhaseDecode);
   layout.add(&merged_ids_, "merge ids", k2 * d.max_beam, kPhaseDecode, kPhaseDecode);
+  layout.add(&merged_lps_, "merge log-probs", k2 * d.max_beam, kPhaseDecode, kPhaseDecode);
   layout.add(&parents_, "beam parents", rows, kPhaseDecode, kPhaseDecode);
   layout.add(&live_, "live hypotheses", d.max_batch, kPhaseDecode, kPhaseDecode);
 }
@@ -73,9 +75,11 @@ void BeamSearch::run(size_t sentences, size_t max_new, const SearchParams& param
   }
 }
 
-void BeamSearch::finish(size_t s, const int32_t* prefix, size_t t, int32_t tok, float score) {
+void BeamSearch::finish(size_t s, const int32_t* prefix, const float* prefix_lps, size_t t, int32_t tok,
+                        float tok_lp, float score) {
   const size_t K = beam_, T = c_.dims.max_target;
   int32_t* fin_tok = finished_tokens_;
+  float* fin_lp = finished_logprobs_;
   int32_t* fin_len = finished_lengths_;
   float* fin_score = finished_scores_;
   int32_t& cnt = finished_counts_[s];
@@ -91,12 +95,21 @@ void BeamSearch::finish(size_t s, const int32_t* prefix, size_t t, int32_t tok, 
     fin_len[s * K + pos] = fin_len[s * K + pos - 1];
     std::memcpy(fin_tok + (s * K + pos) * T, fin_tok + (s * K + pos - 1) * T,
                 static_cast<size_t>(fin_len[s * K + pos - 1]) * sizeof(int32_t));
+    std::memcpy(fin_lp + (s * K + pos) * T, fin_lp + (s * K + pos - 1) * T,
+                static_cast<size_t>(fin_len[s * K + pos - 1]) * sizeof(float));
     --pos;
   }
   fin_score[s * K + pos] = score;
   fin_len[s * K + pos] = static_cast<int32_t>(t + 1);
   std::memcpy(fin_tok + (s * K + pos) * T, prefix, t * sizeof(int32_t));
   fin_tok[(s * K + pos) * T + t] = tok;
+  std::memcpy(fin_lp + (s * K + pos) * T, prefix_lps, t * sizeof(float));
+  fin_lp[(s * K + pos) * T + t] = tok_lp;
+}
+
+std::span<const float> BeamSearch::hypothesis_logprobs(size_t s, size_t i) const {
+  return {finished_logprobs_ + (s * beam_ + i) * c_.dims.max_target,
+          static_cast<size_t>(finished_lengths_[s * beam_ + i])};
 }
 
 std::span<const int32_t> BeamSearch::hypothesis(size_t s, size_t i) const {
@@ -164,23 +177,27 @@ size_t BeamSearch::merge(size_t s, size_t r0, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     const float base = running_scores_[s * K + i];
     for (size_t j = 0; j < K2; ++j) {
-      const float v = candidate_scores_[(r0 + i) * K2 + j] + base;
+      const float lp = candidate_scores_[(r0 + i) * K2 + j];
+      const float v = lp + base;
       merged_scores_[nm] = std::isnan(v) ? kNegInf : v;
+      merged_lps_[nm] = std::isnan(lp) ? kNegInf : lp;
       merged_ids_[nm] = static_cast<int32_t>(i * vt + candidate_ids_[(r0 + i) * K2 + j]);
       ++nm;
     }
   }
   for (size_t a = 1; a < nm; ++a) {
-    const float v = merged_scores_[a];
+    const float v = merged_scores_[a], lp = merged_lps_[a];
     const int32_t ix = merged_ids_[a];
     size_t b = a;
     while (b > 0 && (merged_scores_[b - 1] < v || (merged_scores_[b - 1] == v && merged_ids_[b - 1] > ix))) {
       merged_scores_[b] = merged_scores_[b - 1];
       merged_ids_[b] = merged_ids_[b - 1];
+      merged_lps_[b] = merged_lps_[b - 1];
       --b;
     }
     merged_scores_[b] = v;
     merged_ids_[b] = ix;
+    merged_lps_[b] = lp;
   }
   return nm;
 }
@@ -192,6 +209,8 @@ size_t BeamSearch::select_marian(size_t t, size_t rows) {
   ScopedProf sp(c_.profiler, ProfOp::kSearchTopK);
   const int32_t* cur_tok = state_.hypotheses + static_cast<size_t>(current_) * Bm * K * T;
   int32_t* nxt_tok = state_.hypotheses + static_cast<size_t>(1 - current_) * Bm * K * T;
+  const float* cur_lp = state_.hypothesis_logprobs + static_cast<size_t>(current_) * Bm * K * T;
+  float* nxt_lp = state_.hypothesis_logprobs + static_cast<size_t>(1 - current_) * Bm * K * T;
   // Marian's History::add: length = tokens so far, eos included.
   const float len = static_cast<float>(t + 1);
   const float denom = std::pow(len, length_penalty_);
@@ -212,13 +231,16 @@ size_t BeamSearch::select_marian(size_t t, size_t rows) {
       const size_t parent = static_cast<size_t>(merged_ids_[j]) / vt;
       const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merged_ids_[j]) % vt);
       const int32_t* prefix = cur_tok + (s * K + parent) * T;
+      const float* prefix_lps = cur_lp + (s * K + parent) * T;
       if (tok == eos || last) {
-        finish(s, prefix, t, tok, (v - penalty) / denom);
+        finish(s, prefix, prefix_lps, t, tok, merged_lps_[j], (v - penalty) / denom);
         continue;
       }
       parents_[s * K + nb] = static_cast<int32_t>(parent);
       std::memcpy(nxt_tok + (s * K + nb) * T, prefix, t * sizeof(int32_t));
       nxt_tok[(s * K + nb) * T + t] = tok;
+      std::memcpy(nxt_lp + (s * K + nb) * T, prefix_lps, t * sizeof(float));
+      nxt_lp[(s * K + nb) * T + t] = merged_lps_[j];
       running_scores_[s * K + nb] = v;
       ++nb;
     }
@@ -226,9 +248,10 @@ size_t BeamSearch::select_marian(size_t t, size_t rows) {
     r0 += n;
     if (nb == 0) {
       if (finished_counts_[s] > 0) {
-        state_.write_output(s, finished_tokens_ + s * K * T, static_cast<size_t>(finished_lengths_[s * K]));
+        state_.write_output(s, finished_tokens_ + s * K * T, static_cast<size_t>(finished_lengths_[s * K]),
+                            finished_logprobs_ + s * K * T);
       } else {  // no possible expansion at all
-        state_.write_output(s, cur_tok + s * K * T, t);
+        state_.write_output(s, cur_tok + s * K * T, t, cur_lp + s * K * T);
       }
     }
   }
@@ -256,6 +279,8 @@ size_t BeamSearch::select(size_t t, size_t rows) {
   ScopedProf sp(c_.profiler, ProfOp::kSearchTopK);
   int32_t* cur_tok = state_.hypotheses + static_cast<size_t>(current_) * Bm * K * T;
   int32_t* nxt_tok = state_.hypotheses + static_cast<size_t>(1 - current_) * Bm * K * T;
+  const float* cur_lp = state_.hypothesis_logprobs + static_cast<size_t>(current_) * Bm * K * T;
+  float* nxt_lp = state_.hypothesis_logprobs + static_cast<size_t>(1 - current_) * Bm * K * T;
   int32_t* fin_tok = finished_tokens_;
   int32_t* fin_len = finished_lengths_;
   float* fin_score = finished_scores_;
@@ -271,7 +296,8 @@ size_t BeamSearch::select(size_t t, size_t rows) {
       const size_t beam = static_cast<size_t>(merged_ids_[j]) / vt;
       const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merged_ids_[j]) % vt);
       if (!(tok == eos || last)) continue;
-      finish(s, cur_tok + (s * K + beam) * T, t, tok, merged_scores_[j] / denom);
+      finish(s, cur_tok + (s * K + beam) * T, cur_lp + (s * K + beam) * T, t, tok, merged_lps_[j],
+             merged_scores_[j] / denom);
     }
     // Next running beams: the best K candidates that are not eos.
     bool is_done = last;
@@ -284,12 +310,15 @@ size_t BeamSearch::select(size_t t, size_t rows) {
         parents_[s * K + nb] = static_cast<int32_t>(beam);
         std::memcpy(nxt_tok + (s * K + nb) * T, cur_tok + (s * K + beam) * T, t * sizeof(int32_t));
         nxt_tok[(s * K + nb) * T + t] = tok;
+        std::memcpy(nxt_lp + (s * K + nb) * T, cur_lp + (s * K + beam) * T, t * sizeof(float));
+        nxt_lp[(s * K + nb) * T + t] = merged_lps_[j];
         running_scores_[s * K + nb] = merged_scores_[j];
         ++nb;
       }
       for (; nb < K; ++nb) {  // cannot happen with one eos id; keep the state defined
         parents_[s * K + nb] = 0;
         std::memcpy(nxt_tok + (s * K + nb) * T, cur_tok + s * K * T, (t + 1) * sizeof(int32_t));
+        std::memcpy(nxt_lp + (s * K + nb) * T, cur_lp + s * K * T, (t + 1) * sizeof(float));
         running_scores_[s * K + nb] = kNegInf;
       }
       // Is the sentence done?
@@ -307,9 +336,10 @@ size_t BeamSearch::select(size_t t, size_t rows) {
     }
     if (is_done) {
       if (finished_counts_[s] > 0) {
-        state_.write_output(s, fin_tok + s * K * T, static_cast<size_t>(fin_len[s * K]));
+        state_.write_output(s, fin_tok + s * K * T, static_cast<size_t>(fin_len[s * K]),
+                            finished_logprobs_ + s * K * T);
       } else {
-        state_.write_output(s, cur_tok + s * K * T, t);
+        state_.write_output(s, cur_tok + s * K * T, t, cur_lp + s * K * T);
       }
       continue;
     }

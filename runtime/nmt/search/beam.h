@@ -41,6 +41,9 @@ class BeamSearch {
   // Its score: sum of log-probs / length^length_penalty (transformers' beam score), or
   // Marian's (with the word penalty).
   float hypothesis_score(size_t s, size_t i) const { return finished_scores_[s * beam_ + i]; }
+  // Its tokens' log-probabilities (each the log-softmax value the search added; the
+  // final eos included): they sum to its log-probability.
+  std::span<const float> hypothesis_logprobs(size_t s, size_t i) const;
 
  private:
   // Per row: the top 2K log-probs (logits - logsumexp, after the logits processors) at step t.
@@ -54,7 +57,9 @@ class BeamSearch {
   size_t merge(size_t s, size_t r0, size_t n);
   // Adds a finished hypothesis to sentence s's list (best first, at most K): `prefix`
   // tokens [0, t) then `tok` at t.
-  void finish(size_t s, const int32_t* prefix, size_t t, int32_t tok, float score);
+  // prefix_lps/tok_lp: their log-probabilities.
+  void finish(size_t s, const int32_t* prefix, const float* prefix_lps, size_t t, int32_t tok, float tok_lp,
+              float score);
 
   const NmtContext& c_;
   SearchState& state_;
@@ -72,6 +77,7 @@ class BeamSearch {
   const uint32_t* column_ids_ = nullptr;  // column -> token (null: identity)
   float* running_scores_ = nullptr;       // [max_rows]
   int32_t* finished_tokens_ = nullptr;    // [max_rows][max_target], per sentence best first
+  float* finished_logprobs_ = nullptr;    // [max_rows][max_target] their tokens' log-probs
   int32_t* finished_lengths_ = nullptr;   // [max_rows]
   float* finished_scores_ = nullptr;      // [max_rows]
   int32_t* finished_counts_ = nullptr;    // [max_batch]
@@ -79,6 +85,7 @@ class BeamSearch {
   uint32_t* candidate_ids_ = nullptr;     // [max_rows][2 max_beam]
   float* merged_scores_ = nullptr;        // [max_beam * 2 max_beam] one sentence's candidates
   int32_t* merged_ids_ = nullptr;         // [max_beam * 2 max_beam] beam * vocab + token
+  float* merged_lps_ = nullptr;           // [max_beam * 2 max_beam] the token's log-prob
   int32_t* parents_ = nullptr;            // [max_rows]
   int32_t* live_ = nullptr;               // [max_batch] kMarian: live hypotheses per sentence
 };

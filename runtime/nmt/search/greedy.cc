@@ -14,6 +14,7 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
     rows_of.token[s] = c_.config->decoder_start_id;
     state_.output_lengths[s] = 0;
     state_.output_scores[s] = 0.0f;
+    state_.output_scored[s] = 0;
   }
   const bool scores = params.greedy_scores;
   const bool has_forced = c_.model->generation().forced_eos_id >= 0;
@@ -36,11 +37,15 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
       float best_val;
       uint32_t best;
       c_.kernels->f32_topk(columns, row, 1, &best_val, &best);
-      if (scores) state_.output_scores[s] += (last && has_forced) ? best_val : best_val - lse;
+      float* history_lps = state_.hypothesis_logprobs + s * max_target;
+      if (scores) {
+        history_lps[t] = (last && has_forced) ? best_val : best_val - lse;
+        state_.output_scores[s] += history_lps[t];
+      }
       if (ids != nullptr) best = ids[best];
       history[t] = static_cast<int32_t>(best);
       if (static_cast<int32_t>(best) == c_.config->eos_id || last) {
-        state_.write_output(s, history, t + 1);
+        state_.write_output(s, history, t + 1, scores ? history_lps : nullptr);
         if (scores) {
           const float len = static_cast<float>(t + 1);
           float& sc = state_.output_scores[s];

@@ -12,6 +12,10 @@ void SearchState::declare(ArenaLayout& layout) {
   layout.add(&rows.sentence, "row sentences", d.max_rows, kPhaseDecode, kPhaseDecode);
   layout.add(&rows.token, "row tokens", d.max_rows, kPhaseDecode, kPhaseDecode);
   layout.add(&hypotheses, "running hypotheses", 2 * d.max_rows * d.max_target, kPhaseDecode, kPhaseDecode);
+  layout.add(&hypothesis_logprobs, "running log-probs", 2 * d.max_rows * d.max_target, kPhaseDecode,
+             kPhaseDecode);
+  layout.add(&output_logprobs, "output log-probs", d.max_batch * d.max_target, kPhaseDecode, kPhaseResults);
+  layout.add(&output_scored, "output scored", d.max_batch, kPhaseDecode, kPhaseResults);
   layout.add(&output_ids, "output ids", d.max_batch * d.max_target, kPhaseDecode, kPhaseResults);
   layout.add(&output_lengths, "output lengths", d.max_batch, kPhaseDecode, kPhaseResults);
   layout.add(&output_scores, "output scores", d.max_batch, kPhaseDecode, kPhaseResults);
@@ -105,7 +109,9 @@ bool SearchState::force_end(float* row, size_t columns, const uint32_t* ids) con
   return true;
 }
 
-void SearchState::write_output(size_t s, const int32_t* toks, size_t len) {
+void SearchState::write_output(size_t s, const int32_t* toks, size_t len, const float* lps) {
+  output_scored[s] = lps != nullptr ? static_cast<int32_t>(len) : 0;
+  if (lps != nullptr) std::memcpy(output_logprobs + s * c_.dims.max_target, lps, len * sizeof(float));
   if (len > 0 && toks[len - 1] == c_.config->eos_id) --len;
   std::memcpy(output_ids + s * c_.dims.max_target, toks, len * sizeof(int32_t));
   output_lengths[s] = static_cast<int32_t>(len);

@@ -35,19 +35,27 @@ class SearchState {
   static bool loops(const int32_t* history, size_t len);
   // Every column but eos gets -inf (eos keeps its value); false when eos has no column.
   bool force_end(float* row, size_t columns, const uint32_t* ids) const;
-  // Sentence s's output: toks[0..len), less a final eos.
-  void write_output(size_t s, const int32_t* toks, size_t len);
+  // Sentence s's output: toks[0..len), less a final eos; lps (optional): the log-probability
+  // of each of the len tokens (the final eos included).
+  void write_output(size_t s, const int32_t* toks, size_t len, const float* lps = nullptr);
   std::span<const int32_t> result(size_t s) const {
     return {output_ids + s * c_.dims.max_target, static_cast<size_t>(output_lengths[s])};
   }
+  // Its tokens' log-probabilities (the final eos included), when the search gave them.
+  std::span<const float> result_logprobs(size_t s) const {
+    return {output_logprobs + s * c_.dims.max_target, static_cast<size_t>(output_scored[s])};
+  }
 
-  StepRows rows;                      // the decoder's input rows
-  int32_t* hypotheses = nullptr;      // [2][max_rows][max_target] token histories (double buffer)
-  int32_t* output_ids = nullptr;      // [max_batch][max_target]
-  int32_t* output_lengths = nullptr;  // [max_batch]
-  float* output_scores = nullptr;     // [max_batch] greedy with scores: each output's score
-  int32_t* max_new = nullptr;         // [max_batch] each sentence's length limit (set by the engine)
-  uint8_t* shortlist_mask = nullptr;  // [max_batch][target vocab] with a shortlist: 1 = candidate
+  StepRows rows;                         // the decoder's input rows
+  int32_t* hypotheses = nullptr;         // [2][max_rows][max_target] token histories (double buffer)
+  float* hypothesis_logprobs = nullptr;  // [2][max_rows][max_target] each history token's log-prob
+  int32_t* output_ids = nullptr;         // [max_batch][max_target]
+  int32_t* output_lengths = nullptr;     // [max_batch]
+  float* output_scores = nullptr;        // [max_batch] greedy with scores: each output's score
+  float* output_logprobs = nullptr;      // [max_batch][max_target] each output token's log-prob
+  int32_t* output_scored = nullptr;      // [max_batch] how many (0: not scored)
+  int32_t* max_new = nullptr;            // [max_batch] each sentence's length limit (set by the engine)
+  uint8_t* shortlist_mask = nullptr;     // [max_batch][target vocab] with a shortlist: 1 = candidate
   bool shortlist_active = false;
 
  private:
