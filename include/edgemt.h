@@ -43,9 +43,10 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  5 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
+  6 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
-       no_span_protection, glossary; 5: format */
+       no_span_protection, glossary; 5: format; 6: sampling_topk,              \
+       sampling_temperature, seed */
 
 /* edgemt_translate_options.format (since C API version 5). */
 typedef enum edgemt_format { EDGEMT_FORMAT_TEXT = 0, EDGEMT_FORMAT_HTML = 1 } edgemt_format;
@@ -129,6 +130,14 @@ typedef struct edgemt_translate_options {
    * attributes, comments and script/style/code/pre/textarea content kept byte for byte;
    * entities decoded, and &, <, > escaped again in the translations). */
   int32_t format;
+  /* Since C API version 6. Random sampling for variety: each next token is drawn among
+   * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),
+   * with probabilities softmax(logits / sampling_temperature) (0: 1). Needs beam 1 (a
+   * beam of 0 becomes 1). Reproducible: a sentence's draws depend only on seed and the
+   * sentence (not on the batch or threads). */
+  int32_t sampling_topk;
+  float sampling_temperature;
+  uint64_t seed;
 } edgemt_translate_options;
 
 EDGEMT_API void edgemt_translator_options_init(edgemt_translator_options* options);

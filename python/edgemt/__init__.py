@@ -52,7 +52,7 @@ _UNSUPPORTED_DEFAULTS = {
     "repetition_penalty": 1, "no_repeat_ngram_size": 0, "disable_unk": False, "suppress_sequences": None,
     "end_token": None, "return_end_token": False, "prefix_bias_beta": 0, "min_decoding_length": 1,
     "use_vmap": False, "return_attention": False, "return_alternatives": False,
-    "min_alternative_expansion_prob": 0, "sampling_topk": 1, "sampling_topp": 1, "sampling_temperature": 1,
+    "min_alternative_expansion_prob": 0, "sampling_topp": 1,
     "replace_unknowns": False, "callback": None,
 }
 # Accepted and ignored: batching is planned by the translator itself.
@@ -89,8 +89,18 @@ class Translator:
 
     @staticmethod
     def _options(beam_size, max_decoding_length, length_penalty, max_length_factor=None,
-                 max_length_offset=None) -> "_edgemt.Options":
+                 max_length_offset=None, sampling_topk=1, sampling_temperature=1.0,
+                 seed=0) -> "_edgemt.Options":
         o = _edgemt.Options()
+        if int(sampling_topk) < 1:
+            raise ValueError(f"sampling_topk must be at least 1, got {sampling_topk}")
+        if not float(sampling_temperature) > 0.0:
+            raise ValueError(f"sampling_temperature must be > 0, got {sampling_temperature}")
+        if not 0 <= int(seed) < 2 ** 64:
+            raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+        o.sampling_topk = int(sampling_topk)
+        o.sampling_temperature = float(sampling_temperature)
+        o.seed = int(seed)
         if beam_size is not None:
             o.beam = int(beam_size)
             if o.beam < 1:
@@ -123,6 +133,7 @@ class Translator:
     def translate_batch(self, source: Sequence[Sequence[str]], *, beam_size: Optional[int] = None,
                         num_hypotheses: int = 1, length_penalty: Optional[float] = None,
                         max_decoding_length: Optional[int] = None, return_scores: bool = False,
+                        sampling_topk: int = 1, sampling_temperature: float = 1.0, seed: int = 0,
                         **kwargs) -> List[TranslationResult]:
         """Translates token sequences (SentencePiece pieces, without the end token).
 
@@ -131,12 +142,17 @@ class Translator:
         to num_hypotheses hypotheses (beam search's finished ones, best first; at most the
         beam) and, with return_scores, their scores (log-probability / length**length_penalty,
         as CTranslate2's; greedy scores its one hypothesis).
+        sampling_topk > 1: each next token is drawn among the sampling_topk most likely
+        (at most 1024) with probabilities softmax(logits / sampling_temperature); needs
+        beam_size 1 (None becomes 1); a sentence's draws depend only on `seed` and the
+        sentence (CTranslate2 takes a global random seed instead).
         """
         self._check_unsupported(kwargs)
         if int(num_hypotheses) < 1:
             raise ValueError(f"num_hypotheses must be at least 1, got {num_hypotheses}")
         tokens = [list(map(str, s)) for s in source]
-        options = self._options(beam_size, max_decoding_length, length_penalty)
+        options = self._options(beam_size, max_decoding_length, length_penalty, None, None, sampling_topk,
+                                sampling_temperature, seed)
         if num_hypotheses == 1 and not return_scores:
             return [TranslationResult(hypotheses=[h]) for h in self._t.translate_tokens(tokens, options)]
         out = self._t.translate_tokens_nbest(tokens, int(num_hypotheses), options)
@@ -151,7 +167,9 @@ class Translator:
                   repetition_guard: bool = True,
                   protect_spans: bool = True,
                   glossary: Optional[Dict[str, str]] = None,
-                  format: str = "text") -> Union[str, List[str]]:
+                  format: str = "text",
+                  sampling_topk: int = 1, sampling_temperature: float = 1.0,
+                  seed: int = 0) -> Union[str, List[str]]:
         """Text to text with the model's own tokenizer (a str gives a str).
 
         max_length_factor / max_length_offset: each sentence generates at most
@@ -166,13 +184,15 @@ class Translator:
         whole word) is translated as its target.
         format: "text", or "html": each text is an HTML document whose text nodes are
         translated (tags, attributes, comments, script/style/code/pre kept as written).
+        sampling_topk / sampling_temperature / seed: random sampling for variety, as in
+        translate_batch (the same seed gives the same translation of a sentence).
         """
         if format not in ("text", "html"):
             raise ValueError("format must be 'text' or 'html', got %r" % (format,))
         single = isinstance(texts, str)
         batch = [texts] if single else list(texts)
         options = self._options(beam_size, max_decoding_length, length_penalty, max_length_factor,
-                                max_length_offset)
+                                max_length_offset, sampling_topk, sampling_temperature, seed)
         options.split_sentences = bool(split_sentences)
         options.repetition_guard = bool(repetition_guard)
         options.protect_spans = bool(protect_spans)

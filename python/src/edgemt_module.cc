@@ -70,8 +70,11 @@ struct Options {
   bool split_sentences = true;
   bool repetition_guard = true;
   bool protect_spans = true;
-  std::string glossary;  // tab-separated "source<TAB>target" lines; empty: none
-  bool html = false;     // texts are HTML documents
+  std::string glossary;               // tab-separated "source<TAB>target" lines; empty: none
+  bool html = false;                  // texts are HTML documents
+  int sampling_topk = 0;              // 0 or 1: no sampling
+  float sampling_temperature = 0.0f;  // 0: 1
+  uint64_t seed = 0;
   edgemt_translate_options c() const {
     edgemt_translate_options o;
     edgemt_translate_options_init(&o);
@@ -86,6 +89,9 @@ struct Options {
     o.no_span_protection = protect_spans ? 0 : 1;
     o.glossary = glossary.empty() ? nullptr : glossary.c_str();
     o.format = html ? EDGEMT_FORMAT_HTML : EDGEMT_FORMAT_TEXT;
+    o.sampling_topk = sampling_topk;
+    o.sampling_temperature = sampling_temperature;
+    o.seed = seed;
     return o;
   }
 };
@@ -233,7 +239,10 @@ PYBIND11_MODULE(_edgemt, m) {
       .def_readwrite("repetition_guard", &Options::repetition_guard)
       .def_readwrite("protect_spans", &Options::protect_spans)
       .def_readwrite("glossary", &Options::glossary)
-      .def_readwrite("html", &Options::html);
+      .def_readwrite("html", &Options::html)
+      .def_readwrite("sampling_topk", &Options::sampling_topk)
+      .def_readwrite("sampling_temperature", &Options::sampling_temperature)
+      .def_readwrite("seed", &Options::seed);
   py::class_<Translator>(m, "Translator")
       .def(py::init<std::shared_ptr<Model>, int, int, int, int, int>(), py::arg("model"),
            py::arg("max_batch"), py::arg("max_beam"), py::arg("max_source_length"),

@@ -116,6 +116,10 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
     if (!g) return fail(EDGEMT_INVALID_ARGUMENT, g.status().message());
     out->glossary = std::move(g.value());
   }
+  if (EDGEMT_HAS_FIELD(o, T, sampling_topk) && o->sampling_topk != 0) out->sampling_topk = o->sampling_topk;
+  if (EDGEMT_HAS_FIELD(o, T, sampling_temperature) && o->sampling_temperature != 0.0f)
+    out->sampling_temperature = o->sampling_temperature;  // negative or NaN: refused by the translator
+  if (EDGEMT_HAS_FIELD(o, T, seed)) out->seed = o->seed;
   if (EDGEMT_HAS_FIELD(o, T, format)) {
     switch (o->format) {
       case EDGEMT_FORMAT_TEXT:

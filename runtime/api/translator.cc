@@ -63,7 +63,20 @@ Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
   const EngineLimits& lim = engine_->limits();
   const GenerationDefaults& gen = model_->generation();
   SearchParams p;
-  p.beam = o.beam.value_or(std::min(std::max(1, gen.num_beams), lim.max_beam));
+  p.sampling_topk = o.sampling_topk.value_or(1);
+  if (p.sampling_topk < 1 || p.sampling_topk > kMaxSamplingTopK)
+    return invalid_argument("sampling top-k " + std::to_string(p.sampling_topk) + " is outside [1, " +
+                            std::to_string(kMaxSamplingTopK) + "]");
+  p.sampling_temperature = o.sampling_temperature.value_or(1.0f);
+  if (!(p.sampling_temperature > 0.0f) || !std::isfinite(p.sampling_temperature))
+    return invalid_argument("sampling temperature " + std::to_string(p.sampling_temperature) +
+                            " is not a finite number > 0");
+  p.seed = o.seed.value_or(0);
+  const bool sampling = p.sampling_topk > 1;
+  p.beam = o.beam.value_or(sampling ? 1 : std::min(std::max(1, gen.num_beams), lim.max_beam));
+  if (sampling && p.beam != 1)
+    return invalid_argument("sampling (top-k " + std::to_string(p.sampling_topk) + ") needs beam 1, not " +
+                            std::to_string(p.beam));
   if (p.beam < 1 || p.beam > lim.max_beam)
     return invalid_argument("beam " + std::to_string(p.beam) + " is outside [1, " +
                             std::to_string(lim.max_beam) + "] (this translator's max beam)");

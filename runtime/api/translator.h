@@ -65,6 +65,14 @@ struct TranslateOptions {
   // With a model that has a lexical shortlist (Marian's lex.s2t): choose each sentence's
   // tokens among its shortlist's candidates. Unset: true. Ignored without a shortlist.
   std::optional<bool> use_shortlist;
+  // Random sampling for variety (SearchParams): each next token drawn among the
+  // sampling_topk most likely (2 .. 1024; unset or 1: no sampling), with probabilities
+  // softmax(logits / sampling_temperature) (unset: 1; > 0). Needs beam 1 (an unset beam
+  // becomes 1). Reproducible: each sentence's draws depend only on `seed` (unset: 0)
+  // and the sentence.
+  std::optional<int> sampling_topk;
+  std::optional<float> sampling_temperature;
+  std::optional<uint64_t> seed;
   // Text calls (translate, translate_nbest): split each text into sentences (ICU's
   // sentence rules for the model's source language where edgemt is built with ICU, else
   // rules), translate them separately and put the translations back in the text's

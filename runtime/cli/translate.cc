@@ -70,6 +70,13 @@ options:
                      byte for byte; entities decoded, and &, <, > escaped again)
   --n-best N         with --output jsonl, up to N hypotheses per line (beam search's
                      finished ones; --beam defaults to N)
+  --sampling-topk K  draw each next token at random among the K most likely (2-1024; 1:
+                     the most likely, as without it), for variety; beam 1 only
+  --sampling-temperature T
+                     sample from softmax(logits / T) (default 1; below 1 safer, above
+                     1 more varied)
+  --seed N           sampling's seed (default 0): the same seed, model and sentence give
+                     the same translation, whatever the batch or threads
   --no-split         translate each line (each TEXT) as one sentence, unsplit
   --no-repetition-guard
                      let a hypothesis repeat itself until the length limit (by default
@@ -118,6 +125,9 @@ struct Args {
   int n_best = 0;
   int max_input = 0;
   bool ids = false;
+  int sampling_topk = 0;              // 0: unset
+  float sampling_temperature = 0.0f;  // 0: unset
+  std::optional<uint64_t> seed;
   bool profile = false;
   bool stats = false;
   std::vector<std::string> texts;
@@ -227,6 +237,21 @@ int parse_args(int argc, char** argv, Args* a) {
       a->no_repetition_guard = true;
     } else if (arg == "--no-protect") {
       a->no_protect = true;
+    } else if (arg == "--sampling-topk") {
+      if (!need_int(1, 1024, &a->sampling_topk)) return 2;
+    } else if (arg == "--sampling-temperature") {
+      if (!need_float(1e-3f, 1000.0f, &a->sampling_temperature)) return 2;
+    } else if (arg == "--seed") {
+      const char* v = i + 1 < argc ? argv[++i] : nullptr;
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long long x = v != nullptr && *v >= '0' && *v <= '9' ? std::strtoull(v, &end, 10) : 0;
+      if (v == nullptr || end == nullptr || *end != '\0' || errno != 0) {
+        std::fprintf(stderr, "translate: --seed expects a non-negative integer below 2^64, got '%s'\n",
+                     v != nullptr ? v : "");
+        return 2;
+      }
+      a->seed = static_cast<uint64_t>(x);
     } else if (arg == "--no-shortlist") {
       a->no_shortlist = true;
     } else if (arg == "--profile") {
@@ -256,6 +281,16 @@ int parse_args(int argc, char** argv, Args* a) {
   }
   if (!a->glossary_path.empty() && a->ids) {
     std::fprintf(stderr, "translate: --glossary applies to text (not --ids)\n");
+    return 2;
+  }
+  const bool sampling = a->sampling_topk > 1;
+  if ((a->sampling_temperature > 0.0f || a->seed) && a->sampling_topk == 0) {
+    std::fprintf(stderr, "translate: --sampling-temperature and --seed need --sampling-topk\n");
+    return 2;
+  }
+  if (sampling && (a->beam > 1 || a->n_best > 1 || a->ids)) {
+    std::fprintf(stderr,
+                 "translate: --sampling-topk draws one translation (not with --beam, --n-best or --ids)\n");
     return 2;
   }
   if (a->n_best > 0 && a->beam == 0) a->beam = a->n_best;
@@ -326,6 +361,9 @@ edgemt::TranslateOptions translate_options(const Args& a) {
   if (a.no_protect) o.protect_spans = false;
   if (a.html) o.format = edgemt::TextFormat::kHtml;
   o.glossary = a.glossary;
+  if (a.sampling_topk > 0) o.sampling_topk = a.sampling_topk;
+  if (a.sampling_temperature > 0.0f) o.sampling_temperature = a.sampling_temperature;
+  if (a.seed) o.seed = *a.seed;
   // Text and jsonl: the repetition guard unless turned off; --ids: the model's exact search.
   o.repetition_guard = !a.ids && !a.no_repetition_guard;
   return o;

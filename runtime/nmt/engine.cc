@@ -165,12 +165,19 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
                             std::to_string(d.max_target) + "]");
   if (!(params.max_length_factor >= 0.0f) || !std::isfinite(params.max_length_factor))
     return invalid_argument("max length factor must be a finite number >= 0");
+  if (params.sampling_topk < 1 || params.sampling_topk > kMaxSamplingTopK)
+    return invalid_argument("sampling top-k " + std::to_string(params.sampling_topk) + " is outside [1, " +
+                            std::to_string(kMaxSamplingTopK) + "]");
+  if (params.sampling_topk > 1 && params.beam != 1) return invalid_argument("sampling needs beam 1");
+  if (!(params.sampling_temperature > 0.0f) || !std::isfinite(params.sampling_temperature))
+    return invalid_argument("sampling temperature must be a finite number > 0");
   EDGEMT_RETURN_IF_ERROR(m.source.fill(sources, d, m.context.config->source_vocab_size));
 
   m.encoder.run(m.source);
   m.decoder.prepare(m.encoder.output(), m.encoder.quant());
   // Decode-phase memory (it may share bytes with the encoder's buffers): built now.
   m.search.build_shortlist(sources, params.use_shortlist);
+  if (params.sampling_topk > 1) m.search.seed_sentences(sources, params.seed);
   m.decoder.prepare_shortlist(m.search.shortlist_mask, n, m.search.shortlist_active);
   // Each sentence's length limit; the search runs until the longest allows.
   size_t max_new = 0;

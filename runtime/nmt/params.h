@@ -50,6 +50,17 @@ struct SearchParams {
   // (SearchState::loops) can only end next (every token but eos is masked; eos keeps its
   // probability), so that no input makes a model loop until the length limit.
   bool repetition_guard = false;
+  // Random sampling instead of greedy's argmax (beam 1 only): each step draws the next
+  // token among the sampling_topk most likely (1: argmax, no sampling), with
+  // probabilities softmax(logits / sampling_temperature) renormalised over them. Each
+  // sentence draws from its own generator, seeded from `seed` and its source ids, so a
+  // sentence gets the same sample whatever the batch or thread count, every time it is
+  // translated with the same seed.
+  int sampling_topk = 1;  // 1 .. kMaxSamplingTopK
+  float sampling_temperature = 1.0f;
+  uint64_t seed = 0;
 };
+
+inline constexpr int kMaxSamplingTopK = 1024;
 
 }  // namespace edgemt

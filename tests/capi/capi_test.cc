@@ -152,6 +152,28 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   EXPECT_EQ(std::string(out[0]).rfind("<p class=\"x\">", 0), 0u) << out[0];
   o.format = 7;
   EXPECT_EQ(edgemt_translate(tr, &doc_in, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
+  // Version 6: sampling with a seed, as the C++ API samples; bad settings are refused.
+  std::vector<const char*> plain(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) plain[i] = texts[i].c_str();
+  edgemt_translate_options_init(&o);
+  EXPECT_EQ(o.sampling_topk, 0);
+  o.sampling_topk = 20;
+  o.sampling_temperature = 1.5f;
+  o.seed = 12345;
+  ASSERT_EQ(edgemt_translate(tr, plain.data(), plain.size(), &o, &out), EDGEMT_OK) << edgemt_last_error();
+  edgemt::TranslateOptions so;
+  so.sampling_topk = 20;
+  so.sampling_temperature = 1.5f;
+  so.seed = 12345;
+  auto want4 = cpp.value()->translate(texts, so);
+  ASSERT_TRUE(want4.has_value()) << want4.status().to_string();
+  for (size_t i = 0; i < texts.size(); ++i) EXPECT_EQ(out[i], want4.value()[i]) << "text " << i;
+  o.beam = 4;
+  EXPECT_EQ(edgemt_translate(tr, plain.data(), plain.size(), &o, &out), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(edgemt_last_error()).find("beam 1"), std::string::npos) << edgemt_last_error();
+  o.beam = 0;
+  o.sampling_temperature = -1.0f;
+  EXPECT_EQ(edgemt_translate(tr, plain.data(), plain.size(), &o, &out), EDGEMT_INVALID_ARGUMENT);
   edgemt_translator_free(tr);
 }
 

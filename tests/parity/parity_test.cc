@@ -443,6 +443,82 @@ TEST_P(Parity, ScoredTranslationsAddUp) {
   EXPECT_FALSE(t->translate_scored({"<p>x</p>"}, 1, html).has_value());
 }
 
+// Top-k sampling: reproducible per sentence (the same seed gives the same outputs in
+// one batch, one by one and with 2 threads), varied across seeds, never a banned token
+// (the logits processors apply) nor an impossible one (every drawn token has a finite
+// log-probability); at a tiny temperature it is greedy search. Bad settings are errors.
+TEST_P(Parity, SamplingIsSeededPerSentence) {
+  auto batched = make_translator(model_, 8, 1, max_new_);
+  auto alone = make_translator(model_, 1, 1, max_new_);
+  TranslatorOptions two;
+  two.max_batch = 8;
+  two.max_beam = 1;
+  two.max_target_length = max_new_;
+  two.num_threads = 2;
+  auto threaded = Translator::create(model_, two);
+  ASSERT_TRUE(batched && alone && threaded.has_value());
+  TranslateOptions greedy;
+  greedy.max_length = max_new_;
+  greedy.beam = 1;
+  TranslateOptions o = greedy;
+  o.beam.reset();  // sampling makes it 1
+  o.sampling_topk = 50;
+  o.sampling_temperature = 1.5f;
+  std::vector<std::vector<std::vector<int32_t>>> by_seed;
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    o.seed = seed;
+    std::vector<std::vector<int32_t>> a, b, c(src_.size());
+    ASSERT_TRUE(batched->translate_ids(src_, &a, o).is_ok());
+    ASSERT_TRUE(threaded.value()->translate_ids(src_, &b, o).is_ok());
+    for (size_t i = 0; i < src_.size(); ++i) {
+      std::vector<std::vector<int32_t>> one;
+      ASSERT_TRUE(alone->translate_ids({src_[i]}, &one, o).is_ok());
+      c[i] = one[0];
+    }
+    for (size_t i = 0; i < src_.size(); ++i) {
+      EXPECT_EQ(join(a[i]), join(b[i]))
+          << c_->name << " seed " << seed << " sentence " << i << " (2 threads)";
+      EXPECT_EQ(join(a[i]), join(c[i])) << c_->name << " seed " << seed << " sentence " << i << " (alone)";
+      for (int32_t id : a[i])
+        for (int32_t banned : model_->generation().banned_ids)
+          EXPECT_NE(id, banned) << c_->name << " sentence " << i;
+    }
+    std::vector<std::vector<std::vector<int32_t>>> hyps;
+    std::vector<std::vector<float>> scores;
+    std::vector<std::vector<std::vector<float>>> lps;
+    std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
+    ASSERT_TRUE(batched->translate_ids_nbest(in, 1, &hyps, o, &scores, &lps).is_ok());
+    for (size_t i = 0; i < src_.size(); ++i) {
+      EXPECT_EQ(join(hyps[i][0]), join(a[i])) << c_->name << " sentence " << i;
+      for (float x : lps[i][0]) EXPECT_TRUE(std::isfinite(x) && x <= 0.0f) << c_->name << " sentence " << i;
+    }
+    by_seed.push_back(a);
+  }
+  size_t differ = 0;
+  for (size_t i = 0; i < src_.size(); ++i)
+    differ += join(by_seed[0][i]) != join(by_seed[1][i]) || join(by_seed[0][i]) != join(by_seed[2][i]);
+  EXPECT_GT(differ, 0u) << c_->name << ": three seeds gave the same samples for every sentence";
+  // A temperature near 0 puts all the weight on the most likely token.
+  o.sampling_temperature = 1e-4f;
+  std::vector<std::vector<int32_t>> cold, want;
+  ASSERT_TRUE(batched->translate_ids(src_, &cold, o).is_ok());
+  ASSERT_TRUE(batched->translate_ids(src_, &want, greedy).is_ok());
+  for (size_t i = 0; i < src_.size(); ++i)
+    EXPECT_EQ(join(cold[i]), join(want[i])) << c_->name << " sentence " << i;
+  // Errors.
+  std::vector<std::vector<int32_t>> out;
+  TranslateOptions bad = o;
+  bad.beam = 2;
+  auto wide = make_translator(model_, 2, 2, max_new_);
+  EXPECT_FALSE(wide->translate_ids(src_, &out, bad).is_ok());
+  bad = o;
+  bad.sampling_temperature = 0.0f;
+  EXPECT_FALSE(batched->translate_ids(src_, &out, bad).is_ok());
+  bad = o;
+  bad.sampling_topk = kMaxSamplingTopK + 1;
+  EXPECT_FALSE(batched->translate_ids(src_, &out, bad).is_ok());
+}
+
 TEST(RepetitionGuard, LoopsAreBackToBackRepeats) {
   auto loops = [](std::vector<int32_t> h) { return SearchState::loops(h.data(), h.size()); };
   EXPECT_FALSE(loops({}));

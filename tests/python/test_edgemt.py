@@ -159,7 +159,8 @@ def test_errors_are_python_exceptions():
     except FileNotFoundError as e:
         assert "/nonexistent/model.emt" in str(e)
     tr = edgemt.Translator(model_path(), max_beam=2)
-    for bad in (dict(beam_size=9), dict(num_hypotheses=0), dict(sampling_topk=5)):
+    for bad in (dict(beam_size=9), dict(num_hypotheses=0), dict(sampling_topk=5, beam_size=2),
+                dict(sampling_topk=0), dict(sampling_topk=5, sampling_temperature=0), dict(sampling_topp=0.5)):
         try:
             tr.translate_batch([["a"]], **bad)
             assert False, f"no exception for {bad}"
@@ -175,6 +176,23 @@ def test_errors_are_python_exceptions():
         assert False, "no exception"
     except ValueError:
         pass
+
+
+def test_sampling_is_seeded():
+    """sampling_topk draws tokens: the same seed gives the same outputs (in a batch or one
+    by one), three seeds do not all agree; at a tiny temperature it is greedy search."""
+    tr = edgemt.Translator(model_path(), max_beam=1)
+    texts = reference()["sentences"]
+    a = tr.translate(texts, sampling_topk=50, sampling_temperature=1.5, seed=7)
+    b = [tr.translate(t, sampling_topk=50, sampling_temperature=1.5, seed=7) for t in texts]
+    assert a == b
+    c = tr.translate(texts, sampling_topk=50, sampling_temperature=1.5, seed=8)
+    d = tr.translate(texts, sampling_topk=50, sampling_temperature=1.5, seed=9)
+    assert not (a == c == d), "three seeds gave the same samples"
+    cold = tr.translate(texts, sampling_topk=50, sampling_temperature=1e-4, seed=7)
+    assert cold == tr.translate(texts, beam_size=1)
+    toks = [r.hypotheses[0] for r in tr.translate_batch([["a", "b"]], sampling_topk=50, seed=3)]
+    assert toks == [r.hypotheses[0] for r in tr.translate_batch([["a", "b"]], sampling_topk=50, seed=3)]
 
 
 def test_threads_share_a_model_and_release_the_gil():

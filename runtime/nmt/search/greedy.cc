@@ -1,8 +1,34 @@
 #include "runtime/nmt/search/greedy.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace edgemt {
+
+void GreedySearch::sample(size_t s, const float* row, size_t columns, size_t k, float temperature,
+                          float* value, uint32_t* column) {
+  k = std::min({k, columns, static_cast<size_t>(kMaxSamplingTopK)});
+  float* v = state_.sample_values;
+  uint32_t* c = state_.sample_columns;
+  c_.kernels->f32_topk(columns, row, k, v, c);  // best first
+  // Impossible tokens (-inf after the processors) are never drawn; the best is finite
+  // (eos at least is left by every processor).
+  size_t n = 0;
+  while (n < k && v[n] > -std::numeric_limits<float>::infinity()) ++n;
+  if (n == 0) n = 1;
+  double total = 0.0;
+  const double inv_t = 1.0 / static_cast<double>(temperature);
+  for (size_t j = 0; j < n; ++j) total += std::exp((static_cast<double>(v[j]) - v[0]) * inv_t);
+  double u = state_.uniform(s) * total;
+  size_t j = 0;
+  for (; j + 1 < n; ++j) {
+    u -= std::exp((static_cast<double>(v[j]) - v[0]) * inv_t);
+    if (u < 0.0) break;
+  }
+  *value = v[j];
+  *column = c[j];
+}
 
 void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& params, TokenScorer& scorer) {
   const size_t max_target = c_.dims.max_target;
@@ -36,7 +62,12 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
       if (params.repetition_guard && SearchState::loops(history, t)) state_.force_end(row, columns, ids);
       float best_val;
       uint32_t best;
-      c_.kernels->f32_topk(columns, row, 1, &best_val, &best);
+      if (params.sampling_topk > 1) {
+        sample(s, row, columns, static_cast<size_t>(params.sampling_topk), params.sampling_temperature,
+               &best_val, &best);
+      } else {
+        c_.kernels->f32_topk(columns, row, 1, &best_val, &best);
+      }
       float* history_lps = state_.hypothesis_logprobs + s * max_target;
       if (scores) {
         history_lps[t] = (last && has_forced) ? best_val : best_val - lse;

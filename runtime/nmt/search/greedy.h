@@ -1,6 +1,8 @@
 // Greedy search: each sentence takes its most likely next token until eos or its
 // length limit (transformers' greedy decoding, with the same logits processors; the
-// limit of sentence s is state.max_new[s], at most max_new).
+// limit of sentence s is state.max_new[s], at most max_new). With
+// params.sampling_topk > 1 it draws the next token instead (top-k sampling with a
+// temperature, each sentence from its own seeded generator: SearchState::uniform).
 #pragma once
 
 #include <cstddef>
@@ -21,6 +23,11 @@ class GreedySearch {
   void run(size_t sentences, size_t max_new, const SearchParams& params, TokenScorer& scorer);
 
  private:
+  // Draws one of the k best columns of `row` (processed logits) with probabilities
+  // softmax(logit / temperature) over them: *value its logit, *column its column.
+  void sample(size_t s, const float* row, size_t columns, size_t k, float temperature, float* value,
+              uint32_t* column);
+
   const NmtContext& c_;
   SearchState& state_;
 };

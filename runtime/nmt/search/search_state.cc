@@ -20,6 +20,10 @@ void SearchState::declare(ArenaLayout& layout) {
   layout.add(&output_lengths, "output lengths", d.max_batch, kPhaseDecode, kPhaseResults);
   layout.add(&output_scores, "output scores", d.max_batch, kPhaseDecode, kPhaseResults);
   layout.add(&max_new, "length limits", d.max_batch, kPhaseDecode, kPhaseDecode);
+  layout.add(&rng, "sampling generators", d.max_batch, kPhaseDecode, kPhaseDecode);
+  const size_t k = std::min<size_t>(d.target_vocab, kMaxSamplingTopK);
+  layout.add(&sample_values, "sampling candidates", k, kPhaseDecode, kPhaseDecode);
+  layout.add(&sample_columns, "sampling candidate columns", k, kPhaseDecode, kPhaseDecode);
   if (c_.model->shortlist().present())
     layout.add(&shortlist_mask, "shortlist candidates", d.max_batch * d.target_vocab, kPhaseDecode,
                kPhaseDecode);
@@ -108,6 +112,30 @@ bool SearchState::force_end(float* row, size_t columns, const uint32_t* ids) con
   row[col] = keep;
   return true;
 }
+
+namespace {
+// SplitMix64 (Steele, Lea, Flood 2014): a 64-bit state advanced by a constant, then mixed.
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+void SearchState::seed_sentences(std::span<const std::span<const int32_t>> sources, uint64_t seed) {
+  for (size_t s = 0; s < sources.size(); ++s) {
+    uint64_t h = 0xCBF29CE484222325ull;  // FNV-1a over the ids' bytes
+    for (int32_t id : sources[s]) {
+      auto u = static_cast<uint32_t>(id);
+      for (int b = 0; b < 4; ++b, u >>= 8) h = (h ^ (u & 0xFFu)) * 0x100000001B3ull;
+    }
+    uint64_t st = seed ^ h;
+    rng[s] = splitmix64(st);
+  }
+}
+
+double SearchState::uniform(size_t s) { return static_cast<double>(splitmix64(rng[s]) >> 11) * 0x1.0p-53; }
 
 void SearchState::write_output(size_t s, const int32_t* toks, size_t len, const float* lps) {
   output_scored[s] = lps != nullptr ? static_cast<int32_t>(len) : 0;

@@ -35,6 +35,10 @@ class SearchState {
   static bool loops(const int32_t* history, size_t len);
   // Every column but eos gets -inf (eos keeps its value); false when eos has no column.
   bool force_end(float* row, size_t columns, const uint32_t* ids) const;
+  // Sampling: seeds each sentence's generator from `seed` and its source ids.
+  void seed_sentences(std::span<const std::span<const int32_t>> sources, uint64_t seed);
+  // Sampling: the next uniform number in [0, 1) of sentence s's generator.
+  double uniform(size_t s);
   // Sentence s's output: toks[0..len), less a final eos; lps (optional): the log-probability
   // of each of the len tokens (the final eos included).
   void write_output(size_t s, const int32_t* toks, size_t len, const float* lps = nullptr);
@@ -57,6 +61,9 @@ class SearchState {
   int32_t* max_new = nullptr;            // [max_batch] each sentence's length limit (set by the engine)
   uint8_t* shortlist_mask = nullptr;     // [max_batch][target vocab] with a shortlist: 1 = candidate
   bool shortlist_active = false;
+  uint64_t* rng = nullptr;             // [max_batch] sampling: each sentence's generator state
+  float* sample_values = nullptr;      // [min(vocab, kMaxSamplingTopK)] sampling: one row's top k
+  uint32_t* sample_columns = nullptr;  // [min(vocab, kMaxSamplingTopK)]
 
  private:
   const NmtContext& c_;
