@@ -183,12 +183,14 @@ class Translator:
         glossary: {source term: target term}; each source term found in a sentence (a
         whole word) is translated as its target.
         format: "text", or "html": each text is an HTML document whose text nodes are
-        translated (tags, attributes, comments, script/style/code/pre kept as written).
+        translated (tags, attributes, comments, script/style/code/pre kept as written);
+        "po": each text is a gettext catalog whose untranslated messages are filled in and
+        flagged fuzzy, everything else kept as written.
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         """
-        if format not in ("text", "html"):
-            raise ValueError("format must be 'text' or 'html', got %r" % (format,))
+        if format not in ("text", "html", "po"):
+            raise ValueError("format must be 'text', 'html' or 'po', got %r" % (format,))
         single = isinstance(texts, str)
         batch = [texts] if single else list(texts)
         options = self._options(beam_size, max_decoding_length, length_penalty, max_length_factor,
@@ -197,6 +199,7 @@ class Translator:
         options.repetition_guard = bool(repetition_guard)
         options.protect_spans = bool(protect_spans)
         options.html = format == "html"
+        options.po = format == "po"
         if glossary:
             lines = []
             for src, tgt in glossary.items():

@@ -14,6 +14,7 @@
 #include "runtime/nmt/engine.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/markup.h"
+#include "runtime/text/po_catalog.h"
 
 namespace edgemt {
 
@@ -366,6 +367,29 @@ TranslateOptions as_plain_text(const TranslateOptions& o) {
 
 Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,
                                                          const TranslateOptions& options) {
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {
+    // Every catalog's messages in one call, then each catalog written back.
+    std::vector<PoCatalog> catalogs;
+    std::vector<std::string> units;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      auto c = PoCatalog::parse(texts[i]);
+      if (!c) return invalid_argument("document " + std::to_string(i) + ": " + c.status().message());
+      units.insert(units.end(), c.value().texts().begin(), c.value().texts().end());
+      catalogs.push_back(std::move(c.value()));
+    }
+    auto t = translate(units, as_plain_text(options));
+    if (!t) return t.status();
+    std::vector<std::string> result;
+    size_t at = 0;
+    for (const PoCatalog& c : catalogs) {
+      const size_t n = c.texts().size();
+      result.push_back(
+          c.render(std::vector<std::string>(t.value().begin() + static_cast<std::ptrdiff_t>(at),
+                                            t.value().begin() + static_cast<std::ptrdiff_t>(at + n))));
+      at += n;
+    }
+    return result;
+  }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kHtml) {
     const TranslateOptions plain = as_plain_text(options);
     auto docs = translate_html(
@@ -426,6 +450,13 @@ Status Translator::translate_ids_nbest(std::span<const std::span<const int32_t>>
 
 Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     const std::vector<std::string>& texts, size_t num_hypotheses, const TranslateOptions& options) {
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {  // one catalog each: the best
+    auto t = translate(texts, options);
+    if (!t) return t.status();
+    std::vector<std::vector<std::string>> result;
+    for (std::string& x : t.value()) result.push_back({std::move(x)});
+    return result;
+  }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kHtml) {
     const TranslateOptions plain = as_plain_text(options);
     return translate_html(
@@ -534,7 +565,7 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
                                                                size_t num_hypotheses,
                                                                const TranslateOptions& options) {
   if (options.format.value_or(TextFormat::kText) != TextFormat::kText)
-    return invalid_argument("translate_scored takes plain text (not HTML)");
+    return invalid_argument("translate_scored takes plain text (not HTML or po)");
   if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
   auto p = resolve(text_defaults(options));
   if (!p) return p.status();

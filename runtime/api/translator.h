@@ -41,8 +41,9 @@ struct TranslatorOptions {
 // What a text call's texts are: plain text, or HTML documents whose text nodes are
 // translated (tags, comments, attributes and the content of script, style, code, pre and
 // textarea elements kept byte for byte; character references decoded for translation,
-// and &, < and > escaped again in the translations).
-enum class TextFormat { kText, kHtml };
+// and &, < and > escaped again in the translations), or gettext catalogs (.po) whose
+// untranslated messages get translations, flagged fuzzy (runtime/text/po_catalog.h).
+enum class TextFormat { kText, kHtml, kPo };
 
 // Per call; what is not set comes from the model (its generation config) or the
 // translator's limits.

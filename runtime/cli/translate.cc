@@ -64,10 +64,13 @@ options:
                      an "n_best" list ({"translation", "score", "confidence"}, best
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
-  --format FORMAT    text (default) or html: each TEXT, or else all of standard input,
-                     is one HTML document; the text between tags is translated (tags,
-                     attributes, comments and script/style/code/pre elements are kept
-                     byte for byte; entities decoded, and &, <, > escaped again)
+  --format FORMAT    text (default), html or po: each TEXT, or else all of standard
+                     input, is one document. html: the text between tags is translated
+                     (tags, attributes, comments and script/style/code/pre elements are
+                     kept byte for byte; entities decoded, and &, <, > escaped again).
+                     po: a gettext catalog whose untranslated messages get the
+                     translation of their msgid (plural forms too), flagged fuzzy;
+                     everything else is kept byte for byte
   --n-best N         with --output jsonl, up to N hypotheses per line (beam search's
                      finished ones; --beam defaults to N)
   --sampling-topk K  draw each next token at random among the K most likely (2-1024; 1:
@@ -121,7 +124,9 @@ struct Args {
   bool no_repetition_guard = false;
   bool no_protect = false;
   bool jsonl = false;
-  bool html = false;  // --format html: each TEXT, or all of standard input, is one document
+  // --format html or po: each TEXT, or all of standard input, is one document.
+  edgemt::TextFormat format = edgemt::TextFormat::kText;
+  bool document() const { return format != edgemt::TextFormat::kText; }
   int n_best = 0;
   int max_input = 0;
   bool ids = false;
@@ -221,12 +226,16 @@ int parse_args(int argc, char** argv, Args* a) {
       }
       a->jsonl = std::strcmp(argv[++i], "jsonl") == 0;
     } else if (arg == "--format") {
-      if (i + 1 >= argc || (std::strcmp(argv[i + 1], "text") != 0 && std::strcmp(argv[i + 1], "html") != 0)) {
-        std::fprintf(stderr, "translate: --format expects text or html, got '%s'\n",
+      if (i + 1 >= argc || (std::strcmp(argv[i + 1], "text") != 0 && std::strcmp(argv[i + 1], "html") != 0 &&
+                            std::strcmp(argv[i + 1], "po") != 0)) {
+        std::fprintf(stderr, "translate: --format expects text, html or po, got '%s'\n",
                      i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
-      a->html = std::strcmp(argv[++i], "html") == 0;
+      ++i;
+      a->format = std::strcmp(argv[i], "html") == 0 ? edgemt::TextFormat::kHtml
+                  : std::strcmp(argv[i], "po") == 0 ? edgemt::TextFormat::kPo
+                                                    : edgemt::TextFormat::kText;
     } else if (arg == "--n-best") {
       if (!need_int(1, 32, &a->n_best)) return 2;
     } else if (arg == "--ids") {
@@ -275,8 +284,8 @@ int parse_args(int argc, char** argv, Args* a) {
     std::fprintf(stderr, "translate: --output jsonl takes text input (not --ids)\n");
     return 2;
   }
-  if (a->html && (a->jsonl || a->ids)) {
-    std::fprintf(stderr, "translate: --format html gives documents (not with --ids or --output jsonl)\n");
+  if (a->document() && (a->jsonl || a->ids)) {
+    std::fprintf(stderr, "translate: --format html/po gives documents (not with --ids or --output jsonl)\n");
     return 2;
   }
   if (!a->glossary_path.empty() && a->ids) {
@@ -359,7 +368,7 @@ edgemt::TranslateOptions translate_options(const Args& a) {
   if (a.no_shortlist) o.use_shortlist = false;
   if (a.no_split) o.split_sentences = false;
   if (a.no_protect) o.protect_spans = false;
-  if (a.html) o.format = edgemt::TextFormat::kHtml;
+  o.format = a.format;
   o.glossary = a.glossary;
   if (a.sampling_topk > 0) o.sampling_topk = a.sampling_topk;
   if (a.sampling_temperature > 0.0f) o.sampling_temperature = a.sampling_temperature;
@@ -523,9 +532,9 @@ bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
   return true;
 }
 
-// --format html: translates the documents s.lines[0..count) into s.out, each as it
+// --format html or po: translates the documents s.lines[0..count) into s.out, each as it
 // comes back (line breaks kept); `newline` ends each with one (TEXT arguments).
-bool process_html(edgemt::Translator& tr, const Args& a, Session& s, size_t count, bool newline) {
+bool process_document(edgemt::Translator& tr, const Args& a, Session& s, size_t count, bool newline) {
   const std::vector<std::string> docs(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
   auto r = tr.translate(docs, translate_options(a));
   if (!r) {
@@ -543,10 +552,10 @@ bool process_html(edgemt::Translator& tr, const Args& a, Session& s, size_t coun
 bool process(edgemt::Translator& tr, const Args& a, Session& s, size_t count, Counters* c) {
   const auto t0 = std::chrono::steady_clock::now();
   s.out.clear();
-  const bool ok = a.ids     ? process_ids(tr, a, s, count, c)
-                  : a.jsonl ? process_jsonl(tr, a, s, count)
-                  : a.html  ? process_html(tr, a, s, count, !a.texts.empty())
-                            : process_text(tr, a, s, count);
+  const bool ok = a.ids          ? process_ids(tr, a, s, count, c)
+                  : a.jsonl      ? process_jsonl(tr, a, s, count)
+                  : a.document() ? process_document(tr, a, s, count, !a.texts.empty())
+                                 : process_text(tr, a, s, count);
   c->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   c->sentences += count;
   std::fwrite(s.out.data(), 1, s.out.size(), stdout);
@@ -608,7 +617,7 @@ int main(int argc, char** argv) {
     Session s(a.texts.size());
     s.lines = a.texts;
     ok = process(t, a, s, a.texts.size(), &c);
-  } else if (a.html) {
+  } else if (a.document()) {
     // One document: all of standard input.
     Session s(1);
     s.lines[0].assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());

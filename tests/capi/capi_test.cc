@@ -152,6 +152,25 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   EXPECT_EQ(std::string(out[0]).rfind("<p class=\"x\">", 0), 0u) << out[0];
   o.format = 7;
   EXPECT_EQ(edgemt_translate(tr, &doc_in, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
+  // Version 6: gettext catalogs, as the C++ API fills them; a malformed one is refused.
+  std::string quoted;
+  for (char ch : texts[0]) {
+    if (ch == '"' || ch == '\\') quoted += '\\';
+    quoted += ch;
+  }
+  const std::string catalog = "msgid \"" + quoted + "\"\nmsgstr \"\"\n";
+  const char* catalog_in = catalog.c_str();
+  o.format = EDGEMT_FORMAT_PO;
+  ASSERT_EQ(edgemt_translate(tr, &catalog_in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
+  edgemt::TranslateOptions po;
+  po.format = edgemt::TextFormat::kPo;
+  auto want_po = cpp.value()->translate({catalog}, po);
+  ASSERT_TRUE(want_po.has_value()) << want_po.status().to_string();
+  EXPECT_EQ(out[0], want_po.value()[0]);
+  EXPECT_EQ(std::string(out[0]).rfind("#, fuzzy\nmsgid", 0), 0u) << out[0];
+  const char* bad_catalog = "msgid \"x\nmsgstr \"\"\n";
+  EXPECT_EQ(edgemt_translate(tr, &bad_catalog, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(edgemt_last_error()).find("po line 1"), std::string::npos) << edgemt_last_error();
   // Version 6: sampling with a seed, as the C++ API samples; bad settings are refused.
   std::vector<const char*> plain(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) plain[i] = texts[i].c_str();

@@ -3,7 +3,11 @@
 #     of script, style and pre elements come back byte for byte, in order; the text
 #     between tags is translated and escaped again (no bare '&' or '<' in it);
 #   an .srt subtitle file (plain text): one line out per line in, cue numbers, time codes
-#     and blank lines unchanged, every subtitle line translated.
+#     and blank lines unchanged, every subtitle line translated;
+#   a gettext catalog (--format po): every untranslated message (plural forms, context,
+#     multi-line) filled and flagged fuzzy, translated ones kept, the result valid for
+#     msgfmt --check (placeholders, plural forms; where gettext is installed), and a
+#     second pass changes nothing; a malformed catalog is an error naming its line.
 #   cmake -DTRANSLATE=... -DMODEL=... -DDOCUMENTS=tests/data/documents [-DEMULATOR=...] -P documents.cmake
 function(fail what)
   message(FATAL_ERROR "${what}")
@@ -101,8 +105,60 @@ if(translated LESS 4)
   fail("only ${translated} subtitle lines translated:\n${srt}")
 endif()
 
+# --- gettext catalog
+file(READ "${DOCUMENTS}/messages.po" po_in)
+get_filename_component(dir "${MODEL}" DIRECTORY)
+set(po_out_file "${dir}/messages.translated.po")
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format po
+                INPUT_FILE "${DOCUMENTS}/messages.po" OUTPUT_FILE "${po_out_file}" ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  fail("translate --format po failed (${rc}): ${err}")
+endif()
+file(READ "${po_out_file}" po)
+# No message is left empty (the header's msgstr and the multi-line one go on with a string).
+string(REGEX MATCHALL "\nmsgstr(\\[[0-9]+\\])? \"\"\n[^\"]" empty "${po}")
+list(LENGTH empty n_empty)
+if(NOT n_empty EQUAL 0)
+  fail("${n_empty} messages left untranslated:\n${po}")
+endif()
+# 6 messages filled and flagged, the one fuzzy before kept as it was.
+string(REGEX MATCHALL "fuzzy" fuzzy "${po}")
+list(LENGTH fuzzy n_fuzzy)
+if(NOT n_fuzzy EQUAL 7)
+  fail("${n_fuzzy} fuzzy flags, want 7:\n${po}")
+endif()
+foreach(kept "msgid \"Save\"\nmsgstr \"Speichern\"\n" "#, fuzzy\nmsgid \"Close the window\"\nmsgstr \"Fenster schliessen\"\n"
+             "#~ msgid \"Old message\"\n#~ msgstr \"Alte Nachricht\"\n" "msgctxt \"menu\"\nmsgid \"Open\"\n"
+             "\"Language: de\\n\"\n\"MIME-Version: 1.0\\n\"\n")
+  string(FIND "${po}" "${kept}" at)
+  if(at EQUAL -1)
+    fail("'${kept}' is not in the translated catalog:\n${po}")
+  endif()
+endforeach()
+find_program(MSGFMT msgfmt)
+if(MSGFMT)
+  execute_process(COMMAND "${MSGFMT}" --check -o /dev/null "${po_out_file}" ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    fail("msgfmt --check refuses the translated catalog: ${err}\n${po}")
+  endif()
+else()
+  message(STATUS "msgfmt not found: the catalog's format is not checked by gettext")
+endif()
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format po
+                INPUT_FILE "${po_out_file}" OUTPUT_VARIABLE po2 ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT po2 STREQUAL po)
+  fail("a second pass over the translated catalog changed it (${rc}, ${err}):\n${po2}")
+endif()
+file(WRITE "${dir}/bad.po" "msgid \"a\"\nmsgstr \"\"\n\nmsgid \"unterminated\nmsgstr \"\"\n")
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format po INPUT_FILE "${dir}/bad.po"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(rc EQUAL 0 OR NOT err MATCHES "po line 4")
+  fail("a malformed catalog: exit ${rc}, error [${err}]")
+endif()
+
 # Bad uses are refused before anything is translated.
-foreach(args "--format;markdown" "--format;html;--ids" "--format;html;--output;jsonl" "--format")
+foreach(args "--format;markdown" "--format;html;--ids" "--format;html;--output;jsonl" "--format;po;--ids" "--format")
   execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" ${args} "x"
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
   if(NOT rc EQUAL 2 OR NOT out STREQUAL "" OR NOT err MATCHES "format")

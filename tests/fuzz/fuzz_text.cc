@@ -9,12 +9,15 @@
 // And through span protection: spans are ordered and inside the text; restoring the
 // protected text itself gives the text back; restoring any translation (here: the
 // protected text's second half, so that markers go missing) keeps every span.
+// And through gettext catalog parsing: a catalog rendered with its messages translated
+// as themselves parses again with none left to translate.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
 #include "tests/fuzz/fuzz_common.h"
@@ -75,6 +78,19 @@ void check_protection(std::string_view text) {
 
 }  // namespace
 
+// A gettext catalog: parsing never crashes; one that parses, with every message
+// translated as itself, parses again with nothing left to translate.
+void check_po(std::string_view text) {
+  auto c = edgemt::PoCatalog::parse(text);
+  if (!c) return;
+  const std::string out = c.value().render(c.value().texts());
+  auto again = edgemt::PoCatalog::parse(out);
+  EDGEMT_FUZZ_CHECK(again.has_value(), "a rendered catalog does not parse: %s",
+                    again.status().to_string().c_str());
+  EDGEMT_FUZZ_CHECK(again.value().texts().empty(), "%zu messages still untranslated",
+                    again.value().texts().size());
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const char* const kLanguages[] = {"en", "de", "fr", "ja", "", "pt-BR"};
   static std::vector<std::unique_ptr<SentenceSplitter>> splitters = [] {
@@ -94,5 +110,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(*splitters[2 * lang], text);
   check(*splitters[2 * lang + 1], text);
   check_protection(text);
+  check_po(text);
   return 0;
 }

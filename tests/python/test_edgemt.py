@@ -126,6 +126,17 @@ def test_translate_text():
         assert False, "an unknown format was accepted"
     except ValueError:
         pass
+    # gettext catalogs: the untranslated message is filled with the text's translation.
+    sentence = ref["sentences"][0].replace("\\", "\\\\").replace('"', '\\"')
+    catalog = 'msgid "Done"\nmsgstr "Fertig"\n\nmsgid "%s"\nmsgstr ""\n' % sentence
+    want = node.replace("\\", "\\\\").replace('"', '\\"')
+    filled = tr.translate(catalog, format="po", split_sentences=True)
+    assert filled == 'msgid "Done"\nmsgstr "Fertig"\n\n#, fuzzy\nmsgid "%s"\nmsgstr "%s"\n' % (sentence, want), filled
+    try:
+        tr.translate('msgid "open\n', format="po")
+        assert False, "a malformed catalog was accepted"
+    except ValueError as e:
+        assert "po line 1" in str(e)
 
 
 def test_source_relative_length_limit():

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/text/markup.h"
+#include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
 
@@ -504,4 +505,113 @@ TEST(InlineRuns, IdentityAndShufflesKeepTheMarkupWellFormed) {
 }
 
 }  // namespace
+
+// ---- gettext catalogs (TextFormat::kPo) ----------------------------------------------
+
+namespace po_test {
+const char* const kCatalog =
+    "# Header comment\n"
+    "msgid \"\"\n"
+    "msgstr \"\"\n"
+    "\"Language: de\\n\"\n"
+    "\"Plural-Forms: nplurals=2; plural=(n != 1);\\n\"\n"
+    "\n"
+    "#: a.c:1\n"
+    "msgid \"Open \\\"%s\\\"\\tnow\"\n"
+    "msgstr \"\"\n"
+    "\n"
+    "#, c-format\n"
+    "msgid \"%d file\"\n"
+    "msgid_plural \"%d files\"\n"
+    "msgstr[0] \"\"\n"
+    "msgstr[1] \"\"\n"
+    "\n"
+    "msgid \"Done\"\n"
+    "msgstr \"Fertig\"\n"
+    "\n"
+    "msgctxt \"menu\"\n"
+    "msgid \"\"\n"
+    "\"Line one\\n\"\n"
+    "\"Line two\"\n"
+    "msgstr \"\"\n"
+    "#~ msgid \"Old\"\n"
+    "#~ msgstr \"\"\n";
+}  // namespace po_test
+
+TEST(PoCatalog, FindsUntranslatedMessagesDecoded) {
+  auto c = PoCatalog::parse(po_test::kCatalog);
+  ASSERT_TRUE(c.has_value()) << c.status().to_string();
+  const std::vector<std::string> want = {"Open \"%s\"\tnow", "%d file", "%d files", "Line one\nLine two"};
+  EXPECT_EQ(c.value().texts(), want);
+}
+
+TEST(PoCatalog, FillsMessagesFlagsThemFuzzyAndKeepsTheRest) {
+  auto c = PoCatalog::parse(po_test::kCatalog);
+  ASSERT_TRUE(c.has_value());
+  const std::string out =
+      c.value().render({"Öffne \"%s\"\tjetzt", "%d Datei", "%d Dateien", "Zeile eins\nZeile zwei"});
+  const std::string want =
+      "# Header comment\n"
+      "msgid \"\"\n"
+      "msgstr \"\"\n"
+      "\"Language: de\\n\"\n"
+      "\"Plural-Forms: nplurals=2; plural=(n != 1);\\n\"\n"
+      "\n"
+      "#: a.c:1\n"
+      "#, fuzzy\n"
+      "msgid \"Open \\\"%s\\\"\\tnow\"\n"
+      "msgstr \"Öffne \\\"%s\\\"\\tjetzt\"\n"
+      "\n"
+      "#, c-format, fuzzy\n"
+      "msgid \"%d file\"\n"
+      "msgid_plural \"%d files\"\n"
+      "msgstr[0] \"%d Datei\"\n"
+      "msgstr[1] \"%d Dateien\"\n"
+      "\n"
+      "msgid \"Done\"\n"
+      "msgstr \"Fertig\"\n"
+      "\n"
+      "#, fuzzy\n"
+      "msgctxt \"menu\"\n"
+      "msgid \"\"\n"
+      "\"Line one\\n\"\n"
+      "\"Line two\"\n"
+      "msgstr \"\"\n"
+      "\"Zeile eins\\n\"\n"
+      "\"Zeile zwei\"\n"
+      "#~ msgid \"Old\"\n"
+      "#~ msgstr \"\"\n";
+  EXPECT_EQ(out, want);
+  // Filled, the catalog has nothing left to translate and renders as it is.
+  auto again = PoCatalog::parse(out);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_TRUE(again.value().texts().empty());
+  EXPECT_EQ(again.value().render({}), out);
+}
+
+TEST(PoCatalog, CrlfAndNoFinalLineBreakAreKept) {
+  const std::string in = "msgid \"A\"\r\nmsgstr \"\"\r\n\r\nmsgid \"B\"\r\nmsgstr \"\"";
+  auto c = PoCatalog::parse(in);
+  ASSERT_TRUE(c.has_value());
+  ASSERT_EQ(c.value().texts().size(), 2u);
+  EXPECT_EQ(c.value().render({"a", "b"}),
+            "#, fuzzy\r\nmsgid \"A\"\r\nmsgstr \"a\"\r\n\r\n#, fuzzy\r\nmsgid \"B\"\r\nmsgstr \"b\"");
+  // Identity translations: the two fuzzy lines and the two one-letter strings are added.
+  EXPECT_EQ(c.value().render(c.value().texts()).size(),
+            in.size() + 2 * std::string("#, fuzzy\r\n").size() + 2);
+}
+
+TEST(PoCatalog, MalformedCatalogsAreErrorsNamingTheLine) {
+  for (const char* bad :
+       {"msgid \"unterminated\nmsgstr \"\"\n", "msgid \"a\"\nmsgstr \"\"\n\"x\" junk\n", "\"orphan\"\n",
+        "msgid \"a\"\nmsgfoo \"\"\n", "msgid\n", "msgid \"bad \\q escape\"\n"}) {
+    auto c = PoCatalog::parse(bad);
+    ASSERT_FALSE(c.has_value()) << bad;
+    EXPECT_NE(c.status().message().find("po line "), std::string::npos) << c.status().message();
+  }
+  auto empty = PoCatalog::parse("");
+  ASSERT_TRUE(empty.has_value());
+  EXPECT_EQ(empty.value().render({}), "");
+}
+
 }  // namespace edgemt
