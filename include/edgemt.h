@@ -46,13 +46,14 @@ extern "C" {
   6 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
-       sampling_temperature, seed, EDGEMT_FORMAT_PO */
+       sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN */
 
-/* edgemt_translate_options.format (since C API version 5; EDGEMT_FORMAT_PO since 6). */
+/* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6). */
 typedef enum edgemt_format {
   EDGEMT_FORMAT_TEXT = 0,
   EDGEMT_FORMAT_HTML = 1,
-  EDGEMT_FORMAT_PO = 2
+  EDGEMT_FORMAT_PO = 2,
+  EDGEMT_FORMAT_MARKDOWN = 3
 } edgemt_format;
 
 typedef enum edgemt_status {
@@ -135,7 +136,9 @@ typedef struct edgemt_translate_options {
    * entities decoded, and &, <, > escaped again in the translations). Since version 6,
    * EDGEMT_FORMAT_PO (2): gettext catalogs whose untranslated messages are filled in
    * (plural forms too) and flagged fuzzy, the rest kept byte for byte; a malformed
-   * catalog fails the call (EDGEMT_INVALID_ARGUMENT, the message names its line). */
+   * catalog fails the call (EDGEMT_INVALID_ARGUMENT, the message names its line);
+   * EDGEMT_FORMAT_MARKDOWN (3): Markdown documents whose prose is translated, code,
+   * URLs, HTML and markup kept. */
   int32_t format;
   /* Since C API version 6. Random sampling for variety: each next token is drawn among
    * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),

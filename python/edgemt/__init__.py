@@ -185,12 +185,13 @@ class Translator:
         format: "text", or "html": each text is an HTML document whose text nodes are
         translated (tags, attributes, comments, script/style/code/pre kept as written);
         "po": each text is a gettext catalog whose untranslated messages are filled in and
-        flagged fuzzy, everything else kept as written.
+        flagged fuzzy, everything else kept as written; "markdown": each text is a Markdown
+        document whose prose is translated, code, URLs, HTML and markup kept.
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         """
-        if format not in ("text", "html", "po"):
-            raise ValueError("format must be 'text', 'html' or 'po', got %r" % (format,))
+        if format not in ("text", "html", "po", "markdown"):
+            raise ValueError("format must be 'text', 'html', 'markdown' or 'po', got %r" % (format,))
         single = isinstance(texts, str)
         batch = [texts] if single else list(texts)
         options = self._options(beam_size, max_decoding_length, length_penalty, max_length_factor,
@@ -200,6 +201,7 @@ class Translator:
         options.protect_spans = bool(protect_spans)
         options.html = format == "html"
         options.po = format == "po"
+        options.markdown = format == "markdown"
         if glossary:
             lines = []
             for src, tgt in glossary.items():

@@ -13,6 +13,7 @@
 #include "ops/ops.h"
 #include "runtime/nmt/engine.h"
 #include "runtime/text/html_document.h"
+#include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/po_catalog.h"
 
@@ -365,30 +366,42 @@ TranslateOptions as_plain_text(const TranslateOptions& o) {
 
 }  // namespace
 
+template <typename Doc>
+Expected<std::vector<std::string>> Translator::translate_units(const std::vector<Doc>& docs,
+                                                               const TranslateOptions& options) {
+  std::vector<std::string> units;
+  for (const Doc& d : docs) units.insert(units.end(), d.units().begin(), d.units().end());
+  auto t = translate(units, options);
+  if (!t) return t.status();
+  std::vector<std::string> result;
+  size_t at = 0;
+  for (const Doc& d : docs) {
+    const auto first = t.value().begin() + static_cast<std::ptrdiff_t>(at);
+    result.push_back(
+        d.render(std::vector<std::string>(first, first + static_cast<std::ptrdiff_t>(d.units().size()))));
+    at += d.units().size();
+  }
+  return result;
+}
+
 Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,
                                                          const TranslateOptions& options) {
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kMarkdown) {
+    // Every document's units (HTML fragments of its prose) through the HTML path at once.
+    std::vector<MarkdownDocument> docs;
+    for (const std::string& t : texts) docs.push_back(MarkdownDocument::parse(t));
+    TranslateOptions html = options;
+    html.format = TextFormat::kHtml;
+    return translate_units(docs, html);
+  }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {
-    // Every catalog's messages in one call, then each catalog written back.
     std::vector<PoCatalog> catalogs;
-    std::vector<std::string> units;
     for (size_t i = 0; i < texts.size(); ++i) {
       auto c = PoCatalog::parse(texts[i]);
       if (!c) return invalid_argument("document " + std::to_string(i) + ": " + c.status().message());
-      units.insert(units.end(), c.value().texts().begin(), c.value().texts().end());
       catalogs.push_back(std::move(c.value()));
     }
-    auto t = translate(units, as_plain_text(options));
-    if (!t) return t.status();
-    std::vector<std::string> result;
-    size_t at = 0;
-    for (const PoCatalog& c : catalogs) {
-      const size_t n = c.texts().size();
-      result.push_back(
-          c.render(std::vector<std::string>(t.value().begin() + static_cast<std::ptrdiff_t>(at),
-                                            t.value().begin() + static_cast<std::ptrdiff_t>(at + n))));
-      at += n;
-    }
-    return result;
+    return translate_units(catalogs, as_plain_text(options));
   }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kHtml) {
     const TranslateOptions plain = as_plain_text(options);
@@ -450,7 +463,8 @@ Status Translator::translate_ids_nbest(std::span<const std::span<const int32_t>>
 
 Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     const std::vector<std::string>& texts, size_t num_hypotheses, const TranslateOptions& options) {
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {  // one catalog each: the best
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kPo ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kMarkdown) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();
     std::vector<std::vector<std::string>> result;
@@ -565,7 +579,7 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
                                                                size_t num_hypotheses,
                                                                const TranslateOptions& options) {
   if (options.format.value_or(TextFormat::kText) != TextFormat::kText)
-    return invalid_argument("translate_scored takes plain text (not HTML or po)");
+    return invalid_argument("translate_scored takes plain text (not HTML, po or Markdown)");
   if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
   auto p = resolve(text_defaults(options));
   if (!p) return p.status();

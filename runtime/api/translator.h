@@ -43,7 +43,9 @@ struct TranslatorOptions {
 // textarea elements kept byte for byte; character references decoded for translation,
 // and &, < and > escaped again in the translations), or gettext catalogs (.po) whose
 // untranslated messages get translations, flagged fuzzy (runtime/text/po_catalog.h).
-enum class TextFormat { kText, kHtml, kPo };
+// Markdown documents keep code, markup and structure and translate their prose
+// (runtime/text/markdown.h).
+enum class TextFormat { kText, kHtml, kPo, kMarkdown };
 
 // Per call; what is not set comes from the model (its generation config) or the
 // translator's limits.
@@ -264,6 +266,11 @@ class Translator {
   // One scored hypothesis of segment k: its ids and their log-probabilities.
   ScoredTranslation score_hypothesis(const Segments& seg, size_t k, const std::vector<int32_t>& ids,
                                      const std::vector<float>& lps, float score) const;
+  // Line-based documents (PoCatalog, MarkdownDocument): every document's units()
+  // translated with `options` in one call, then each document's render() of its own.
+  template <typename Doc>
+  Expected<std::vector<std::string>> translate_units(const std::vector<Doc>& docs,
+                                                     const TranslateOptions& options);
   // Views of vector inputs for run_chunked.
   std::span<const std::span<const int32_t>> views_of(const std::vector<std::vector<int32_t>>& sources);
 

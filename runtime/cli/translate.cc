@@ -64,10 +64,14 @@ options:
                      an "n_best" list ({"translation", "score", "confidence"}, best
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
-  --format FORMAT    text (default), html or po: each TEXT, or else all of standard
-                     input, is one document. html: the text between tags is translated
-                     (tags, attributes, comments and script/style/code/pre elements are
-                     kept byte for byte; entities decoded, and &, <, > escaped again).
+  --format FORMAT    text (default), html, markdown or po: each TEXT, or else all of
+                     standard input, is one document. html: the text between tags is
+                     translated (tags, attributes, comments and script/style/code/pre
+                     elements are kept byte for byte; entities decoded, and &, <, >
+                     escaped again). markdown: prose (headings, paragraphs, list items,
+                     quotes, table cells, link texts) is translated; code blocks, code
+                     spans, URLs, HTML and the markup are kept; wrapped paragraphs are
+                     wrapped again at their width.
                      po: a gettext catalog whose untranslated messages get the
                      translation of their msgid (plural forms too), flagged fuzzy;
                      everything else is kept byte for byte
@@ -124,7 +128,7 @@ struct Args {
   bool no_repetition_guard = false;
   bool no_protect = false;
   bool jsonl = false;
-  // --format html or po: each TEXT, or all of standard input, is one document.
+  // --format html, markdown or po: each TEXT, or all of standard input, is one document.
   edgemt::TextFormat format = edgemt::TextFormat::kText;
   bool document() const { return format != edgemt::TextFormat::kText; }
   int n_best = 0;
@@ -226,16 +230,18 @@ int parse_args(int argc, char** argv, Args* a) {
       }
       a->jsonl = std::strcmp(argv[++i], "jsonl") == 0;
     } else if (arg == "--format") {
-      if (i + 1 >= argc || (std::strcmp(argv[i + 1], "text") != 0 && std::strcmp(argv[i + 1], "html") != 0 &&
-                            std::strcmp(argv[i + 1], "po") != 0)) {
-        std::fprintf(stderr, "translate: --format expects text, html or po, got '%s'\n",
+      if (i + 1 >= argc ||
+          (std::strcmp(argv[i + 1], "text") != 0 && std::strcmp(argv[i + 1], "html") != 0 &&
+           std::strcmp(argv[i + 1], "po") != 0 && std::strcmp(argv[i + 1], "markdown") != 0)) {
+        std::fprintf(stderr, "translate: --format expects text, html, markdown or po, got '%s'\n",
                      i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
       ++i;
-      a->format = std::strcmp(argv[i], "html") == 0 ? edgemt::TextFormat::kHtml
-                  : std::strcmp(argv[i], "po") == 0 ? edgemt::TextFormat::kPo
-                                                    : edgemt::TextFormat::kText;
+      a->format = std::strcmp(argv[i], "html") == 0       ? edgemt::TextFormat::kHtml
+                  : std::strcmp(argv[i], "po") == 0       ? edgemt::TextFormat::kPo
+                  : std::strcmp(argv[i], "markdown") == 0 ? edgemt::TextFormat::kMarkdown
+                                                          : edgemt::TextFormat::kText;
     } else if (arg == "--n-best") {
       if (!need_int(1, 32, &a->n_best)) return 2;
     } else if (arg == "--ids") {

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "runtime/text/lines.h"
+
 namespace edgemt {
 namespace {
 
@@ -139,15 +141,9 @@ Expected<PoCatalog> PoCatalog::parse(std::string_view text) {
   PoCatalog c;
   c.text_ = std::string(text);
   const std::string_view all = c.text_;
-  for (size_t b = 0; b < all.size();) {
-    size_t e = all.find('\n', b);
-    const size_t next = e == std::string_view::npos ? all.size() : e + 1;
-    if (e == std::string_view::npos) e = all.size();
-    size_t body_end = e;
-    if (body_end > b && all[body_end - 1] == '\r' && e < all.size()) --body_end;
-    c.begin_.push_back(b);
-    c.end_.push_back(body_end);
-    b = next;
+  for (const LineSpan& l : split_lines(all)) {
+    c.begin_.push_back(l.begin);
+    c.end_.push_back(l.body_end);
   }
   // Entries: comment lines, then keywords with their continuation strings; a blank
   // line, or a comment or msgctxt/msgid after a msgstr, starts the next entry.

@@ -29,6 +29,7 @@ class PoCatalog {
 
   // The texts to translate, in order (decoded: real line breaks, tabs, quotes).
   const std::vector<std::string>& texts() const { return texts_; }
+  const std::vector<std::string>& units() const { return texts_; }  // as MarkdownDocument's
   // The catalog with translations[i] as the translation of texts()[i].
   std::string render(const std::vector<std::string>& translations) const;
 

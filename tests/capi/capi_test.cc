@@ -168,6 +168,18 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   ASSERT_TRUE(want_po.has_value()) << want_po.status().to_string();
   EXPECT_EQ(out[0], want_po.value()[0]);
   EXPECT_EQ(std::string(out[0]).rfind("#, fuzzy\nmsgid", 0), 0u) << out[0];
+  // Markdown documents, as the C++ API translates them.
+  const std::string md_doc = "## " + texts[0] + "\n\n```\nkept\n```\n";
+  const char* md_in = md_doc.c_str();
+  o.format = EDGEMT_FORMAT_MARKDOWN;
+  ASSERT_EQ(edgemt_translate(tr, &md_in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
+  edgemt::TranslateOptions mo;
+  mo.format = edgemt::TextFormat::kMarkdown;
+  auto want_md = cpp.value()->translate({md_doc}, mo);
+  ASSERT_TRUE(want_md.has_value()) << want_md.status().to_string();
+  EXPECT_EQ(out[0], want_md.value()[0]);
+  EXPECT_NE(std::string(out[0]).find("\n\n```\nkept\n```\n"), std::string::npos) << out[0];
+  o.format = EDGEMT_FORMAT_PO;
   const char* bad_catalog = "msgid \"x\nmsgstr \"\"\n";
   EXPECT_EQ(edgemt_translate(tr, &bad_catalog, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
   EXPECT_NE(std::string(edgemt_last_error()).find("po line 1"), std::string::npos) << edgemt_last_error();

@@ -7,7 +7,11 @@
 #   a gettext catalog (--format po): every untranslated message (plural forms, context,
 #     multi-line) filled and flagged fuzzy, translated ones kept, the result valid for
 #     msgfmt --check (placeholders, plural forms; where gettext is installed), and a
-#     second pass changes nothing; a malformed catalog is an error naming its line.
+#     second pass changes nothing; a malformed catalog is an error naming its line;
+#   a README (--format markdown): code blocks (fenced, indented), code spans, link and
+#     image destinations, HTML, the table's delimiter row and link definitions come back
+#     byte for byte; headings, list items and table rows keep their markers and pipes;
+#     the prose is translated.
 #   cmake -DTRANSLATE=... -DMODEL=... -DDOCUMENTS=tests/data/documents [-DEMULATOR=...] -P documents.cmake
 function(fail what)
   message(FATAL_ERROR "${what}")
@@ -157,8 +161,53 @@ if(rc EQUAL 0 OR NOT err MATCHES "po line 4")
   fail("a malformed catalog: exit ${rc}, error [${err}]")
 endif()
 
+# --- Markdown
+file(READ "${DOCUMENTS}/readme.md" md_in)
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format markdown
+                INPUT_FILE "${DOCUMENTS}/readme.md" OUTPUT_VARIABLE md ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  fail("translate --format markdown failed (${rc}): ${err}")
+endif()
+foreach(kept "```sh\ntranslate \"Hello world.\"\n```\n" "\n    indented code stays\n" "(docs/install.md)"
+             "`sudo apt install ./edgemt.deb`" "\n|--------|---------|\n" "| `--beam N` |" "\n![logo](img/logo.png)\n"
+             "<kbd>" "</kbd>" "<https://example.org>" "\n---\n" "\n==============\n"
+             "\n[docs]: https://example.org/docs\n")
+  string(FIND "${md}" "${kept}" at)
+  if(at EQUAL -1)
+    fail("'${kept}' is not in the translated README:\n${md}")
+  endif()
+endforeach()
+# Markers and pipes, line by line in order.
+string(REGEX MATCHALL "\n(#+ |[0-9]+\\. |- > |- |\\| )" marks_in "\n${md_in}")
+string(REGEX MATCHALL "\n(#+ |[0-9]+\\. |- > |- |\\| )" marks_out "\n${md}")
+if(NOT marks_in STREQUAL marks_out)
+  fail("block markers changed: [${marks_in}] -> [${marks_out}]\n${md}")
+endif()
+string(REGEX MATCHALL "[^\n]*\\|[^\n]*\n" rows_in "${md_in}")
+string(REGEX MATCHALL "[^\n]*\\|[^\n]*\n" rows_out "${md}")
+list(LENGTH rows_in n_rows)
+list(LENGTH rows_out n_rows_out)
+if(NOT n_rows EQUAL 4 OR NOT n_rows_out EQUAL 4)
+  fail("table rows: ${n_rows} in, ${n_rows_out} out:\n${md}")
+endif()
+foreach(r RANGE 3)
+  list(GET rows_in ${r} a)
+  list(GET rows_out ${r} b)
+  string(REGEX REPLACE "[^|]" "" pa "${a}")
+  string(REGEX REPLACE "[^|]" "" pb "${b}")
+  if(NOT pa STREQUAL pb)
+    fail("table row ${r} has other pipes: '${a}' -> '${b}'")
+  endif()
+endforeach()
+foreach(prose "This tool translates text offline." "Download the package." "Save the document before closing")
+  string(FIND "${md}" "${prose}" at)
+  if(NOT at EQUAL -1)
+    fail("'${prose}' was not translated:\n${md}")
+  endif()
+endforeach()
+
 # Bad uses are refused before anything is translated.
-foreach(args "--format;markdown" "--format;html;--ids" "--format;html;--output;jsonl" "--format;po;--ids" "--format")
+foreach(args "--format;rst" "--format;html;--ids" "--format;html;--output;jsonl" "--format;po;--ids" "--format;markdown;--output;jsonl" "--format")
   execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" ${args} "x"
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
   if(NOT rc EQUAL 2 OR NOT out STREQUAL "" OR NOT err MATCHES "format")

@@ -10,13 +10,15 @@
 // protected text itself gives the text back; restoring any translation (here: the
 // protected text's second half, so that markers go missing) keeps every span.
 // And through gettext catalog parsing: a catalog rendered with its messages translated
-// as themselves parses again with none left to translate.
+// as themselves parses again with none left to translate. And Markdown: inline markup
+// survives the trip to HTML and back, and rendering keeps the words in order.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "runtime/text/markdown.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
@@ -91,6 +93,34 @@ void check_po(std::string_view text) {
                     again.value().texts().size());
 }
 
+// Markdown: inline markup to HTML and back is the identity; a document rendered with its
+// units as themselves has the same words in the same order (only whitespace and block
+// quote markers of re-wrapped paragraph lines may change).
+std::vector<std::string_view> md_words(std::string_view s) {
+  std::vector<std::string_view> w;
+  for (size_t b = 0; b < s.size();) {
+    while (b < s.size() && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n')) ++b;
+    size_t e = b;
+    while (e < s.size() && !(s[e] == ' ' || s[e] == '\t' || s[e] == '\r' || s[e] == '\n')) ++e;
+    const std::string_view x = s.substr(b, e - b);
+    if (!x.empty() && x.find_first_not_of('>') != std::string_view::npos) w.push_back(x);
+    b = e;
+  }
+  return w;
+}
+
+void check_markdown(std::string_view text) {
+  std::vector<std::string> originals;
+  const std::string html = edgemt::markdown_inline_to_html(text, &originals);
+  const std::string back = edgemt::markdown_inline_from_html(html, originals);
+  EDGEMT_FUZZ_CHECK(back == text, "inline round trip changed the text (%zu -> %zu bytes)", text.size(),
+                    back.size());
+  const edgemt::MarkdownDocument d = edgemt::MarkdownDocument::parse(text);
+  const std::string out = d.render(d.units());
+  EDGEMT_FUZZ_CHECK(md_words(out) == md_words(text), "rendering changed the words (%zu -> %zu bytes)",
+                    text.size(), out.size());
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const char* const kLanguages[] = {"en", "de", "fr", "ja", "", "pt-BR"};
   static std::vector<std::unique_ptr<SentenceSplitter>> splitters = [] {
@@ -111,5 +141,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(*splitters[2 * lang + 1], text);
   check_protection(text);
   check_po(text);
+  check_markdown(text);
   return 0;
 }

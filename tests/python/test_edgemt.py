@@ -122,10 +122,13 @@ def test_translate_text():
     assert out == '<p title="x">' + node.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") + \
         "</p><!-- c -->", out
     try:
-        tr.translate("x", format="markdown")
+        tr.translate("x", format="rst")
         assert False, "an unknown format was accepted"
     except ValueError:
         pass
+    # Markdown: the heading's marker and the code block are kept, the heading translated.
+    md = "# " + ref["sentences"][0] + "\n\n```\ncode here\n```\n"
+    assert tr.translate(md, format="markdown") == "# " + node + "\n\n```\ncode here\n```\n"
     # gettext catalogs: the untranslated message is filled with the text's translation.
     sentence = ref["sentences"][0].replace("\\", "\\\\").replace('"', '\\"')
     catalog = 'msgid "Done"\nmsgstr "Fertig"\n\nmsgid "%s"\nmsgstr ""\n' % sentence
