@@ -174,12 +174,35 @@ def extract_ding(path, caps, stats):
             yield kind, en, de
 
 
+def extract_docs(path, stats):
+    """Yield (doc:<package>, en, de) from doc_pairs.py's DATA/docs/pairs.tsv: sentences of
+    Debian's manuals whose German translation aligns with the English original."""
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != 3:
+                continue
+            label, en, de = parts
+            stats["doc_raw"] += 1
+            en = normalize_ws(en.replace("\u2019", "'"))
+            de = normalize_ws(de)
+            if acceptable(en, de):
+                stats["doc_clean"] += 1
+                yield label, en, de
+
+
+def group(src):
+    """The source group of a label: gettext:<pkg> -> gettext, doc:<pkg> -> doc."""
+    return src.split(":", 1)[0] if src.startswith(("gettext:", "doc:")) else src
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="/work/edgemt-data")
     ap.add_argument("--packages", default=os.path.join(HERE, "packages.txt"))
     ap.add_argument("--ding", default="/usr/share/trans/de-en")
     ap.add_argument("--skip-fetch", action="store_true", help="use the cached .mo files only")
+    ap.add_argument("--no-docs", action="store_true", help="leave out the manuals (doc_pairs.py)")
     ap.add_argument("--per-package-cap", type=int, default=4000)
     ap.add_argument("--ding-phrase-cap", type=int, default=100000)
     ap.add_argument("--ding-word-cap", type=int, default=30000)
@@ -193,14 +216,21 @@ def main():
         sys.argv = [sys.argv[0], "--data", args.data, "--packages", args.packages]
         fetch_debs.main()
     packages = fetch_debs.read_packages(args.packages)
+    docs_tsv = os.path.join(args.data, "docs", "pairs.tsv")
+    if not args.no_docs:
+        import doc_pairs
+        sys.argv = [sys.argv[0], "--data", args.data] + (["--skip-fetch"] if args.skip_fetch else [])
+        doc_pairs.main()
     modir = os.path.join(args.data, "debs", "mo")
 
     stats = collections.Counter()
     seen = {}
     per_source = collections.Counter()
-    # order matters for dedup (first wins): ding sentences, gettext, ding phrases, ding words
+    # order matters for dedup (first wins): ding sentences, manuals, gettext, ding phrases,
+    # ding words
     streams = [
         extract_ding(args.ding, {"ding-phrase": 0, "ding-word": 0}, stats),  # sentences only
+        [] if args.no_docs else extract_docs(docs_tsv, stats),
         extract_gettext(modir, packages, args.per_package_cap, stats),
         extract_ding(args.ding, {"ding-sent": 0, "ding-phrase": args.ding_phrase_cap,
                                  "ding-word": args.ding_word_cap}, collections.Counter()),
@@ -212,7 +242,7 @@ def main():
                 stats["dup_dropped"] += 1
                 continue
             seen[k] = (src, en, de)
-            per_source["gettext" if src.startswith("gettext:") else src] += 1
+            per_source[group(src)] += 1
 
     splits = {"train": [], "dev": [], "test": []}
     for k, (src, en, de) in seen.items():
@@ -235,8 +265,7 @@ def main():
                 open(os.path.join(outdir, name + ".src"), "w") as fs:
             for _k, src, en, de in rows:
                 fe.write(en + "\n"); fd.write(de + "\n"); fs.write(src + "\n")
-        split_sources[name] = dict(collections.Counter(
-            "gettext" if r[1].startswith("gettext:") else r[1] for r in rows))
+        split_sources[name] = dict(collections.Counter(group(r[1]) for r in rows))
     test_keys = {r[0] for r in splits["test"]}
     assert not any(r[0] in test_keys for r in splits["train"])
     pkg_counts = collections.Counter(src[8:] for src, _, _ in seen.values() if src.startswith("gettext:"))
@@ -248,6 +277,7 @@ def main():
         "extraction": dict(stats),
         "gettext_packages_used": len(pkg_counts),
         "gettext_top_packages": dict(pkg_counts.most_common(40)),
+        "doc_per_package": dict(collections.Counter(src for src, _, _ in seen.values() if src.startswith("doc:"))),
     }
     with open(os.path.join(outdir, "stats.json"), "w") as f:
         json.dump(out, f, indent=1, ensure_ascii=False)

@@ -40,7 +40,7 @@ def score(hyps, refs, srcs=None):
     if srcs:
         groups = collections.defaultdict(list)
         for i, s in enumerate(srcs):
-            groups["gettext" if s.startswith("gettext:") else s].append(i)
+            groups[s.split(":", 1)[0] if s.startswith(("gettext:", "doc:")) else s].append(i)
         res["by_source"] = {
             g: {"n": len(ix),
                 "bleu": round(sacrebleu.corpus_bleu([hyps[i] for i in ix], [[refs[i] for i in ix]]).score, 2),
@@ -50,12 +50,13 @@ def score(hyps, refs, srcs=None):
     return res
 
 
-def translate(model_dir, sents, num_beams, batch_size, threads):
+def translate(model_dir, sents, num_beams, batch_size, threads, device="cpu"):
     import torch
     from transformers import MarianMTModel, MarianTokenizer
     torch.set_num_threads(threads)
     tok = MarianTokenizer.from_pretrained(model_dir)
-    model = MarianMTModel.from_pretrained(model_dir).eval()
+    # float32 whatever the file stores (an export may keep float16 weights)
+    model = MarianMTModel.from_pretrained(model_dir).float().to(device).eval()
     order = sorted(range(len(sents)), key=lambda i: len(sents[i]))
     out = [None] * len(sents)
     t0 = time.time()
@@ -63,7 +64,8 @@ def translate(model_dir, sents, num_beams, batch_size, threads):
     with torch.no_grad():
         for b in range(0, len(order), batch_size):
             ids = order[b:b + batch_size]
-            batch = tok([sents[i] for i in ids], return_tensors="pt", padding=True, truncation=True, max_length=256)
+            batch = tok([sents[i] for i in ids], return_tensors="pt", padding=True, truncation=True,
+                        max_length=256).to(device)
             y = model.generate(**batch, num_beams=num_beams, do_sample=False, max_length=256)
             ntok += int((y != tok.pad_token_id).sum())
             for j, t in zip(ids, tok.batch_decode(y, skip_special_tokens=True)):
@@ -73,11 +75,29 @@ def translate(model_dir, sents, num_beams, batch_size, threads):
                  "out_tokens_per_s": round(ntok / dt, 1)}
 
 
+def general_split(corpus, src_lang, tgt_lang):
+    """Dev and test pairs from general-domain sources: ding's example sentences and the
+    manuals' prose (doc:*), not software messages or dictionary entries."""
+    src, ref, tags = [], [], []
+    for split in ("dev", "test"):
+        s = read_lines(os.path.join(corpus, f"{split}.{src_lang}"))
+        r = read_lines(os.path.join(corpus, f"{split}.{tgt_lang}"))
+        t = read_lines(os.path.join(corpus, f"{split}.src"))
+        for a, b, c in zip(s, r, t):
+            if c == "ding-sent" or c.startswith("doc:"):
+                src.append(a)
+                ref.append(b)
+                tags.append(c)
+    return src, ref, tags
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="/work/edgemt-data")
     ap.add_argument("--model", default=None, help="HF model dir (default DATA/model-hf)")
-    ap.add_argument("--split", default="test", choices=["test", "dev"])
+    ap.add_argument("--split", default="test", choices=["test", "dev", "general"],
+                    help="general: the everyday and prose sentences of dev and test (ding example "
+                         "sentences, manuals), none of them trained on")
     ap.add_argument("--hyp", default=None, help="score this hypothesis file instead of running the model")
     ap.add_argument("--name", default=None, help="system name in results.json (default: file name or greedy/beam4)")
     ap.add_argument("--beams", default="1,4", help="comma-separated beam sizes to run (1 = greedy)")
@@ -85,15 +105,22 @@ def main():
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", default=None, help="default DATA/eval")
+    ap.add_argument("--src-lang", default="en")
+    ap.add_argument("--tgt-lang", default="de")
+    ap.add_argument("--device", default="cpu", help="cpu or cuda (float32 either way)")
     args = ap.parse_args()
     model_dir = args.model or os.path.join(args.data, "model-hf")
     outdir = args.out or os.path.join(args.data, "eval")
     os.makedirs(outdir, exist_ok=True)
     corpus = os.path.join(args.data, "corpus")
-    src = read_lines(os.path.join(corpus, f"{args.split}.en"), args.limit)
-    ref = read_lines(os.path.join(corpus, f"{args.split}.de"), args.limit)
-    src_path = os.path.join(corpus, f"{args.split}.src")
-    tags = read_lines(src_path, args.limit) if os.path.exists(src_path) else None
+    if args.split == "general":
+        src, ref, tags = general_split(corpus, args.src_lang, args.tgt_lang)
+        src, ref, tags = (x[:args.limit] if args.limit else x for x in (src, ref, tags))
+    else:
+        src = read_lines(os.path.join(corpus, f"{args.split}.{args.src_lang}"), args.limit)
+        ref = read_lines(os.path.join(corpus, f"{args.split}.{args.tgt_lang}"), args.limit)
+        src_path = os.path.join(corpus, f"{args.split}.src")
+        tags = read_lines(src_path, args.limit) if os.path.exists(src_path) else None
 
     results_path = os.path.join(outdir, "results.json")
     results = {}
@@ -116,8 +143,8 @@ def main():
             name = args.name or ("greedy" if nb == 1 else f"beam{nb}")
             if len(args.beams.split(",")) > 1 and args.name:
                 name = f"{args.name}-beam{nb}"
-            hyps, speed = translate(model_dir, src, nb, args.batch_size, args.threads)
-            hyp_path = os.path.join(outdir, f"{args.split}.{name}.de")
+            hyps, speed = translate(model_dir, src, nb, args.batch_size, args.threads, args.device)
+            hyp_path = os.path.join(outdir, f"{args.split}.{name}.{args.tgt_lang}")
             with open(hyp_path, "w", encoding="utf-8") as f:
                 f.write("\n".join(hyps) + "\n")
             runs[name] = (hyps, {"model": os.path.abspath(model_dir), "num_beams": nb, "hyp_file": hyp_path, **speed})

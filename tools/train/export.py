@@ -26,6 +26,12 @@ SAMPLES = [
     "No such file or directory",
     "I need to get some exercise.",
 ]
+SAMPLES_DE = [
+    "Die Datei konnte nicht geöffnet werden.",
+    "Speichern Sie das Dokument, bevor Sie das Fenster schließen.",
+    "Datei oder Verzeichnis nicht gefunden",
+    "Ich muss mich mehr bewegen.",
+]
 
 
 def load_model(args):
@@ -57,6 +63,10 @@ def main():
     ap.add_argument("--ckpt", default=None, help="training checkpoint (.pt) instead of --model-dir")
     ap.add_argument("--spm-dir", default=None, help="default DATA/spm")
     ap.add_argument("--out", default=None, help="default DATA/model-hf")
+    ap.add_argument("--src-lang", default="en")
+    ap.add_argument("--tgt-lang", default="de")
+    ap.add_argument("--float16", action="store_true",
+                    help="store the weights as float16 (half the size; edgemt-convert reads F16)")
     args = ap.parse_args()
     args.model_dir = args.model_dir or os.path.join(args.data, "train", "best-hf")
     spm_dir = args.spm_dir or os.path.join(args.data, "spm")
@@ -76,13 +86,15 @@ def main():
         early_stopping=True, length_penalty=1.0,
     )
     model.generation_config = gen
+    if args.float16:
+        model = model.half()
     if os.path.exists(out):
         shutil.rmtree(out)
     model.save_pretrained(out, safe_serialization=True)
     for name in ("source.spm", "target.spm", "vocab.json"):
         shutil.copy(os.path.join(spm_dir, name), os.path.join(out, name))
     with open(os.path.join(out, "tokenizer_config.json"), "w") as f:
-        json.dump({"tokenizer_class": "MarianTokenizer", "source_lang": "en", "target_lang": "de",
+        json.dump({"tokenizer_class": "MarianTokenizer", "source_lang": args.src_lang, "target_lang": args.tgt_lang,
                    "separate_vocabs": False, "model_max_length": 256,
                    "unk_token": "<unk>", "eos_token": "</s>", "pad_token": "<pad>"}, f, indent=1)
     with open(os.path.join(out, "edgemt_export.json"), "w") as f:
@@ -94,12 +106,13 @@ def main():
     # verification: reload offline and translate
     os.environ["HF_HUB_OFFLINE"] = "1"
     tok = MarianTokenizer.from_pretrained(out)
-    m2 = MarianMTModel.from_pretrained(out).eval()
+    m2 = MarianMTModel.from_pretrained(out).float().eval()
     assert tok.pad_token_id == pad and tok.eos_token_id == 0
-    batch = tok(SAMPLES, return_tensors="pt", padding=True)
+    samples = SAMPLES if args.src_lang == "en" else SAMPLES_DE
+    batch = tok(samples, return_tensors="pt", padding=True)
     with torch.no_grad():
         y = m2.generate(**batch)  # generation_config.json: beam 4
-    for s, t in zip(SAMPLES, tok.batch_decode(y, skip_special_tokens=True)):
+    for s, t in zip(samples, tok.batch_decode(y, skip_special_tokens=True)):
         print(f"[export] {s} -> {t}", file=sys.stderr)
     print(f"[export] files: {sorted(os.listdir(out))}", file=sys.stderr)
 

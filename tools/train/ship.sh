@@ -1,49 +1,68 @@
 #!/usr/bin/env bash
-# After training: export a checkpoint, convert it with edgemt-convert (float32 and int8),
-# translate the test split with edgemt and score everything with sacrebleu, next to
-# transformers on the same exported model. Writes DATA/eval/results.json (evaluate.py)
-# and DATA/ship/: model files, hypotheses, timings. The model card (models/README.md) is
-# written from those numbers by hand.
+# After training: convert an exported model with edgemt-convert (float32 and int8), translate
+# the test split and the general-domain set (evaluate.py --split general) with edgemt and
+# score everything with sacrebleu, next to transformers' scores of the same export where
+# they exist (evaluate.py without --hyp; device_train.sh runs it on the GPU machine). Writes
+# DIR/eval/results.json and DIR/ship/: model files, hypotheses, timings. The model cards
+# (models/README.md) are written from those numbers by hand.
 #
-#   bash tools/train/ship.sh                  # DATA/train/ckpt/last.pt
-#   CKPT=best bash tools/train/ship.sh        # DATA/train/best-hf (best dev BLEU)
-#   BUILD=build/release BEAMS=1,4 LIMIT=0 bash tools/train/ship.sh
-#   EVAL=0 ... (export + convert only); SKIP_EXPORT=1 ... (evaluate only)
+#   PAIR=en-de MODEL=DATA/gpu/model-en-de OUT=DATA/gpu/eval-en-de bash tools/train/ship.sh
+#   BEAMS=1,4 PROTECT=both ...   (PROTECT: no = --no-protect, the transformers-parity run;
+#                                 yes = translate's default; both)
+#   OLD=models/edgemt-en-de.emt ...   also score an earlier .emt (int8 as shipped)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 DATA="${DATA:-/work/edgemt-data}"
 BUILD="${BUILD:-$REPO/build/release}"
+PAIR="${PAIR:-en-de}"
+MODEL="${MODEL:-$DATA/model-hf}"
+OUT="${OUT:-$DATA/eval}"
 BEAMS="${BEAMS:-1,4}"
-LIMIT="${LIMIT:-0}"
-CKPT="${CKPT:-last}"
-TRAIN="${TRAIN:-$DATA/train}"  # training output dir (train.py --out)
+PROTECT="${PROTECT:-both}"
 PY="${PYTHON:-python3}"
-out="$DATA/ship"
-mkdir -p "$out"
+s=${PAIR%-*}
+t=${PAIR#*-}
+ship="$OUT/ship"
+mkdir -p "$ship"
 
-if [ "${SKIP_EXPORT:-0}" != 1 ]; then
-  if [ "$CKPT" = best ]; then
-    "$PY" "$HERE/export.py" --data "$DATA" --model-dir "$TRAIN/best-hf"
-  else
-    "$PY" "$HERE/export.py" --data "$DATA" --ckpt "$TRAIN/ckpt/last.pt"
-  fi
-  "$BUILD/converter/edgemt-convert" "$DATA/model-hf" "$out/edgemt-en-de.f32.emt"
-  "$BUILD/converter/edgemt-convert" --quantize int8 "$DATA/model-hf" "$out/edgemt-en-de.int8.emt"
-fi
-if [ "${EVAL:-1}" = 0 ]; then exit 0; fi
+"$BUILD/converter/edgemt-convert" "$MODEL" "$ship/edgemt-$PAIR.f32.emt"
+"$BUILD/converter/edgemt-convert" --quantize int8 "$MODEL" "$ship/edgemt-$PAIR.int8.emt"
 
-src="$DATA/corpus/test.en"
-if [ "$LIMIT" != 0 ]; then head -n "$LIMIT" "$src" > "$out/test.en"; src="$out/test.en"; fi
-"$PY" "$HERE/evaluate.py" --data "$DATA" --beams "$BEAMS" --limit "$LIMIT"
-for prec in f32 int8; do
+# The general-domain set as files (its order is evaluate.py's).
+"$PY" -c "
+import sys; sys.path.insert(0, '$HERE')
+from evaluate import general_split
+src, ref, _ = general_split('$DATA/corpus', '$s', '$t')
+open('$ship/general.$s', 'w').write('\n'.join(src) + '\n')
+"
+
+run() {  # run NAME MODEL_FILE SPLIT BEAM [translate options]
+  local name=$1 model=$2 split=$3 beam=$4
+  shift 4
+  local src="$DATA/corpus/$split.$s"
+  [ "$split" = general ] && src="$ship/general.$s"
+  /usr/bin/time -f "%e s wall, %U s user, %M KiB peak RSS" -o "$ship/$split.$name.time" \
+    "$BUILD/runtime/translate" --model "$model" --beam "$beam" --batch 16 --threads 2 --no-split "$@" \
+    < "$src" > "$ship/$split.$name.$t"
+  echo "$split $name: $(cat "$ship/$split.$name.time")"
+  "$PY" "$HERE/evaluate.py" --data "$DATA" --split "$split" --hyp "$ship/$split.$name.$t" --name "$name" \
+    --out "$OUT" --src-lang "$s" --tgt-lang "$t"
+}
+
+for split in test general; do
   for b in ${BEAMS//,/ }; do
-    name="edgemt-$prec-beam$b"
-    /usr/bin/time -f "%e s wall, %U s user, %M KiB peak RSS" -o "$out/$name.time" \
-      "$BUILD/runtime/translate" --model "$out/edgemt-en-de.$prec.emt" --beam "$b" --batch 16 \
-      --threads 2 --max-length 256 < "$src" > "$out/$name.de"
-    echo "$name: $(cat "$out/$name.time")"
-    "$PY" "$HERE/evaluate.py" --data "$DATA" --hyp "$out/$name.de" --name "$name" --limit "$LIMIT"
+    for prec in f32 int8; do
+      case "$PROTECT" in
+        no | both) run "edgemt-$prec-beam$b" "$ship/edgemt-$PAIR.$prec.emt" $split "$b" --no-protect ;;
+      esac
+      case "$PROTECT" in
+        yes | both) run "edgemt-$prec-beam$b-protect" "$ship/edgemt-$PAIR.$prec.emt" $split "$b" ;;
+      esac
+    done
+    if [ -n "${OLD:-}" ]; then
+      run "old-int8-beam$b" "$OLD" $split "$b" --no-protect
+    fi
   done
 done
-ls -la "$out"/*.emt
+ls -la "$ship"/*.emt

@@ -70,16 +70,16 @@ def encode_file(sp, path, max_len):
     return [x[:max_len - 1] + [0] for x in ids]  # append </s> (id 0)
 
 
-def load_split(data, sp, name, max_len, cache_dir):
-    cache = os.path.join(cache_dir, f"{name}.npz")
-    src_path = os.path.join(data, "corpus", f"{name}.en")
+def load_split(data, sp, name, max_len, cache_dir, src_lang="en", tgt_lang="de"):
+    cache = os.path.join(cache_dir, f"{name}.{src_lang}-{tgt_lang}.npz")
+    src_path = os.path.join(data, "corpus", f"{name}.{src_lang}")
     if os.path.exists(cache) and os.path.getmtime(cache) > os.path.getmtime(src_path):
         z = np.load(cache)
         def unflat(flat, off):
             return [flat[off[i]:off[i + 1]].tolist() for i in range(len(off) - 1)]
         return unflat(z["src"], z["src_off"]), unflat(z["tgt"], z["tgt_off"])
     src = encode_file(sp, src_path, max_len)
-    tgt = encode_file(sp, os.path.join(data, "corpus", f"{name}.de"), max_len)
+    tgt = encode_file(sp, os.path.join(data, "corpus", f"{name}.{tgt_lang}"), max_len)
     def flat(seqs):
         off = np.zeros(len(seqs) + 1, dtype=np.int64)
         off[1:] = np.cumsum([len(s) for s in seqs])
@@ -116,19 +116,21 @@ def make_batches(src, tgt, max_tokens, epoch, seed, pool=200):
     return batches
 
 
-def collate(src, tgt, ids, pad):
+def collate(src, tgt, ids, pad, device="cpu"):
     bs = len(ids)
     ls = max(len(src[i]) for i in ids)
     lt = max(len(tgt[i]) for i in ids)
-    x = torch.full((bs, ls), pad, dtype=torch.long)
-    dec = torch.full((bs, lt), pad, dtype=torch.long)
-    lab = torch.full((bs, lt), -100, dtype=torch.long)
+    x = np.full((bs, ls), pad, dtype=np.int64)
+    dec = np.full((bs, lt), pad, dtype=np.int64)  # column 0 stays pad = decoder_start_token_id
+    lab = np.full((bs, lt), -100, dtype=np.int64)
     for j, i in enumerate(ids):
         s, t = src[i], tgt[i]
-        x[j, :len(s)] = torch.tensor(s)
-        lab[j, :len(t)] = torch.tensor(t)
-        dec[j, 0] = pad  # decoder_start_token_id
-        dec[j, 1:len(t)] = torch.tensor(t[:-1])
+        x[j, :len(s)] = s
+        lab[j, :len(t)] = t
+        dec[j, 1:len(t)] = t[:-1]
+    x, dec, lab = (torch.from_numpy(a) for a in (x, dec, lab))
+    if device != "cpu":
+        x, dec, lab = (a.pin_memory().to(device, non_blocking=True) for a in (x, dec, lab))
     return x, (x != pad).long(), dec, lab
 
 
@@ -166,7 +168,7 @@ def rng_state():
 
 
 def set_rng_state(s):
-    torch.set_rng_state(s["torch"])
+    torch.set_rng_state(s["torch"].cpu())  # a checkpoint loaded onto a GPU holds it there
     random.setstate(s["python"])
     np.random.set_state(s["numpy"])
 
@@ -179,12 +181,13 @@ def atomic_save(obj, path):
 
 # ----------------------------------------------------------------------------- eval
 @torch.no_grad()
-def dev_loss(model, src, tgt, pad, max_tokens):
+def dev_loss(model, src, tgt, pad, max_tokens, device="cpu"):
     model.eval()
     tot, n = 0.0, 0
     for ids in make_batches(src, tgt, max_tokens, 0, 0):
-        x, m, dec, lab = collate(src, tgt, ids, pad)
-        logits = model(input_ids=x, attention_mask=m, decoder_input_ids=dec).logits
+        x, m, dec, lab = collate(src, tgt, ids, pad, device)
+        with autocast(device):
+            logits = model(input_ids=x, attention_mask=m, decoder_input_ids=dec).logits.float()
         loss = F.cross_entropy(logits.view(-1, logits.size(-1)), lab.view(-1), ignore_index=-100, reduction="sum")
         tot += loss.item()
         n += int((lab != -100).sum())
@@ -193,7 +196,7 @@ def dev_loss(model, src, tgt, pad, max_tokens):
 
 
 @torch.no_grad()
-def source_gap(model, src, tgt, pad, n=256):
+def source_gap(model, src, tgt, pad, n=256, device="cpu"):
     """Dev loss with each target paired with another sentence's source, minus the true
     loss, on the first n dev pairs. Near 0 means the decoder ignores the encoder (a
     collapsed encoder: post-norm stacks can lose all input dependence when the learning
@@ -202,8 +205,9 @@ def source_gap(model, src, tgt, pad, n=256):
     ids = list(range(min(n, len(src))))
     rolled = src[1:len(ids)] + src[:1]
     def loss(srcs):
-        x, m, dec, lab = collate(srcs, tgt, ids, pad)
-        logits = model(input_ids=x, attention_mask=m, decoder_input_ids=dec).logits
+        x, m, dec, lab = collate(srcs, tgt, ids, pad, device)
+        with autocast(device):
+            logits = model(input_ids=x, attention_mask=m, decoder_input_ids=dec).logits.float()
         return F.cross_entropy(logits.view(-1, logits.size(-1)), lab.view(-1), ignore_index=-100).item()
     gap = loss(rolled) - loss(src[:len(ids)])
     model.train()
@@ -211,7 +215,7 @@ def source_gap(model, src, tgt, pad, n=256):
 
 
 @torch.no_grad()
-def greedy_translate(model, sp, sents, pad, batch_size=64, num_beams=1):
+def greedy_translate(model, sp, sents, pad, batch_size=64, num_beams=1, device="cpu"):
     model.eval()
     order = sorted(range(len(sents)), key=lambda i: len(sents[i]))
     out = [None] * len(sents)
@@ -222,8 +226,10 @@ def greedy_translate(model, sp, sents, pad, batch_size=64, num_beams=1):
         x = torch.full((len(ids), L), pad, dtype=torch.long)
         for j, e in enumerate(enc):
             x[j, :len(e)] = torch.tensor(e)
-        gen = model.generate(input_ids=x, attention_mask=(x != pad).long(), num_beams=num_beams,
-                             do_sample=False, max_length=min(256, int(L * 2 + 10)))
+        x = x.to(device)
+        with autocast(device):
+            gen = model.generate(input_ids=x, attention_mask=(x != pad).long(), num_beams=num_beams,
+                                 do_sample=False, max_length=min(256, int(L * 2 + 10)))
         for j, i in enumerate(ids):
             toks = [t for t in gen[j].tolist() if t not in (0, pad)]
             out[i] = sp.decode(toks)
@@ -231,10 +237,18 @@ def greedy_translate(model, sp, sents, pad, batch_size=64, num_beams=1):
     return out
 
 
-def dev_bleu(model, sp, dev_en, dev_de, pad):
+def dev_bleu(model, sp, dev_src, dev_tgt, pad, device="cpu"):
     import sacrebleu
-    hyps = greedy_translate(model, sp, dev_en, pad)
-    return sacrebleu.corpus_bleu(hyps, [dev_de]).score, hyps
+    hyps = greedy_translate(model, sp, dev_src, pad, device=device)
+    return sacrebleu.corpus_bleu(hyps, [dev_tgt]).score, hyps
+
+
+def autocast(device):
+    """bfloat16 autocast on a GPU (weights and optimizer stay float32), nothing on the CPU."""
+    import contextlib
+    if str(device).startswith("cuda"):
+        return torch.autocast("cuda", dtype=torch.bfloat16)
+    return contextlib.nullcontext()
 
 
 # ----------------------------------------------------------------------------- main
@@ -261,6 +275,10 @@ def main():
     ap.add_argument("--ffn", type=int, default=1024)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--src-lang", default="en", help="source side: corpus files *.SRC (en or de)")
+    ap.add_argument("--tgt-lang", default="de", help="target side: corpus files *.TGT")
+    ap.add_argument("--device", default="auto", help="cpu, cuda or auto (cuda when there is a GPU); "
+                    "on a GPU the forward pass runs under bfloat16 autocast")
     ap.add_argument("--ckpt-minutes", type=float, default=10.0)
     ap.add_argument("--eval-minutes", type=float, default=15.0)
     ap.add_argument("--log-every", type=int, default=50)
@@ -269,10 +287,15 @@ def main():
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
+    if args.device == "auto":
+        args.device = "cuda" if torch.cuda.is_available() else "cpu"
+    device = args.device
+    if device.startswith("cuda"):
+        torch.backends.cuda.matmul.allow_tf32 = True
     out = args.out or os.path.join(args.data, "train")
     ckdir = os.path.join(out, "ckpt")
     os.makedirs(ckdir, exist_ok=True)
-    log = Logger(os.path.join(args.data, "train.log") if not args.bench_steps else os.path.join(out, "bench.log"))
+    log = Logger(os.path.join(out, "train.log" if not args.bench_steps else "bench.log"))
     done_path = os.path.join(out, "DONE")
     if os.path.exists(done_path) and not args.bench_steps:
         log(f"training already finished ({done_path} exists); delete it to train further")
@@ -284,17 +307,18 @@ def main():
     pad = vocab["<pad>"]
     assert pad == V - 1
     t0 = time.time()
-    src, tgt = load_split(args.data, sp, "train", args.max_len, out)
-    dsrc, dtgt = load_split(args.data, sp, "dev", args.max_len, out)
-    with open(os.path.join(args.data, "corpus", "dev.en")) as f:
+    langs = (args.src_lang, args.tgt_lang)
+    src, tgt = load_split(args.data, sp, "train", args.max_len, out, *langs)
+    dsrc, dtgt = load_split(args.data, sp, "dev", args.max_len, out, *langs)
+    with open(os.path.join(args.data, "corpus", f"dev.{args.src_lang}")) as f:
         dev_en = [l.rstrip("\n") for l in f][:args.bleu_sents]
-    with open(os.path.join(args.data, "corpus", "dev.de")) as f:
+    with open(os.path.join(args.data, "corpus", f"dev.{args.tgt_lang}")) as f:
         dev_de = [l.rstrip("\n") for l in f][:args.bleu_sents]
     ntok = sum(len(s) for s in tgt)
     log(f"data: {len(src)} train pairs ({ntok} target tokens), {len(dsrc)} dev; vocab {V}, pad {pad}; "
         f"loaded in {time.time() - t0:.1f}s; threads {torch.get_num_threads()}")
 
-    model = build_model(V, pad, args)
+    model = build_model(V, pad, args).to(device)
     nparams = sum(p.numel() for p in model.parameters())
     log(f"model: {nparams / 1e6:.2f}M parameters; args {vars(args)}")
     decay, no_decay = [], []
@@ -309,7 +333,7 @@ def main():
           "tokens": 0, "history": []}
     last = os.path.join(ckdir, "last.pt")
     if os.path.exists(last) and not args.bench_steps:
-        ck = torch.load(last, map_location="cpu", weights_only=False)
+        ck = torch.load(last, map_location=device, weights_only=False)
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["optimizer"])
         sched.load_state_dict(ck["scheduler"])
@@ -343,9 +367,9 @@ def main():
 
     def evaluate(final=False):
         t = time.time()
-        dl = dev_loss(model, dsrc, dtgt, pad, args.max_tokens)
-        gap = source_gap(model, dsrc, dtgt, pad)
-        bleu, hyps = dev_bleu(model, sp, dev_en, dev_de, pad)
+        dl = dev_loss(model, dsrc, dtgt, pad, args.max_tokens, device)
+        gap = source_gap(model, dsrc, dtgt, pad, device=device)
+        bleu, hyps = dev_bleu(model, sp, dev_en, dev_de, pad, device)
         st["history"].append({"step": st["step"], "elapsed_min": round(st["elapsed"] / 60, 2),
                               "dev_loss": round(dl, 4), "dev_bleu": round(bleu, 2), "source_gap": round(gap, 3)})
         msg = (f"EVAL step {st['step']} epoch {st['epoch']} dev_loss {dl:.4f} dev_ppl {math.exp(dl):.2f} "
@@ -387,18 +411,21 @@ def main():
             log(f"epoch {st['epoch']}: {len(batches)} batches")
         ids = batches[st["batch_idx"]]
         st["batch_idx"] += 1
-        x, m, dec, lab = collate(src, tgt, ids, pad)
-        logits = model(input_ids=x, attention_mask=m, decoder_input_ids=dec).logits
-        ntgt = int((lab != -100).sum())
-        loss = F.cross_entropy(logits.view(-1, V), lab.view(-1), ignore_index=-100,
+        x, m, dec, lab = collate(src, tgt, ids, pad, device)
+        ntgt = sum(len(tgt[i]) for i in ids)
+        nsrc = sum(len(src[i]) for i in ids)
+        with autocast(device):
+            logits = model(input_ids=x, attention_mask=m, decoder_input_ids=dec).logits
+        logits = logits.float().view(-1, V)
+        loss = F.cross_entropy(logits, lab.view(-1), ignore_index=-100,
                                label_smoothing=args.label_smoothing, reduction="sum")
         (loss / ntgt / args.accum).backward()
         with torch.no_grad():
-            nll = F.cross_entropy(logits.view(-1, V), lab.view(-1), ignore_index=-100, reduction="sum").item()
-        seg_loss += nll
+            nll = F.cross_entropy(logits, lab.view(-1), ignore_index=-100, reduction="sum")
+        seg_loss += nll  # a tensor: read once per log line, not every step (no GPU sync)
         seg_n += ntgt
-        seg_tok += ntgt + int(m.sum())
-        st["tokens"] += ntgt + int(m.sum())
+        seg_tok += ntgt + nsrc
+        st["tokens"] += ntgt + nsrc
         micro += 1
         if micro % args.accum:
             continue
@@ -414,7 +441,7 @@ def main():
         if st["step"] % args.log_every == 0 or args.bench_steps:
             dt = now - seg_t
             log(f"step {st['step']} ep {st['epoch']} b {st['batch_idx']}/{len(batches)} "
-                f"train_nll {seg_loss / max(seg_n, 1):.4f} lr {sched.get_last_lr()[0]:.2e} gnorm {float(gn):.2f} "
+                f"train_nll {float(seg_loss) / max(seg_n, 1):.4f} lr {sched.get_last_lr()[0]:.2e} gnorm {float(gn):.2f} "
                 f"tok/s {seg_tok / dt:.0f} (src+tgt) s/step {dt / seg_steps:.2f} "
                 f"elapsed {st['elapsed'] / 60:.1f}m")
             seg_t, seg_tok, seg_loss, seg_n, seg_steps = now, 0, 0.0, 0, 0

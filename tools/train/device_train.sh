@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Train English->German and German->English at once on a lent GPU machine (the workplace's
+# `device` tool), each in its own background process on the one GPU, then export (float16
+# safetensors, which edgemt-convert reads), score with transformers on the test split, and
+# pack each direction into parts of at most 15 MiB for the trip back through $OUT.
+#
+# Here, before the first call (the data travels in the working tree, ignored by git):
+#   mkdir -p .train-data && echo /.train-data/ >> .git/info/exclude
+#   tar -C /work/edgemt-data -cJf .train-data/data.tar.xz corpus/{train,dev,test}.{en,de,src} spm
+# Then, one call after another (the machine stays warm for only 30 s between calls; the
+# background jobs live as long as it does):
+#   run(carry=[".train-data"], "bash tools/train/device_train.sh start 16 540")  # train 16 min, watch 540 s
+#   run(carry=[".train-data"], "bash tools/train/device_train.sh watch 560")
+#   run(carry=[".train-data"], "bash tools/train/device_train.sh collect en-de 300")
+#   run(carry=[".train-data"], "bash tools/train/device_train.sh collect de-en 120")
+# and here: cat en-de.tar.part-* | tar -x  (gives model-en-de/, eval-en-de/, train-en-de/...).
+# Hyper-parameters: TRAIN_ARGS overrides the defaults below.
+set -uo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+W=${WORK:-/tmp/emt}
+PY=${PYTHON:-python3}
+export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONUNBUFFERED=1
+DIRS="en-de de-en"
+TRAIN_ARGS=${TRAIN_ARGS:-"--d-model 384 --heads 6 --ffn 1536 --enc-layers 6 --dec-layers 2 --dropout 0.1 \
+  --max-tokens 24000 --lr 7e-4 --warmup 2000 --eval-minutes 3 --ckpt-minutes 100 --log-every 200 --threads 4"}
+
+status() {
+  local d
+  for d in $DIRS; do
+    local l=$W/train-$d/train.log
+    echo "[$d] $(grep -c EVAL "$l" 2>/dev/null) evals; $(grep '^.\{20\}step ' "$l" 2>/dev/null | tail -1 | cut -c21-)"
+    grep 'EVAL' "$l" 2>/dev/null | tail -1 | cut -c21-
+    [ -e "$W/train-$d/READY" ] && echo "[$d] READY"
+  done
+}
+
+watch() {  # watch until all directions are READY or $1 seconds have passed
+  local d end=$(( $(date +%s) + $1 ))
+  while [ "$(date +%s)" -lt "$end" ]; do
+    local ready=1
+    for d in $DIRS; do [ -e "$W/train-$d/READY" ] || ready=0; done
+    [ $ready = 1 ] && break
+    local alive=0
+    for d in $DIRS; do pgrep -f "device_train.sh job $d" > /dev/null && alive=1; done
+    [ $alive = 0 ] && { echo "no job is running"; break; }
+    sleep 30
+    echo "--- $(date +%T)"; status
+  done
+  for d in $DIRS; do echo "=== $d job.out"; tail -n 15 "$W/train-$d/job.out"; done
+  nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv
+}
+
+case "${1:-}" in
+start)
+  minutes=${2:-16}
+  mkdir -p "$W" && tar -C "$W" -xJf .train-data/data.tar.xz || exit 1
+  nvidia-smi -L
+  "$PY" -c "import torch, transformers, sentencepiece, sacrebleu; print('torch', torch.__version__, 'transformers', transformers.__version__)" || exit 1
+  wc -l "$W"/corpus/train.en
+  for d in $DIRS; do
+    mkdir -p "$W/train-$d"
+    setsid nohup bash "$HERE/device_train.sh" job "$d" "$minutes" > "$W/train-$d/job.out" 2>&1 < /dev/null &
+  done
+  watch "${3:-540}"
+  ;;
+job)
+  d=$2; s=${d%-*}; t=${d#*-}
+  # shellcheck disable=SC2086
+  "$PY" "$HERE/train.py" --data "$W" --out "$W/train-$d" --src-lang "$s" --tgt-lang "$t" --device cuda \
+    --max-minutes "$3" $TRAIN_ARGS || exit 1
+  "$PY" "$HERE/export.py" --data "$W" --ckpt "$W/train-$d/ckpt/last.pt" --out "$W/model-$d" \
+    --src-lang "$s" --tgt-lang "$t" --float16 || exit 1
+  "$PY" "$HERE/evaluate.py" --data "$W" --model "$W/model-$d" --out "$W/eval-$d" --src-lang "$s" --tgt-lang "$t" \
+    --device cuda --batch-size 128 --beams 1,4 || exit 1
+  mkdir -p "$W/pack"
+  (cd "$W" && tar -c "model-$d" "eval-$d" "train-$d/train.log" "train-$d/DONE" "train-$d/job.out" \
+     | split -b 15M - "pack/$d.tar.part-")
+  touch "$W/train-$d/READY"
+  ;;
+watch)
+  watch "${2:-560}"
+  ;;
+collect)
+  d=$2; end=$(( $(date +%s) + ${3:-300} ))
+  until [ -e "$W/train-$d/READY" ] || [ "$(date +%s)" -ge "$end" ]; do sleep 10; done
+  status
+  tail -n 30 "$W/train-$d/job.out"
+  cp "$W"/pack/"$d".tar.part-* "$OUT"/ && ls -la "$OUT"
+  ;;
+*)
+  echo "usage: device_train.sh start MINUTES WATCH_S | watch S | collect DIR WAIT_S" >&2; exit 2
+  ;;
+esac
