@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "converter/checkpoint.h"
@@ -427,6 +428,21 @@ SourceModel read_hf_marian(const std::string& dir_path) {
   spec.metadata.emplace_back("converter", "edgemt-convert");
   spec.metadata.emplace_back("source_format", "huggingface-marian");
   spec.metadata.emplace_back("source_dir", fs::absolute(dir).lexically_normal().string());
+  // The language pair, when tokenizer_config.json names one (Opus-MT's and tools/train's
+  // exports do): translate --from/--to and the server find models by it. Only language
+  // codes ("en", "de", "pt-br"): group names such as Opus-MT's "ROMANCE" are not a pair.
+  const json tok = read_json(dir / "tokenizer_config.json", false);
+  auto language_code = [&](const char* key) -> std::string {
+    if (!tok.contains(key) || !tok[key].is_string()) return "";
+    const std::string v = tok[key].get<std::string>();
+    static const std::regex code("[a-z]{2,3}(-[A-Za-z0-9]{2,8})?");
+    return std::regex_match(v, code) ? v : "";
+  };
+  if (const std::string s = language_code("source_lang"), t = language_code("target_lang");
+      !s.empty() && !t.empty()) {
+    spec.metadata.emplace_back("source_language", s);
+    spec.metadata.emplace_back("target_language", t);
+  }
   return spec;
 }
 

@@ -646,26 +646,74 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
   return result;
 }
 
-std::string default_model_path() {
+namespace {
+
+// The folders that may hold bundled models, in order: installed (<prefix>/bin/translate ->
+// <prefix>/share/edgemt/models/), beside the executable (an unpacked archive), the source tree.
+std::vector<std::filesystem::path> model_dirs() {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  if (const char* env = std::getenv("EDGEMT_MODEL"); env != nullptr && *env != '\0') return env;
-  // Installed: <prefix>/bin/translate -> <prefix>/share/edgemt/models/
+  std::vector<fs::path> dirs;
   char buf[4096];
   const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n > 0) {
     buf[n] = '\0';
     const fs::path exe(buf);
-    const fs::path installed =
-        exe.parent_path().parent_path() / "share" / "edgemt" / "models" / EDGEMT_DEFAULT_MODEL_NAME;
-    if (fs::exists(installed, ec)) return installed.string();
-    // Next to the executable (an unpacked archive).
-    const fs::path beside = exe.parent_path() / "models" / EDGEMT_DEFAULT_MODEL_NAME;
-    if (fs::exists(beside, ec)) return beside.string();
+    dirs.push_back(exe.parent_path().parent_path() / "share" / "edgemt" / "models");
+    dirs.push_back(exe.parent_path() / "models");
   }
-  const fs::path source = fs::path(EDGEMT_SOURCE_MODELS_DIR) / EDGEMT_DEFAULT_MODEL_NAME;
-  if (fs::exists(source, ec)) return source.string();
+  dirs.emplace_back(EDGEMT_SOURCE_MODELS_DIR);
+  return dirs;
+}
+
+}  // namespace
+
+std::string default_model_path() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (const char* env = std::getenv("EDGEMT_MODEL"); env != nullptr && *env != '\0') return env;
+  for (const fs::path& dir : model_dirs())
+    if (const fs::path p = dir / EDGEMT_DEFAULT_MODEL_NAME; fs::exists(p, ec)) return p.string();
   return "";
+}
+
+std::vector<BundledModel> bundled_models() {
+  namespace fs = std::filesystem;
+  for (const fs::path& dir : model_dirs()) {
+    std::error_code ec;
+    std::vector<BundledModel> found;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      BundledModel m;
+      if (name.rfind("edgemt-", 0) != 0 || !it->is_regular_file(ec) ||
+          !Model::language_pair_of_file(name, &m.source, &m.target))
+        continue;
+      m.path = it->path().string();
+      found.push_back(std::move(m));
+    }
+    if (!found.empty()) {
+      std::sort(found.begin(), found.end(),
+                [](const BundledModel& a, const BundledModel& b) { return a.path < b.path; });
+      return found;
+    }
+  }
+  return {};
+}
+
+Expected<std::string> bundled_model_path(std::string_view source, std::string_view target) {
+  const std::vector<BundledModel> all = bundled_models();
+  std::vector<const BundledModel*> match;
+  std::string pairs;
+  for (const BundledModel& m : all) {
+    pairs += (pairs.empty() ? "" : ", ") + m.source + "->" + m.target;
+    if ((source.empty() || m.source == source) && (target.empty() || m.target == target)) match.push_back(&m);
+  }
+  if (match.size() == 1) return match[0]->path;
+  const std::string asked =
+      std::string(source.empty() ? "any" : source) + "->" + std::string(target.empty() ? "any" : target);
+  if (all.empty()) return not_found("no bundled models were found (pass a model file)");
+  if (match.empty()) return not_found("no bundled model translates " + asked + "; bundled: " + pairs);
+  return invalid_argument("several bundled models translate " + asked + " (" + pairs +
+                          "): name both languages");
 }
 
 }  // namespace edgemt

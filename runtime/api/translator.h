@@ -299,4 +299,16 @@ const char* active_isa();
 // tree this build was configured from. Empty if none exists.
 std::string default_model_path();
 
+// The bundled models, found where default_model_path() looks (installed, beside the
+// executable, source tree): files named edgemt-<source>-<target>.emt, one per language
+// pair, in the first of those folders that holds any.
+struct BundledModel {
+  std::string path, source, target;
+};
+std::vector<BundledModel> bundled_models();
+
+// The bundled model for a language pair; an empty `source` or `target` matches any, and
+// then exactly one model must match. The error names the pairs that are bundled.
+Expected<std::string> bundled_model_path(std::string_view source, std::string_view target);
+
 }  // namespace edgemt

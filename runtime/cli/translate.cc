@@ -18,6 +18,7 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "runtime/api/translator.h"
@@ -33,7 +34,11 @@ is built without ICU), each translated, and they come back on one line with the
 line's spacing; --no-split translates each line as one sentence.
 
 options:
-  --model FILE       model file (.emt); default: the bundled model
+  --model FILE       model file (.emt); default: the bundled model (English->German,
+                     or the one --from/--to name)
+  --from L, --to L   the language pair (e.g. --from de --to en): picks the bundled
+                     model for it, or checks that --model translates it; one of the
+                     two is enough where only one bundled model matches
   --beam N           beam size (default: the model's, 1 = greedy)
   --beam-style S     how beam search ranks and ends hypotheses: marian (Marian's: the
                      beam shrinks as hypotheses end) or transformers (default: the
@@ -106,12 +111,13 @@ options:
   --help             show this help
 
 environment:
-  EDGEMT_MODEL       model used when --model is not given
+  EDGEMT_MODEL       model used when neither --model nor --from/--to is given
   EDGEMT_ISA         force a lower instruction set (ref, sse4_2, avx2, avx512, neon, ...)
 )";
 
 struct Args {
   std::string model;
+  std::string from, to;  // --from/--to: language codes, empty when not given
   std::string glossary_path;
   std::shared_ptr<const edgemt::Glossary> glossary;
   int beam = 0;
@@ -189,6 +195,12 @@ int parse_args(int argc, char** argv, Args* a) {
         return 2;
       }
       a->model = argv[++i];
+    } else if (arg == "--from" || arg == "--to") {
+      if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+        std::fprintf(stderr, "translate: %s needs a language code (such as en or de)\n", arg.c_str());
+        return 2;
+      }
+      (arg == "--from" ? a->from : a->to) = argv[++i];
     } else if (arg == "--glossary") {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "translate: --glossary needs a file\n");
@@ -574,6 +586,14 @@ bool process(edgemt::Translator& tr, const Args& a, Session& s, size_t count, Co
 int main(int argc, char** argv) {
   Args a;
   if (const int rc = parse_args(argc, argv, &a); rc >= 0) return rc;
+  if (a.model.empty() && !(a.from.empty() && a.to.empty())) {
+    auto path = edgemt::bundled_model_path(a.from, a.to);
+    if (!path) {
+      std::fprintf(stderr, "translate: %s\n", path.status().message().c_str());
+      return 1;
+    }
+    a.model = path.value();
+  }
   if (a.model.empty()) {
     a.model = edgemt::default_model_path();
     if (a.model.empty()) {
@@ -592,6 +612,15 @@ int main(int argc, char** argv) {
   if (!model) {
     std::fprintf(stderr, "translate: %s\n", model.status().message().c_str());
     return 1;
+  }
+  for (const auto& [asked, has, which] : {std::tuple{&a.from, &model.value()->source_language(), "source"},
+                                          std::tuple{&a.to, &model.value()->target_language(), "target"}}) {
+    if (!asked->empty() && !has->empty() && *asked != *has) {
+      std::fprintf(stderr, "translate: %s translates %s->%s; its %s language is not %s\n", a.model.c_str(),
+                   model.value()->source_language().c_str(), model.value()->target_language().c_str(), which,
+                   asked->c_str());
+      return 1;
+    }
   }
   const double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load0).count();

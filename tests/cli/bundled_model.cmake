@@ -1,6 +1,8 @@
 # The bundled model (models/edgemt-en-de.emt) is what `translate` uses without --model:
 # it is found from the build tree, loads and verifies, and turns each input line into
-# exactly one non-empty output line; the file stays well under 25 MiB.
+# exactly one non-empty output line; the file stays well under 25 MiB. Every bundled
+# model (models/edgemt-<src>-<tgt>.emt) is what --from/--to pick, each under 25 MiB, and
+# a pair none translates, or a --model that translates another pair, is a clear error.
 #   cmake -DTRANSLATE=... -DMODEL_FILE=... [-DEMULATOR=...] -P bundled_model.cmake
 file(SIZE "${MODEL_FILE}" size)
 math(EXPR limit "25 * 1024 * 1024")
@@ -30,3 +32,46 @@ if(NOT err MATCHES "model file:")
   message(FATAL_ERROR "translate --stats printed no model line:\n${err}")
 endif()
 message(STATUS "bundled model (${size} bytes):\n${out}${err}")
+
+# --from/--to: each bundled pair.
+get_filename_component(models_dir "${MODEL_FILE}" DIRECTORY)
+file(GLOB bundled "${models_dir}/edgemt-*-*.emt")
+list(LENGTH bundled n_bundled)
+if(n_bundled LESS 2)
+  message(FATAL_ERROR "expected English->German and German->English in ${models_dir}, found: ${bundled}")
+endif()
+set(samples_en "The file could not be opened.")
+set(samples_de "Die Datei konnte nicht geöffnet werden.")
+foreach(f IN LISTS bundled)
+  get_filename_component(name "${f}" NAME)
+  string(REGEX MATCH "^edgemt-([a-z]+)-([a-z]+)\\.emt$" pair "${name}")
+  set(src "${CMAKE_MATCH_1}")
+  set(tgt "${CMAKE_MATCH_2}")
+  file(SIZE "${f}" size)
+  if(size GREATER_EQUAL limit)
+    message(FATAL_ERROR "${f} is ${size} bytes, not under 25 MiB")
+  endif()
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --from ${src} --to ${tgt} --stats "${samples_${src}}"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR out STREQUAL "" OR out STREQUAL "\n" OR NOT err MATCHES "${name}")
+    message(FATAL_ERROR "translate --from ${src} --to ${tgt} (${rc}) did not use ${name}:\n${out}${err}")
+  endif()
+  message(STATUS "${src}->${tgt}: ${samples_${src}} -> ${out}")
+  # The other side alone names the same model when only one bundled model matches it.
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --to ${tgt} --stats "${samples_${src}}"
+                  OUTPUT_VARIABLE out2 ERROR_VARIABLE err2 RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out2 STREQUAL out)
+    message(FATAL_ERROR "translate --to ${tgt} (${rc}) differs from --from ${src} --to ${tgt}:\n${out2}${err2}")
+  endif()
+  # A model file that translates another pair is refused.
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${f}" --from ${tgt} "x"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(rc EQUAL 0 OR NOT err MATCHES "translates ${src}->${tgt}")
+    message(FATAL_ERROR "--model ${name} --from ${tgt} was not refused (${rc}):\n${out}${err}")
+  endif()
+endforeach()
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --from xx --to yy "x"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(rc EQUAL 0 OR NOT err MATCHES "no bundled model translates xx->yy; bundled: .*en->de")
+  message(FATAL_ERROR "--from xx --to yy (${rc}) gave no clear error:\n${out}${err}")
+endif()

@@ -111,7 +111,9 @@ endif()
 
 # --- gettext catalog
 file(READ "${DOCUMENTS}/messages.po" po_in)
-get_filename_component(dir "${MODEL}" DIRECTORY)
+# Outputs go to the build tree (the test's working directory), never beside the model.
+set(dir "${CMAKE_CURRENT_BINARY_DIR}/documents_work")
+file(MAKE_DIRECTORY "${dir}")
 set(po_out_file "${dir}/messages.translated.po")
 execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format po
                 INPUT_FILE "${DOCUMENTS}/messages.po" OUTPUT_FILE "${po_out_file}" ERROR_VARIABLE err
