@@ -167,6 +167,15 @@ EDGEMT_API edgemt_status edgemt_model_load(const char* path, edgemt_model** mode
 /* The bundled default model's path ($EDGEMT_MODEL, the install prefix, the source
  * tree), or "" when there is none. */
 EDGEMT_API const char* edgemt_default_model_path(void);
+/* The bundled model for a language pair (codes such as "en", "de"; NULL or "" matches any,
+ * and then exactly one bundled model must match): its path in *path, valid until the next
+ * call on this thread. EDGEMT_NOT_FOUND when none translates the pair (the message lists
+ * the bundled pairs), EDGEMT_INVALID_ARGUMENT when several match. */
+EDGEMT_API edgemt_status edgemt_bundled_model_path(const char* source, const char* target, const char** path);
+/* The model's language pair ("en", "de"): its metadata's source_language/target_language,
+ * else its file name's "-<src>-<tgt>.emt"; "" when neither names one. */
+EDGEMT_API const char* edgemt_model_source_language(const edgemt_model* model);
+EDGEMT_API const char* edgemt_model_target_language(const edgemt_model* model);
 /* A metadata value of the model ("converter", "source_format", ...), NULL if absent. */
 EDGEMT_API const char* edgemt_model_metadata(const edgemt_model* model, const char* key);
 /* Token pieces (SentencePiece strings such as "\xe2\x96\x81Hello") and ids, for callers

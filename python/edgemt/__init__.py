@@ -62,7 +62,10 @@ _IGNORED = {"max_batch_size", "batch_type", "max_input_length"}
 class Translator:
     """A translator over one model file: its own working memory, planned at creation.
 
-    model_path: an .emt file (edgemt-convert makes them); None: the bundled model.
+    model_path: an .emt file (edgemt-convert makes them); None: the bundled model, the
+    English->German one unless source_lang/target_lang name another pair (e.g.
+    source_lang="de", target_lang="en"; one of the two is enough where it names a single
+    bundled model). With model_path, they are checked against the model's pair.
     intra_threads: worker threads of this translator (CTranslate2's name; 0 = 1).
     max_batch: sentences translated together; max_beam, max_input_length,
     max_decoding_length: limits the memory is planned for (0: the model's).
@@ -71,18 +74,26 @@ class Translator:
     def __init__(self, model_path: Optional[str] = None, device: str = "cpu", *, compute_type: str = "default",
                  inter_threads: int = 1, intra_threads: int = 1, max_batch: int = 8, max_beam: int = 0,
                  max_input_length: int = 0, max_decoding_length: int = 0,
-                 model: Optional[Model] = None):
+                 model: Optional[Model] = None, source_lang: Optional[str] = None,
+                 target_lang: Optional[str] = None):
         if device != "cpu":
             raise ValueError(f"device {device!r} is not supported: edgemt runs on the CPU")
         if compute_type not in ("default", "auto", "int8", "int8_float32", "float32", "float"):
             raise ValueError(f"compute_type {compute_type!r} is not supported (the model file sets the precision)")
         if inter_threads != 1:
             raise NotImplementedError("inter_threads > 1: create one Translator per thread over a shared Model")
+        if model is None and model_path is None and (source_lang or target_lang):
+            model_path = _edgemt.bundled_model_path(source_lang or "", target_lang or "")
         if model is None:
             path = model_path or _edgemt.default_model_path()
             if not path:
                 raise FileNotFoundError("no model_path given and no bundled model found")
             model = Model(path)
+        for asked, has, side in ((source_lang, model.source_language, "source"),
+                                 (target_lang, model.target_language, "target")):
+            if asked and has and asked != has:
+                raise ValueError(f"the model translates {model.source_language}->{model.target_language}; "
+                                 f"its {side} language is not {asked}")
         self.model = model
         self._t = _edgemt.Translator(model, max_batch, max_beam, max_input_length, max_decoding_length,
                                      max(1, intra_threads))

@@ -231,7 +231,19 @@ PYBIND11_MODULE(_edgemt, m) {
   m.def("version", &edgemt_version);
   m.def("active_isa", &edgemt_active_isa);
   m.def("default_model_path", &edgemt_default_model_path);
-  py::class_<Model, std::shared_ptr<Model>>(m, "Model").def(py::init<const std::string&>(), py::arg("path"));
+  m.def("bundled_model_path", [](const std::string& source, const std::string& target) {
+    const char* path = nullptr;
+    check(edgemt_bundled_model_path(source.c_str(), target.c_str(), &path));
+    return std::string(path);
+  });
+  py::class_<Model, std::shared_ptr<Model>>(m, "Model")
+      .def(py::init<const std::string&>(), py::arg("path"))
+      .def_property_readonly(
+          "source_language",
+          [](const Model& self) { return std::string(edgemt_model_source_language(self.handle)); })
+      .def_property_readonly("target_language", [](const Model& self) {
+        return std::string(edgemt_model_target_language(self.handle));
+      });
   py::class_<Options>(m, "Options")
       .def(py::init<>())
       .def_readwrite("beam", &Options::beam)

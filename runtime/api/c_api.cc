@@ -247,6 +247,26 @@ const char* edgemt_default_model_path(void) {
   return t_default_model.c_str();
 }
 
+edgemt_status edgemt_bundled_model_path(const char* source, const char* target, const char** path) {
+  return guarded([&] {
+    if (path == nullptr) return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_bundled_model_path: path is NULL");
+    *path = nullptr;
+    auto p = edgemt::bundled_model_path(source == nullptr ? "" : source, target == nullptr ? "" : target);
+    if (!p) return from_status(p.status());
+    t_default_model = std::move(p.value());
+    *path = t_default_model.c_str();
+    return EDGEMT_OK;
+  });
+}
+
+const char* edgemt_model_source_language(const edgemt_model* model) {
+  return model == nullptr || !model->model ? "" : model->model->source_language().c_str();
+}
+
+const char* edgemt_model_target_language(const edgemt_model* model) {
+  return model == nullptr || !model->model ? "" : model->model->target_language().c_str();
+}
+
 const char* edgemt_model_metadata(const edgemt_model* model, const char* key) {
   if (model == nullptr || key == nullptr) return nullptr;
   for (const auto& [k, v] : model->model->metadata())

@@ -512,28 +512,6 @@ namespace {
 
 // A word's text with any protected-span marker in it (a run of digits equal to one)
 // replaced by its span.
-std::string restore_word(std::string word, const ProtectedSentence* p) {
-  if (p == nullptr || p->markers.empty()) return word;
-  std::string out;
-  for (size_t i = 0; i < word.size();) {
-    if (!std::isdigit(static_cast<unsigned char>(word[i]))) {
-      out += word[i++];
-      continue;
-    }
-    size_t e = i;
-    while (e < word.size() && std::isdigit(static_cast<unsigned char>(word[e]))) ++e;
-    const std::string_view run(word.data() + i, e - i);
-    size_t m = 0;
-    while (m < p->markers.size() && p->markers[m] != run) ++m;
-    if (m < p->markers.size())
-      out += p->originals[m];
-    else
-      out.append(run);
-    i = e;
-  }
-  return out;
-}
-
 float confidence_of(double log_prob, size_t tokens) {
   return tokens == 0 ? 1.0f : static_cast<float>(std::exp(log_prob / static_cast<double>(tokens)));
 }
@@ -566,7 +544,9 @@ ScoredTranslation Translator::score_hypothesis(const Segments& seg, size_t k, co
       w0 = w1;
       return;
     }
-    t.words.push_back({restore_word(text.substr(b, e - b + 1), kept), n > 0 ? confidence_of(lp, n) : 1.0f});
+    t.words.push_back(
+        {kept == nullptr ? text.substr(b, e - b + 1) : replace_markers(text.substr(b, e - b + 1), *kept),
+         n > 0 ? confidence_of(lp, n) : 1.0f});
     w0 = w1;
   };
   for (size_t i = 0; i < ids.size(); ++i)

@@ -419,6 +419,19 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
 
 namespace {
 
+// The end of the run of digits that starts at i.
+size_t digit_run_end(std::string_view s, size_t i) {
+  while (i < s.size() && is_digit(s[i])) ++i;
+  return i;
+}
+
+// The index of the marker `run` is, p.markers.size() when it is none.
+size_t marker_index(std::string_view run, const ProtectedSentence& p) {
+  size_t m = 0;
+  while (m < p.markers.size() && p.markers[m] != run) ++m;
+  return m;
+}
+
 std::string restore_markers(std::string_view translation, const ProtectedSentence& p) {
   std::vector<bool> used(p.markers.size(), false);
   std::string out;
@@ -429,11 +442,9 @@ std::string restore_markers(std::string_view translation, const ProtectedSentenc
       out += translation[i++];
       continue;
     }
-    size_t j = i;
-    while (j < translation.size() && is_digit(translation[j])) ++j;
+    size_t j = digit_run_end(translation, i);
     const std::string_view run = translation.substr(i, j - i);
-    size_t m = 0;
-    while (m < p.markers.size() && p.markers[m] != run) ++m;
+    const size_t m = marker_index(run, p);
     if (m == p.markers.size()) {
       out.append(run);
     } else if (!used[m]) {
@@ -470,6 +481,21 @@ std::string restore_markers(std::string_view translation, const ProtectedSentenc
 }
 
 }  // namespace
+
+std::string replace_markers(std::string_view text, const ProtectedSentence& p) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (!is_digit(text[i])) {
+      out += text[i++];
+      continue;
+    }
+    const size_t j = digit_run_end(text, i);
+    const size_t m = marker_index(text.substr(i, j - i), p);
+    out.append(m < p.markers.size() ? std::string_view(p.originals[m]) : text.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
 
 std::string restore_spans(std::string_view translation, const ProtectedSentence& p) {
   const std::string_view text = p.verbatim ? std::string_view(p.text) : translation;

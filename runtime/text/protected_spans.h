@@ -76,4 +76,8 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
 // sentence, whatever the translation, its own text with the markers replaced.
 std::string restore_spans(std::string_view translation, const ProtectedSentence& p);
 
+// A piece of a translation (one word, say) with each marker in it replaced by its span and
+// nothing else: no span is added back or dropped (restore_spans does that for a sentence).
+std::string replace_markers(std::string_view text, const ProtectedSentence& p);
+
 }  // namespace edgemt

@@ -354,4 +354,29 @@ TEST(CApiErrors, BadFilesAndArgumentsGiveStatusAndMessage) {
   EXPECT_STREQ(edgemt_status_string(EDGEMT_INVALID_MODEL), "invalid model");
 }
 
+// The bundled models by language pair (found in the source tree this build came from):
+// each pair's file, whose model names that pair; one side alone where it names one model;
+// a clear error for a pair none translates.
+TEST(CApiBundled, ModelForALanguagePair) {
+  const char* path = nullptr;
+  for (const auto& [s, t] : {std::pair{"en", "de"}, std::pair{"de", "en"}}) {
+    ASSERT_EQ(edgemt_bundled_model_path(s, t, &path), EDGEMT_OK) << edgemt_last_error();
+    const std::string file(path);
+    EXPECT_EQ(fs::path(file).filename().string(), std::string("edgemt-") + s + "-" + t + ".emt");
+    edgemt_model* m = nullptr;
+    ASSERT_EQ(edgemt_model_load(file.c_str(), &m), EDGEMT_OK) << edgemt_last_error();
+    EXPECT_STREQ(edgemt_model_source_language(m), s);
+    EXPECT_STREQ(edgemt_model_target_language(m), t);
+    edgemt_model_free(m);
+    ASSERT_EQ(edgemt_bundled_model_path(nullptr, t, &path), EDGEMT_OK) << edgemt_last_error();
+    EXPECT_EQ(std::string(path), file);
+  }
+  EXPECT_EQ(edgemt_bundled_model_path("xx", "yy", &path), EDGEMT_NOT_FOUND);
+  EXPECT_EQ(path, nullptr);
+  EXPECT_NE(std::string(edgemt_last_error()).find("en->de"), std::string::npos) << edgemt_last_error();
+  EXPECT_EQ(edgemt_bundled_model_path("", "", &path), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_EQ(edgemt_bundled_model_path("en", "de", nullptr), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_STREQ(edgemt_model_source_language(nullptr), "");
+}
+
 }  // namespace

@@ -166,6 +166,24 @@ def test_source_relative_length_limit():
         pass
 
 
+def test_bundled_models_by_language_pair():
+    de_en = edgemt.Translator(source_lang="de", target_lang="en")
+    assert (de_en.model.source_language, de_en.model.target_language) == ("de", "en")
+    assert de_en.translate("Die Datei konnte nicht geöffnet werden.").strip() != ""
+    assert edgemt.Translator(target_lang="en").model.source_language == "de"
+    assert edgemt.Translator().model.source_language == "en"  # the default: English->German
+    en_de_path = edgemt._edgemt.bundled_model_path("en", "de")
+    assert en_de_path.endswith("edgemt-en-de.emt")
+    for bad, error in (({"source_lang": "xx", "target_lang": "yy"}, FileNotFoundError),
+                       ({"model_path": en_de_path, "source_lang": "de"}, ValueError)):
+        try:
+            edgemt.Translator(**bad)
+        except error as e:
+            assert "en->de" in str(e) or "is not de" in str(e), e
+        else:
+            raise AssertionError(f"Translator({bad}) did not raise {error.__name__}")
+
+
 def test_errors_are_python_exceptions():
     try:
         edgemt.Translator("/nonexistent/model.emt")

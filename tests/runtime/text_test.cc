@@ -270,6 +270,11 @@ TEST(ProtectedSpans, MarkersAreNewNumbersAndComeBack) {
   // the final punctuation.
   const std::string t = "Mail " + p.markers[2] + " " + p.markers[2] + ", open " + p.markers[0] + ".";
   EXPECT_EQ(restore_spans(t, p), "Mail me@x.org, open https://a.example/101 102 s.");
+  // In a piece (a word of the translation) markers become their spans and nothing else
+  // changes: a repeated marker stays repeated, other numbers stay, nothing is added.
+  EXPECT_EQ(replace_markers("(" + p.markers[1] + ")" + p.markers[1] + " 101", p), "(102 s)102 s 101");
+  EXPECT_EQ(replace_markers("Haus", p), "Haus");
+  EXPECT_EQ(replace_markers(p.markers[0], protect_spans("no spans here")), p.markers[0]);
   // A sentence of nothing but spans and punctuation is not translated.
   const ProtectedSentence v = protect_spans("https://example.org/ (%s)");
   EXPECT_TRUE(v.verbatim);
