@@ -43,10 +43,11 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  6 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
+  7 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
-       sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN */
+       sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
+       7: edgemt_bundled_model_path, edgemt_model_source/target_language */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6). */
 typedef enum edgemt_format {
