@@ -31,7 +31,7 @@ if need "$DATA/spm/vocab.json"; then
 else echo "[run_all] 2/5 sentencepiece: done ($DATA/spm)"; fi
 
 if [ ! -e "$DATA/train/DONE" ]; then
-  echo "[run_all] 3/5 training (budget $MAX_MINUTES min, log $DATA/train.log)"
+  echo "[run_all] 3/5 training (budget $MAX_MINUTES min, log $DATA/train/train.log)"
   "$PY" "$HERE/train.py" --data "$DATA" --max-minutes "$MAX_MINUTES"
 else echo "[run_all] 3/5 training: done ($DATA/train/DONE)"; fi
 
