@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Train edgemt's small English->German MarianMT model on CPU with a plain torch loop.
+"""Train edgemt's small MarianMT models (English->German, or German->English with
+--src-lang de --tgt-lang en) with a plain torch loop, on the CPU or a GPU (--device;
+bfloat16 autocast on a GPU).
 
-Model: transformers MarianMTModel, d_model 256, 6 encoder / 2 decoder layers,
-4 heads, FFN 1024, swish, shared vocabulary with tied embeddings,
+Model: transformers MarianMTModel, by default d_model 256, 6 encoder / 2 decoder
+layers, 4 heads, FFN 1024 (the bundled models: --d-model 384 --heads 6 --ffn 1536), swish, shared vocabulary with tied embeddings,
 scale_embedding, 256 positions, eos = 0, pad = decoder_start = last id.
 
 Training: AdamW, linear warmup + inverse-sqrt decay, label smoothing 0.1,
