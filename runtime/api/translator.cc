@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "ops/ops.h"
+#include "runtime/api/word_alignment.h"
 #include "runtime/nmt/engine.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/markdown.h"
@@ -94,6 +95,10 @@ Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
   p.max_length_offset = o.max_length_offset.value_or(0);
   p.use_shortlist = o.use_shortlist.value_or(true);
   p.repetition_guard = o.repetition_guard.value_or(false);
+  p.alignment_layer = o.alignment_layer.value_or(-1);
+  if (p.alignment_layer < -1 || p.alignment_layer >= model_->config().decoder_layers)
+    return invalid_argument("alignment layer " + std::to_string(p.alignment_layer) + " is outside [0, " +
+                            std::to_string(model_->config().decoder_layers - 1) + "] (the decoder's layers)");
   if (p.max_length_offset < -(1 << 20) || p.max_length_offset > (1 << 20))
     return invalid_argument("max length offset " + std::to_string(p.max_length_offset) + " is out of range");
   p.length_penalty = o.length_penalty.value_or(gen.length_penalty);
@@ -132,8 +137,11 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
                                std::span<std::vector<int32_t>> results, const SearchParams& params,
                                size_t nbest_count, std::vector<std::vector<std::vector<int32_t>>>* nbest,
                                std::vector<std::vector<float>>* scores,
-                               std::vector<std::vector<std::vector<float>>>* token_logprobs) {
+                               std::vector<std::vector<std::vector<float>>>* token_logprobs,
+                               std::vector<std::vector<std::vector<int32_t>>>* alignments) {
   if (token_logprobs != nullptr && scores == nullptr) return invalid_argument("token log-probs need scores");
+  if (alignments != nullptr && (nbest == nullptr || !params.alignments))
+    return invalid_argument("alignments need n-best results and params.alignments");
   if (results.size() < sources.size())
     return invalid_argument("results has room for fewer sequences than sources");
   const size_t limit = static_cast<size_t>(engine_->limits().max_source_length);
@@ -142,6 +150,7 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   // Split into chunks of at most `piece` tokens + eos (buffers keep their capacity).
   size_t nchunks = 0;
   chunk_owner_.clear();
+  chunk_start_.clear();
   for (size_t i = 0; i < sources.size(); ++i) {
     const std::span<const int32_t> src = sources[i];
     size_t n = src.size();
@@ -155,6 +164,7 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
                src.begin() + static_cast<std::ptrdiff_t>(start + len));
       c.push_back(eos);
       chunk_owner_.push_back(i);
+      chunk_start_.push_back(static_cast<int32_t>(start));
       start += len;
     } while (start < n);
   }
@@ -174,6 +184,7 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   if (nbest != nullptr && chunk_nbest_.size() < nchunks) chunk_nbest_.resize(nchunks);
   if (scores != nullptr && chunk_scores_.size() < nchunks) chunk_scores_.resize(nchunks);
   if (token_logprobs != nullptr && chunk_lps_.size() < nchunks) chunk_lps_.resize(nchunks);
+  if (alignments != nullptr && chunk_align_.size() < nchunks) chunk_align_.resize(nchunks);
   const size_t bmax = batch_src_.size();
   for (size_t b = 0; b < nchunks; b += bmax) {
     const size_t n = std::min(bmax, nchunks - b);
@@ -188,6 +199,17 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
       for (size_t j = 0; j < hyps.size(); ++j) {
         const std::span<const int32_t> h = engine_->hypothesis(i, j);
         hyps[j].assign(h.begin(), h.end());
+      }
+      if (alignments != nullptr) {
+        // Source positions in the whole sequence: the chunk's start added.
+        std::vector<std::vector<int32_t>>& al = chunk_align_[order_[b + i]];
+        al.resize(hyps.size());
+        const int32_t at = chunk_start_[order_[b + i]];
+        for (size_t j = 0; j < hyps.size(); ++j) {
+          const std::span<const int32_t> a = engine_->hypothesis_alignment(i, j);
+          al[j].clear();
+          for (int32_t x : a) al[j].push_back(x < 0 ? x : x + at);
+        }
       }
       if (scores == nullptr) continue;
       std::vector<float>& sc = chunk_scores_[order_[b + i]];
@@ -206,6 +228,7 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
     nbest->assign(sources.size(), {});
     if (scores != nullptr) scores->assign(sources.size(), {});
     if (token_logprobs != nullptr) token_logprobs->assign(sources.size(), {});
+    if (alignments != nullptr) alignments->assign(sources.size(), {});
     for (size_t c = 0; c < nchunks; ++c) {
       std::vector<std::vector<int32_t>>& dst = (*nbest)[chunk_owner_[c]];
       const std::vector<std::vector<int32_t>>& hyps = chunk_nbest_[c];
@@ -222,6 +245,11 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
           const std::vector<float> best_lps = dl.empty() ? std::vector<float>() : dl[0];
           dl.resize(hyps.size(), best_lps);
         }
+        if (alignments != nullptr) {
+          std::vector<std::vector<int32_t>>& da = (*alignments)[chunk_owner_[c]];
+          const std::vector<int32_t> best_al = da.empty() ? std::vector<int32_t>() : da[0];
+          da.resize(hyps.size(), best_al);
+        }
       }
       for (size_t j = 0; j < dst.size(); ++j) {
         const size_t from = j < hyps.size() ? j : 0;
@@ -231,6 +259,10 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
         if (token_logprobs != nullptr && !hyps.empty()) {
           std::vector<float>& dl = (*token_logprobs)[chunk_owner_[c]][j];
           dl.insert(dl.end(), chunk_lps_[c][from].begin(), chunk_lps_[c][from].end());
+        }
+        if (alignments != nullptr && !hyps.empty()) {
+          std::vector<int32_t>& da = (*alignments)[chunk_owner_[c]][j];
+          da.insert(da.end(), chunk_align_[c][from].begin(), chunk_align_[c][from].end());
         }
       }
     }
@@ -414,7 +446,8 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
           one.reserve(t.value().size());
           for (std::string& x : t.value()) one.push_back({std::move(x)});
           return one;
-        });
+        },
+        aligner(plain, 1));
     if (!docs) return docs.status();
     std::vector<std::string> result;
     result.reserve(texts.size());
@@ -451,14 +484,16 @@ Status Translator::translate_ids_nbest(std::span<const std::span<const int32_t>>
                                        std::vector<std::vector<std::vector<int32_t>>>* results,
                                        const TranslateOptions& options,
                                        std::vector<std::vector<float>>* scores,
-                                       std::vector<std::vector<std::vector<float>>>* token_logprobs) {
+                                       std::vector<std::vector<std::vector<float>>>* token_logprobs,
+                                       std::vector<std::vector<std::vector<int32_t>>>* alignments) {
   auto p = resolve(options);
   if (!p) return p.status();
   if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
   p.value().greedy_scores = scores != nullptr;
+  p.value().alignments = alignments != nullptr;
   std::vector<std::vector<int32_t>> best(sources.size());
   if (token_logprobs != nullptr && scores == nullptr) return invalid_argument("token_logprobs needs scores");
-  return run_chunked(sources, best, p.value(), num_hypotheses, results, scores, token_logprobs);
+  return run_chunked(sources, best, p.value(), num_hypotheses, results, scores, token_logprobs, alignments);
 }
 
 Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
@@ -475,7 +510,8 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     const TranslateOptions plain = as_plain_text(options);
     return translate_html(
         texts, plain.protect_spans.value_or(true),
-        [&](const std::vector<std::string>& units) { return translate_nbest(units, num_hypotheses, plain); });
+        [&](const std::vector<std::string>& units) { return translate_nbest(units, num_hypotheses, plain); },
+        aligner(plain, num_hypotheses));
   }
   const bool split = options.split_sentences.value_or(true);
   Segments seg;
@@ -516,10 +552,20 @@ float confidence_of(double log_prob, size_t tokens) {
   return tokens == 0 ? 1.0f : static_cast<float>(std::exp(log_prob / static_cast<double>(tokens)));
 }
 
+// Each word's span in `text` (locate_words).
+void locate(std::string_view text, std::vector<ScoredTranslation::Word>* words) {
+  std::vector<std::string_view> w;
+  for (const ScoredTranslation::Word& x : *words) w.push_back(x.text);
+  const std::vector<TextSpan> spans = locate_words(text, w);
+  for (size_t i = 0; i < words->size(); ++i) (*words)[i].span = spans[i];
+}
+
 }  // namespace
 
 ScoredTranslation Translator::score_hypothesis(const Segments& seg, size_t k, const std::vector<int32_t>& ids,
-                                               const std::vector<float>& lps, float score) const {
+                                               const std::vector<float>& lps, float score,
+                                               const std::vector<int32_t>& alignment,
+                                               const std::vector<int32_t>& word_of) const {
   const Tokenizer& tok = model_->tokenizer();
   const ProtectedSentence* kept = seg.kept.empty() ? nullptr : &seg.kept[k];
   ScoredTranslation t;
@@ -530,28 +576,13 @@ ScoredTranslation Translator::score_hypothesis(const Segments& seg, size_t k, co
   t.log_prob = static_cast<float>(sum);
   t.tokens = lps.size();
   t.confidence = confidence_of(sum, t.tokens);
-  // Words: runs of tokens from one whose piece starts with U+2581 (a space before it).
-  static constexpr std::string_view kSpace = "\xE2\x96\x81";
-  size_t w0 = 0;
-  auto flush = [&](size_t w1) {
-    if (w1 <= w0) return;
-    std::string text = tok.decode(std::span<const int32_t>(ids.data() + w0, w1 - w0));
+  for (TargetWord& w : target_words(tok, ids, alignment, word_of, kept)) {
     double lp = 0.0;
-    const size_t n = std::min(w1, lps.size()) - std::min(w0, lps.size());
-    for (size_t i = w0; i < w1 && i < lps.size(); ++i) lp += static_cast<double>(lps[i]);
-    const size_t b = text.find_first_not_of(' '), e = text.find_last_not_of(' ');
-    if (b == std::string::npos) {  // nothing visible (unk, a lone space): no word
-      w0 = w1;
-      return;
-    }
-    t.words.push_back(
-        {kept == nullptr ? text.substr(b, e - b + 1) : replace_markers(text.substr(b, e - b + 1), *kept),
-         n > 0 ? confidence_of(lp, n) : 1.0f});
-    w0 = w1;
-  };
-  for (size_t i = 0; i < ids.size(); ++i)
-    if (i > 0 && tok.target_piece(ids[i]).substr(0, kSpace.size()) == kSpace) flush(i);
-  flush(ids.size());
+    size_t n = 0;
+    for (size_t i = w.first; i < w.last && i < lps.size(); ++i, ++n) lp += static_cast<double>(lps[i]);
+    t.words.push_back({std::move(w.text), n > 0 ? confidence_of(lp, n) : 1.0f, TextSpan{}, w.source});
+  }
+  locate(t.text, &t.words);
   return t;
 }
 
@@ -564,6 +595,7 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
   auto p = resolve(text_defaults(options));
   if (!p) return p.status();
   p.value().greedy_scores = true;
+  p.value().alignments = true;
   const bool split = options.split_sentences.value_or(true);
   Segments seg;
   EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
@@ -571,8 +603,9 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
   std::vector<std::vector<std::vector<int32_t>>> hyps;
   std::vector<std::vector<float>> scores;
   std::vector<std::vector<std::vector<float>>> lps;
+  std::vector<std::vector<std::vector<int32_t>>> aligns;
   EDGEMT_RETURN_IF_ERROR(
-      run_chunked(views_of(seg.ids), best, p.value(), num_hypotheses, &hyps, &scores, &lps));
+      run_chunked(views_of(seg.ids), best, p.value(), num_hypotheses, &hyps, &scores, &lps, &aligns));
   ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
   std::vector<ScoredText> result(texts.size());
   for (size_t j = 0; j < seg.ids.size();) {
@@ -591,12 +624,21 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
         t.text = verbatim ? restore_spans("", seg.kept[k]) : s.source;
         s.hypotheses.push_back(std::move(t));
       } else {
+        SourceWords sw = source_words(model_->tokenizer(), seg.ids[k], s.source,
+                                      seg.kept.empty() ? nullptr : &seg.kept[k]);
+        s.source_words = std::move(sw.spans);
         for (size_t h = 0; h < hyps[k].size(); ++h)
-          s.hypotheses.push_back(score_hypothesis(seg, k, hyps[k][h], lps[k][h], scores[k][h]));
+          s.hypotheses.push_back(
+              score_hypothesis(seg, k, hyps[k][h], lps[k][h], scores[k][h], aligns[k][h], sw.word_of));
       }
       count = std::max(count, s.hypotheses.size());
       r.sentences.push_back(std::move(s));
     }
+    for (size_t k = j; k < last; ++k)
+      for (const TextSpan& w : r.sentences[k - j].source_words) {
+        const size_t at = split ? seg.span[k].begin : 0;
+        r.source_words.push_back({w.begin + at, w.end + at});
+      }
     // The text's hypotheses: each sentence's h-th (or its best) in place.
     for (size_t h = 0; h < count; ++h) {
       ScoredTranslation t;
@@ -605,17 +647,23 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
         const std::vector<ScoredTranslation>& v = r.sentences[k - j].hypotheses;
         return v[std::min(h, v.size() - 1)];
       };
+      int first_word = 0;  // the sentence's first source word among the text's
       for (size_t k = j; k < last; ++k) {
         const ScoredTranslation& x = pick(k);
         t.score += x.score;
         sum += static_cast<double>(x.log_prob);
         t.tokens += x.tokens;
-        t.words.insert(t.words.end(), x.words.begin(), x.words.end());
+        for (ScoredTranslation::Word w : x.words) {
+          if (w.source >= 0) w.source += first_word;
+          t.words.push_back(std::move(w));
+        }
+        first_word += static_cast<int>(r.sentences[k - j].source_words.size());
       }
       t.log_prob = static_cast<float>(sum);
       t.confidence = confidence_of(sum, t.tokens);
       t.text =
           split ? assemble(texts[i], seg, j, last, [&](size_t k) { return pick(k).text; }) : pick(j).text;
+      locate(t.text, &t.words);
       r.hypotheses.push_back(std::move(t));
     }
     j = last;
@@ -624,6 +672,27 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
   for (ScoredText& r : result)
     if (r.hypotheses.empty()) r.hypotheses.emplace_back();
   return result;
+}
+
+Translator::Aligner Translator::aligner(const TranslateOptions& options, size_t num_hypotheses) {
+  return [this, options, num_hypotheses](
+             const std::vector<std::string>& texts) -> Expected<std::vector<std::vector<AlignedText>>> {
+    auto scored = translate_scored(texts, num_hypotheses, options);
+    if (!scored) return scored.status();
+    std::vector<std::vector<AlignedText>> out(texts.size());
+    for (size_t i = 0; i < texts.size(); ++i) {
+      const ScoredText& st = scored.value()[i];
+      for (const ScoredTranslation& h : st.hypotheses) {
+        AlignedText a;
+        a.text = h.text;
+        for (const ScoredTranslation::Word& w : h.words)
+          if (w.source >= 0 && static_cast<size_t>(w.source) < st.source_words.size() && w.span.size() > 0)
+            a.words.push_back({w.span, st.source_words[static_cast<size_t>(w.source)]});
+        out[i].push_back(std::move(a));
+      }
+    }
+    return out;
+  };
 }
 
 namespace {

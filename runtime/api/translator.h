@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -20,6 +21,7 @@
 #include "runtime/core/status.h"
 #include "runtime/model/model.h"
 #include "runtime/nmt/params.h"
+#include "runtime/text/markup.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
 
@@ -105,6 +107,11 @@ struct TranslateOptions {
   // sentence with inline elements (<b>, <a href>, ...) whole, its tags put back in place
   // (runtime/text/markup.h InlineRun; with protect_spans only), or else node by node.
   std::optional<TextFormat> format;
+  // Word alignment (translate_scored, and placing HTML inline tags): the decoder layer
+  // whose cross-attention aligns target to source words (heads averaged). Unset: the
+  // model's (SearchParams::alignment_layer -1). Models trained with guided alignment
+  // (Marian's --guided-alignment, Bergamot students) align on their last layer.
+  std::optional<int> alignment_layer;
 };
 
 // A translation with its scores (Translator::translate_scored).
@@ -112,6 +119,13 @@ struct ScoredTranslation {
   struct Word {
     std::string text;  // the word as it appears in the translation (protected spans put back)
     float confidence;  // 0-1: the geometric mean of its tokens' probabilities
+    // Where it stands in `text` (bytes); {0, 0} when it could not be found there.
+    TextSpan span{};
+    // The source word it is aligned to: an index into the sentence's (or text's)
+    // source_words, or -1 (none, or no alignment asked for). The source word most of its
+    // tokens are aligned to, the first of a tie; a token's source token is the one the
+    // decoder's cross-attention weighs most (SearchParams::alignments).
+    int source = -1;
   };
   std::string text;
   // As the search ranked it: log_prob / tokens^length_penalty (Marian style: less the
@@ -129,6 +143,9 @@ struct ScoredTranslation {
 
 struct ScoredSentence {
   std::string source;  // the sentence as found in the text
+  // Its words (runs of non-space bytes, a protected span one word), as bytes of `source`:
+  // what the hypotheses' words are aligned to.
+  std::vector<TextSpan> source_words;
   // Best first (n-best); hypotheses[0] is the one translate() puts in the text. A
   // sentence given back as it was (a number, nothing the model translates) has one,
   // verbatim, with confidence 1 and no tokens.
@@ -142,6 +159,9 @@ struct ScoredText {
   // theirs in order.
   std::vector<ScoredTranslation> hypotheses;
   std::vector<ScoredSentence> sentences;  // in order (one when not split)
+  // Every sentence's source words in order, as bytes of the text: the hypotheses' words'
+  // `source` indexes these.
+  std::vector<TextSpan> source_words;
 };
 
 class Translator {
@@ -193,11 +213,14 @@ class Translator {
   // token_logprobs (optional, with scores): each hypothesis' tokens' log-probabilities
   // (log-softmax over the step's logits, as the search added them), each chunk's final
   // eos included: they sum to the hypothesis' log-probability.
+  // alignments (optional): each hypothesis' tokens' aligned source positions (indexes into
+  // its sequence; SearchParams::alignments), the final eos included like token_logprobs.
   Status translate_ids_nbest(std::span<const std::span<const int32_t>> sources, size_t num_hypotheses,
                              std::vector<std::vector<std::vector<int32_t>>>* results,
                              const TranslateOptions& options = {},
                              std::vector<std::vector<float>>* scores = nullptr,
-                             std::vector<std::vector<std::vector<float>>>* token_logprobs = nullptr);
+                             std::vector<std::vector<std::vector<float>>>* token_logprobs = nullptr,
+                             std::vector<std::vector<std::vector<int32_t>>>* alignments = nullptr);
   // Text to n-best texts (as translate(); a blank text gives one ""). With sentence
   // splitting, hypothesis j of a text puts each sentence's j-th (or its best) in place.
   Expected<std::vector<std::vector<std::string>>> translate_nbest(const std::vector<std::string>& texts,
@@ -227,12 +250,14 @@ class Translator {
   Translator() = default;
   // nbest (optional): (*nbest)[i] receives up to nbest_count hypotheses of sequence i,
   // and (*scores)[i] and (*token_logprobs)[i] (optional too) their scores and their
-  // tokens' log-probabilities (needs scores).
+  // tokens' log-probabilities (needs scores), and (*alignments)[i] (with token_logprobs and
+  // params.alignments) each token's source position in sequence i.
   Status run_chunked(std::span<const std::span<const int32_t>> sources,
                      std::span<std::vector<int32_t>> results, const SearchParams& params,
                      size_t nbest_count = 0, std::vector<std::vector<std::vector<int32_t>>>* nbest = nullptr,
                      std::vector<std::vector<float>>* scores = nullptr,
-                     std::vector<std::vector<std::vector<float>>>* token_logprobs = nullptr);
+                     std::vector<std::vector<std::vector<float>>>* token_logprobs = nullptr,
+                     std::vector<std::vector<std::vector<int32_t>>>* alignments = nullptr);
   // The text layer: texts -> sentences to translate (ids) -> texts.
   struct Segments {
     std::vector<std::vector<int32_t>> ids;  // each sentence's tokens (eos-terminated)
@@ -264,13 +289,21 @@ class Translator {
   std::string assemble(const std::string& text, const Segments& seg, size_t first, size_t last,
                        F translation) const;
   // One scored hypothesis of segment k: its ids and their log-probabilities.
+  // `alignment` (each token's source position) with `word_of` (source token -> index
+  // into the sentence's source words) gives each word's `source`; empty: none.
   ScoredTranslation score_hypothesis(const Segments& seg, size_t k, const std::vector<int32_t>& ids,
-                                     const std::vector<float>& lps, float score) const;
+                                     const std::vector<float>& lps, float score,
+                                     const std::vector<int32_t>& alignment,
+                                     const std::vector<int32_t>& word_of) const;
   // Line-based documents (PoCatalog, MarkdownDocument): every document's units()
   // translated with `options` in one call, then each document's render() of its own.
   template <typename Doc>
   Expected<std::vector<std::string>> translate_units(const std::vector<Doc>& docs,
                                                      const TranslateOptions& options);
+  // HTML: texts -> their aligned translations (translate_scored), for placing inline tags.
+  using Aligner =
+      std::function<Expected<std::vector<std::vector<AlignedText>>>(const std::vector<std::string>&)>;
+  Aligner aligner(const TranslateOptions& options, size_t num_hypotheses);
   // Views of vector inputs for run_chunked.
   std::span<const std::span<const int32_t>> views_of(const std::vector<std::vector<int32_t>>& sources);
 
@@ -284,7 +317,9 @@ class Translator {
   std::vector<std::vector<std::vector<int32_t>>> chunk_nbest_;  // n-best calls only
   std::vector<std::vector<float>> chunk_scores_;                // n-best calls with scores
   std::vector<std::vector<std::vector<float>>> chunk_lps_;      // n-best calls with log-probs
+  std::vector<std::vector<std::vector<int32_t>>> chunk_align_;  // n-best calls with alignments
   std::vector<size_t> chunk_owner_;
+  std::vector<int32_t> chunk_start_;  // each chunk's first token in its sequence
   std::vector<size_t> order_;
   std::vector<std::span<const int32_t>> views_;
   std::unique_ptr<SentenceSplitter> splitter_;  // made on the first split call

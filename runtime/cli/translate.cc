@@ -65,7 +65,9 @@ options:
                      "confidence" (0-1: the geometric mean of its tokens'
                      probabilities), "words" (each translated word with its
                      confidence), "sentences" (each sentence's "source" and the same
-                     fields; split and protected as text output is)}, with --n-best
+                     fields; split and protected as text output is), "source_words"
+                     and "alignment" (Moses' "source-target" word index pairs, from
+                     cross-attention; each word also names its "source")}, with --n-best
                      an "n_best" list ({"translation", "score", "confidence"}, best
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
@@ -80,6 +82,11 @@ options:
                      po: a gettext catalog whose untranslated messages get the
                      translation of their msgid (plural forms too), flagged fuzzy;
                      everything else is kept byte for byte
+  --alignment-layer L
+                     the decoder layer whose cross-attention aligns words (jsonl
+                     alignments, HTML inline tags); default: the model's (the last of
+                     two, the second to last of more; a Marian model trained with
+                     guided alignment: its last)
   --n-best N         with --output jsonl, up to N hypotheses per line (beam search's
                      finished ones; --beam defaults to N)
   --sampling-topk K  draw each next token at random among the K most likely (2-1024; 1:
@@ -142,6 +149,7 @@ struct Args {
   bool ids = false;
   int sampling_topk = 0;              // 0: unset
   float sampling_temperature = 0.0f;  // 0: unset
+  int alignment_layer = -1;           // -1: unset
   std::optional<uint64_t> seed;
   bool profile = false;
   bool stats = false;
@@ -254,6 +262,8 @@ int parse_args(int argc, char** argv, Args* a) {
                   : std::strcmp(argv[i], "po") == 0       ? edgemt::TextFormat::kPo
                   : std::strcmp(argv[i], "markdown") == 0 ? edgemt::TextFormat::kMarkdown
                                                           : edgemt::TextFormat::kText;
+    } else if (arg == "--alignment-layer") {
+      if (!need_int(0, 64, &a->alignment_layer)) return 2;
     } else if (arg == "--n-best") {
       if (!need_int(1, 32, &a->n_best)) return 2;
     } else if (arg == "--ids") {
@@ -390,6 +400,7 @@ edgemt::TranslateOptions translate_options(const Args& a) {
   o.glossary = a.glossary;
   if (a.sampling_topk > 0) o.sampling_topk = a.sampling_topk;
   if (a.sampling_temperature > 0.0f) o.sampling_temperature = a.sampling_temperature;
+  if (a.alignment_layer >= 0) o.alignment_layer = a.alignment_layer;
   if (a.seed) o.seed = *a.seed;
   // Text and jsonl: the repetition guard unless turned off; --ids: the model's exact search.
   o.repetition_guard = !a.ids && !a.no_repetition_guard;
@@ -513,9 +524,29 @@ bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
       append_json_string(out, h.words[w].text);
       out += ", \"confidence\": ";
       append_json_number(out, h.words[w].confidence);
+      out += ", \"source\": ";
+      out += h.words[w].source >= 0 ? std::to_string(h.words[w].source) : "null";
       out += "}";
     }
     out += "]";
+  };
+  // "source_words" (as found in `text`) and "alignment": Moses' "source-target" word
+  // index pairs of the best hypothesis.
+  auto alignment = [&](std::string& out, const std::string& text,
+                       const std::vector<edgemt::TextSpan>& sources, const edgemt::ScoredTranslation& h) {
+    out += ", \"source_words\": [";
+    for (size_t w = 0; w < sources.size(); ++w) {
+      if (w) out += ", ";
+      append_json_string(out, text.substr(sources[w].begin, sources[w].size()));
+    }
+    out += "], \"alignment\": \"";
+    bool first = true;
+    for (size_t w = 0; w < h.words.size(); ++w) {
+      if (h.words[w].source < 0) continue;
+      out += (first ? "" : " ") + std::to_string(h.words[w].source) + "-" + std::to_string(w);
+      first = false;
+    }
+    out += "\"";
   };
   auto n_best = [&](std::string& out, const std::vector<edgemt::ScoredTranslation>& hyps) {
     if (a.n_best <= 0) return;
@@ -527,13 +558,15 @@ bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
     }
     out += "]";
   };
-  for (const edgemt::ScoredText& t : r.value()) {
+  for (size_t i = 0; i < r.value().size(); ++i) {
+    const edgemt::ScoredText& t = r.value()[i];
     if (t.sentences.empty()) {  // a blank line
       s.out += "{\"translation\": \"\"}\n";
       continue;
     }
     s.out += "{";
     hypothesis(s.out, t.hypotheses[0], true);
+    alignment(s.out, texts[i], t.source_words, t.hypotheses[0]);
     n_best(s.out, t.hypotheses);
     s.out += ", \"sentences\": [";
     for (size_t k = 0; k < t.sentences.size(); ++k) {
@@ -542,6 +575,7 @@ bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
       append_json_string(s.out, sen.source);
       s.out += ", ";
       hypothesis(s.out, sen.hypotheses[0], true);
+      alignment(s.out, sen.source, sen.source_words, sen.hypotheses[0]);
       n_best(s.out, sen.hypotheses);
       s.out += "}";
     }

@@ -41,7 +41,7 @@ void CrossMemory::build(const SourceBatch& src, const float* encoder_out, const 
 
 void CrossMemory::attend(const DecoderLayerWeights& layer, size_t layer_index, const SourceBatch& src,
                          const StepRows& step, size_t rows, const float* in, float* queries, float* context,
-                         float* out, const QuantBuffers& q) const {
+                         float* out, const QuantBuffers& q, float* weights, size_t ldw) const {
   const Dims& d = c_.dims;
   const size_t heads = d.decoder_heads, hd = d.decoder_head_dim;
   c_.linear(layer.cross_q, rows, in, d.model, queries, d.model, ops::Activation::kNone, q,
@@ -49,17 +49,28 @@ void CrossMemory::attend(const DecoderLayerWeights& layer, size_t layer_index, c
   {
     ScopedProf sp(c_.profiler, ProfOp::kDecCrossAttention);
     const float* v = values(layer_index);
-    c_.pool->parallel_for(rows * heads, [&](size_t b, size_t e, int thread) {
-      float* scores = c_.scratch_of(thread);
-      for (size_t task = b; task < e; ++task) {
-        const size_t r = task / heads, h = task % heads;
-        const size_t s = static_cast<size_t>(step.sentence[r]);
-        c_.kernels->f32_attention(1, src.length(s), hd, queries + r * d.model + h * hd, hd,
-                                  keys(layer_index, s, h), hd * ops::kKeyBlock,
-                                  v + src.offset(s) * d.model + h * hd, d.model,
-                                  context + r * d.model + h * hd, d.model, d.decoder_attention_scale, scores);
-      }
-    });
+    // One head of row r; with `weights`, its probabilities (the kernel leaves a single
+    // query's in scratch) added to the row's.
+    auto head = [&](size_t r, size_t h, float* scores) {
+      const size_t s = static_cast<size_t>(step.sentence[r]);
+      const size_t len = src.length(s);
+      c_.kernels->f32_attention(1, len, hd, queries + r * d.model + h * hd, hd, keys(layer_index, s, h),
+                                hd * ops::kKeyBlock, v + src.offset(s) * d.model + h * hd, d.model,
+                                context + r * d.model + h * hd, d.model, d.decoder_attention_scale, scores);
+      if (weights == nullptr) return;
+      float* w = weights + r * ldw;
+      for (size_t j = 0; j < len; ++j) w[j] = (h == 0 ? 0.0f : w[j]) + scores[j];
+    };
+    if (weights == nullptr) {
+      c_.pool->parallel_for(rows * heads, [&](size_t b, size_t e, int thread) {
+        for (size_t task = b; task < e; ++task) head(task / heads, task % heads, c_.scratch_of(thread));
+      });
+    } else {  // a row's heads in one task, in order
+      c_.pool->parallel_for(rows, [&](size_t b, size_t e, int thread) {
+        for (size_t r = b; r < e; ++r)
+          for (size_t h = 0; h < heads; ++h) head(r, h, c_.scratch_of(thread));
+      });
+    }
   }
   c_.linear(layer.cross_out, rows, context, d.model, out, d.model, ops::Activation::kNone, q,
             ProfOp::kDecGemmCrossOut, ProfOp::kDecQuantize);

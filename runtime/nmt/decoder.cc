@@ -24,8 +24,27 @@ void Decoder::declare(ArenaLayout& layout) {
                kPhaseDecode);
     layout.add(&quant_.scales, "decoder int8 scales", rows, kPhaseDecode, kPhaseDecode);
   }
+  layout.add(&attention_, "alignment weights", rows * d.max_source, kPhaseDecode, kPhaseDecode);
+  layout.add(&aligned_, "aligned sources", rows, kPhaseDecode, kPhaseDecode);
   output_.declare(layout);
 }
+
+namespace {
+
+// The source token each row's weights peak at, eos (the last) aside; the first of ties.
+void peak_sources(const float* weights, size_t ldw, const SourceBatch& src, const StepRows& step, size_t rows,
+                  int32_t* out) {
+  for (size_t r = 0; r < rows; ++r) {
+    const size_t len = src.length(static_cast<size_t>(step.sentence[r]));
+    const float* w = weights + r * ldw;
+    int32_t best = -1;
+    for (size_t j = 0; j + 1 < len; ++j)
+      if (best < 0 || w[j] > w[best]) best = static_cast<int32_t>(j);
+    out[r] = best;
+  }
+}
+
+}  // namespace
 
 float* Decoder::score(size_t rows, size_t t) {
   const ModelWeights& w = *c_.weights;
@@ -47,7 +66,10 @@ float* Decoder::score(size_t rows, size_t t) {
       res.add(rows, sublayer_, hidden_, layer.self_norm);
     }
     in = res.input(rows, hidden_, sublayer_, layer.cross_norm);
-    cross_.attend(layer, l, src_, step_, rows, in, wide_, context_, sublayer_, quant_);
+    const bool align = static_cast<int>(l) == align_layer_;
+    cross_.attend(layer, l, src_, step_, rows, in, wide_, context_, sublayer_, quant_,
+                  align ? attention_ : nullptr, c_.dims.max_source);
+    if (align) peak_sources(attention_, c_.dims.max_source, src_, step_, rows, aligned_);
     res.add(rows, sublayer_, hidden_, layer.cross_norm);
     in = res.input(rows, hidden_, sublayer_, layer.final_norm);
     feed_forward(c_, layer.fc1, layer.fc2, rows, in, wide_, c_.dims.decoder_wide, context_, quant_,

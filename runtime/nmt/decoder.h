@@ -29,7 +29,13 @@ class Decoder final : public TokenScorer {
     cross_.build(src_, encoder_out, encoder_quant);
   }
 
+  // For the next run: capture alignments from decoder layer `layer`'s cross-attention
+  // (its heads averaged), or none (-1).
+  void set_alignment_layer(int layer) { align_layer_ = layer; }
   float* score(size_t rows, size_t t) override;
+  // Row r's output aligned to the source token that layer's cross-attention weighs most,
+  // its final eos aside (-1 for a source that is nothing but eos).
+  const int32_t* aligned_sources() const override { return align_layer_ >= 0 ? aligned_ : nullptr; }
   size_t columns() const override { return output_.columns(); }
   const uint32_t* column_ids() const override { return output_.column_ids(); }
   void reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t t) override {
@@ -61,6 +67,9 @@ class Decoder final : public TokenScorer {
   float* context_ = nullptr;   // [rows][d]: attention context, then the FFN output
   float* sublayer_ = nullptr;  // [rows][d]: a sub-layer's output (or normalised input)
   QuantBuffers quant_;
+  int align_layer_ = -1;
+  float* attention_ = nullptr;  // [rows][max_source]: the alignment layer's weights
+  int32_t* aligned_ = nullptr;  // [rows]
 };
 
 }  // namespace edgemt

@@ -140,6 +140,13 @@ std::span<const float> Engine::hypothesis_logprobs(size_t s, size_t i) const {
   return m.beam.hypothesis_logprobs(s, i);
 }
 
+std::span<const int32_t> Engine::hypothesis_alignment(size_t s, size_t i) const {
+  const Impl& m = *impl_;
+  if (i >= hypothesis_count(s)) return {};
+  if (m.last_beam == 1 || m.beam.hypothesis_count(s) == 0) return m.search.result_sources(s);
+  return m.beam.hypothesis_sources(s, i);
+}
+
 size_t Engine::shortlist_columns() const { return impl_->decoder.shortlist_columns(); }
 
 const float* Engine::first_logits(int row) const {
@@ -171,6 +178,10 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
   if (params.sampling_topk > 1 && params.beam != 1) return invalid_argument("sampling needs beam 1");
   if (!(params.sampling_temperature > 0.0f) || !std::isfinite(params.sampling_temperature))
     return invalid_argument("sampling temperature must be a finite number > 0");
+  const int layers = static_cast<int>(d.decoder_layers);
+  if (params.alignment_layer < -1 || params.alignment_layer >= layers)
+    return invalid_argument("alignment layer " + std::to_string(params.alignment_layer) +
+                            " is outside [-1, " + std::to_string(layers - 1) + "]");
   EDGEMT_RETURN_IF_ERROR(m.source.fill(sources, d, m.context.config->source_vocab_size));
 
   m.encoder.run(m.source);
@@ -191,6 +202,10 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
     m.search.max_new[s] = static_cast<int32_t>(lim);
     max_new = std::max(max_new, static_cast<size_t>(lim));
   }
+  m.decoder.set_alignment_layer(
+      !params.alignments
+          ? -1
+          : (params.alignment_layer >= 0 ? params.alignment_layer : default_alignment_layer(layers)));
   m.last_beam = static_cast<size_t>(params.beam);
   m.last_greedy_scores = params.greedy_scores;
   m.last_sentences = n;

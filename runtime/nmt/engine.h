@@ -49,6 +49,10 @@ class Engine {
   // logits processors; the final eos included when it ended with one, so one more than
   // hypothesis(s, i) has). Empty after a greedy run without params.greedy_scores.
   std::span<const float> hypothesis_logprobs(size_t s, size_t i) const;
+  // With params.alignments: each of its tokens' aligned source position (an index into
+  // sentence s's source ids; -1 when the source is nothing but eos), the final eos
+  // included, as hypothesis_logprobs. Empty otherwise.
+  std::span<const int32_t> hypothesis_alignment(size_t s, size_t i) const;
 
   // Encoder output of the last run (rows packed sentence after sentence, [tokens][d]),
   // when probes.keep_first_logits is set (otherwise its memory is reused by decoding).

@@ -59,7 +59,21 @@ struct SearchParams {
   int sampling_topk = 1;  // 1 .. kMaxSamplingTopK
   float sampling_temperature = 1.0f;
   uint64_t seed = 0;
+  // Word alignment (Engine::hypothesis_alignment): each output token is aligned to the
+  // source token that decoder layer alignment_layer's cross-attention (its heads
+  // averaged) weighs most when the token is chosen, the source's eos aside. -1: the
+  // model's default layer (default_alignment_layer). A cost only when asked: one pass
+  // over that layer's attention weights per step.
+  bool alignments = false;
+  int alignment_layer = -1;
 };
+
+// The decoder layer whose cross-attention aligns best when a model says nothing: the
+// second to last of three or more (the last ones attend to what comes next; Garg et
+// al. 2019 found the penultimate layer of a 6-layer decoder best), else the last.
+inline int default_alignment_layer(int decoder_layers) {
+  return decoder_layers >= 3 ? decoder_layers - 2 : decoder_layers - 1;
+}
 
 inline constexpr int kMaxSamplingTopK = 1024;
 

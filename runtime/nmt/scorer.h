@@ -20,6 +20,9 @@ class TokenScorer {
   // scores its candidates only.
   virtual size_t columns() const = 0;
   virtual const uint32_t* column_ids() const = 0;
+  // After score(), when the scorer aligns (else null): per row, the source token (its
+  // index in the row's sentence) the step's output is aligned to, or -1.
+  virtual const int32_t* aligned_sources() const { return nullptr; }
   // Slots first_slot + i (i < beams) continue slots first_slot + parents[i] (steps 0..t).
   virtual void reorder(size_t first_slot, const int32_t* parents, size_t beams, size_t t) = 0;
 };

@@ -1,12 +1,14 @@
 #include "runtime/server/libretranslate.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "runtime/api/word_alignment.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/protected_spans.h"
@@ -376,20 +378,24 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
   const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
   SentenceSplitter* splitter = sentence_splitter(f.source);
   std::optional<HttpResponse> refused;
-  auto translate_texts =
-      [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<std::string>>> {
+  // One job for `qs`: each text cut into segments (lines, sentences) with their protected
+  // spans; false (with `refused` set) when refused, timed out or failed.
+  struct Run {
     std::vector<Segmented> docs;
-    std::vector<std::string> texts;
     std::vector<ProtectedSentence> kept;  // each sentence's protected spans (URLs, %s, ...)
+    std::shared_ptr<Job> job;
+  };
+  auto run_job = [&](const std::vector<std::string>& qs, bool align, Run* run) -> Status {
+    std::vector<std::string> texts;
     for (const std::string& q : qs) {
-      docs.push_back(segment_text(q));
-      if (splitter != nullptr) split_sentences(&docs.back(), *splitter);
-      for (size_t i : docs.back().text) {
-        kept.push_back(protect_spans(docs.back().pieces[i]));
-        texts.push_back(kept.back().verbatim ? std::string() : kept.back().text);
+      run->docs.push_back(segment_text(q));
+      if (splitter != nullptr) split_sentences(&run->docs.back(), *splitter);
+      for (size_t i : run->docs.back().text) {
+        run->kept.push_back(protect_spans(run->docs.back().pieces[i]));
+        texts.push_back(run->kept.back().verbatim ? std::string() : run->kept.back().text);
       }
     }
-    TranslationService::Submitted sub = service_.submit(model, texts, f.alternatives);
+    TranslationService::Submitted sub = service_.submit(model, texts, align ? 0 : f.alternatives, align);
     using R = TranslationService::Submitted::Refusal;
     switch (sub.refusal) {
       case R::kNone:
@@ -418,14 +424,21 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
       refused = error(500, "translation failed: " + st.message());
       return st;
     }
-    const std::vector<Job::Segment>& segs = sub.job->segments();
+    run->job = std::move(sub.job);
+    return Status::ok();
+  };
+  auto translate_texts =
+      [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<std::string>>> {
+    Run run;
+    EDGEMT_RETURN_IF_ERROR(run_job(qs, false, &run));
+    const std::vector<Job::Segment>& segs = run.job->segments();
     std::vector<std::vector<std::string>> out;
     size_t at = 0;
-    for (const Segmented& doc : docs) {
+    for (const Segmented& doc : run.docs) {
       std::vector<std::string> best;
       size_t n_alt = 0;
       for (size_t i = 0; i < doc.text.size(); ++i) {
-        best.push_back(restore_spans(segs[at + i].text, kept[at + i]));
+        best.push_back(restore_spans(segs[at + i].text, run.kept[at + i]));
         n_alt = std::max(n_alt, segs[at + i].alternatives.size());
       }
       out.push_back({reassemble(doc, best)});
@@ -434,7 +447,7 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
         for (size_t i = 0; i < doc.text.size(); ++i) {
           const Job::Segment& sg = segs[at + i];
           alt.push_back(
-              restore_spans(k < sg.alternatives.size() ? sg.alternatives[k] : sg.text, kept[at + i]));
+              restore_spans(k < sg.alternatives.size() ? sg.alternatives[k] : sg.text, run.kept[at + i]));
         }
         out.back().push_back(reassemble(doc, alt));
       }
@@ -442,8 +455,58 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
     }
     return out;
   };
+  // HTML inline runs: each text's best translation with its words aligned to the text's
+  // (runtime/api/word_alignment.h), as the Translator's.
+  const Tokenizer& tok = service_.tokenizer(model);
+  auto align_texts =
+      [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<AlignedText>>> {
+    Run run;
+    EDGEMT_RETURN_IF_ERROR(run_job(qs, true, &run));
+    const std::vector<Job::Segment>& segs = run.job->segments();
+    std::vector<std::vector<AlignedText>> out;
+    size_t at = 0;
+    for (const Segmented& doc : run.docs) {
+      AlignedText a;
+      size_t src_at = 0;  // bytes of the text before piece p
+      size_t next = 0;    // the next text piece
+      for (size_t p = 0; p < doc.pieces.size(); ++p) {
+        const std::string& piece = doc.pieces[p];
+        if (next >= doc.text.size() || doc.text[next] != p) {
+          a.text += piece;
+          src_at += piece.size();
+          continue;
+        }
+        const Job::Segment& sg = segs[at + next];
+        const ProtectedSentence& kept = run.kept[at + next];
+        const std::string t = restore_spans(sg.text, kept);
+        if (!sg.ids.empty() && !kept.verbatim) {
+          const SourceWords sw = source_words(tok, sg.ids, piece, &kept);
+          std::vector<TargetWord> tw = target_words(tok, sg.target_ids, sg.alignment, sw.word_of, &kept);
+          std::vector<std::string_view> texts;
+          for (const TargetWord& w : tw) texts.push_back(w.text);
+          const std::vector<TextSpan> spans = locate_words(t, texts);
+          for (size_t w = 0; w < tw.size(); ++w) {
+            if (tw[w].source < 0 || spans[w].size() == 0) continue;
+            const TextSpan s = sw.spans[static_cast<size_t>(tw[w].source)];
+            a.words.push_back({{spans[w].begin + a.text.size(), spans[w].end + a.text.size()},
+                               {s.begin + src_at, s.end + src_at}});
+          }
+        }
+        a.text += t;
+        src_at += piece.size();
+        ++next;
+      }
+      out.push_back({std::move(a)});
+      at += doc.text.size();
+    }
+    return out;
+  };
   // HTML: text nodes and inline runs as plain texts (runtime/text/html_document.h).
-  auto hyps = f.format == "html" ? translate_html(f.q, true, translate_texts) : translate_texts(f.q);
+  auto hyps = f.format == "html"
+                  ? translate_html(f.q, true, translate_texts,
+                                   std::function<Expected<std::vector<std::vector<AlignedText>>>(
+                                       const std::vector<std::string>&)>(align_texts))
+                  : translate_texts(f.q);
   if (!hyps) return refused ? *refused : error(500, "translation failed: " + hyps.status().message());
   json translated = json::array(), alternatives = json::array();
   for (const std::vector<std::string>& h : hyps.value()) {

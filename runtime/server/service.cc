@@ -58,7 +58,9 @@ class ModelWorkers {
     return Status::ok();
   }
 
-  TranslationService::Submitted submit(const std::vector<std::string>& texts, int alternatives) {
+  const Tokenizer& tokenizer() const { return model_->tokenizer(); }
+
+  TranslationService::Submitted submit(const std::vector<std::string>& texts, int alternatives, bool align) {
     using R = TranslationService::Submitted::Refusal;
     TranslationService::Submitted out;
     if (alternatives < 0 || alternatives > o_.max_alternatives) {
@@ -89,7 +91,7 @@ class ModelWorkers {
                     " per request";
       return out;
     }
-    auto job = std::make_shared<Job>(std::move(segs), alternatives);
+    auto job = std::make_shared<Job>(std::move(segs), alternatives, align);
     job->remaining_ = pending;
     if (pending == 0) {
       out.job = std::move(job);
@@ -162,13 +164,14 @@ class ModelWorkers {
     }
     const Job* first_job = queue_.front().job.get();
     const int alternatives = first_job->alternatives_;
+    const bool align = first_job->align_;
     const size_t max_batch = static_cast<size_t>(o_.max_batch);
     size_t tokens = 0;
     for (auto it = queue_.begin(); it != queue_.end() && batch->size() < max_batch;) {
       const Job& j = *it->job;
       const bool same_request = &j == first_job;
-      if (!o_.batching && !same_request) break;    // one request at a time
-      if (j.alternatives_ != alternatives) break;  // other search options: keep the order
+      if (!o_.batching && !same_request) break;                         // one request at a time
+      if (j.alternatives_ != alternatives || j.align_ != align) break;  // other options: keep the order
       const size_t n = j.segments_[it->segment].ids.size();
       if (!batch->empty() && tokens + n > static_cast<size_t>(o_.batch_tokens)) break;
       tokens += n;
@@ -185,7 +188,7 @@ class ModelWorkers {
     std::vector<Item> batch;
     std::vector<std::span<const int32_t>> src;
     std::vector<std::vector<int32_t>> out;
-    std::vector<std::vector<std::vector<int32_t>>> nbest;
+    std::vector<std::vector<std::vector<int32_t>>> nbest, aligns;
     const Tokenizer& tok = model_->tokenizer();
     TranslateOptions opts;
     opts.repetition_guard = true;  // text for people, as Translator::translate
@@ -199,15 +202,17 @@ class ModelWorkers {
       src.clear();
       for (const Item& it : batch) src.push_back(it.job->segments_[it.segment].ids);
       const int alternatives = batch.front().job->alternatives_;
+      const bool align = batch.front().job->align_;
       Status s;
-      if (alternatives == 0) {
+      if (alternatives == 0 && !align) {
         out.resize(src.size());
         s = tr.translate_ids(src, std::span(out), opts);
       } else {
         // Alternatives come from the beam's other hypotheses: the beam is at least 1 + n.
         TranslateOptions o = opts;
-        o.beam = std::max(default_beam, alternatives + 1);
-        s = tr.translate_ids_nbest(src, static_cast<size_t>(alternatives + 1) * 2, &nbest, o);
+        if (alternatives > 0) o.beam = std::max(default_beam, alternatives + 1);
+        s = tr.translate_ids_nbest(src, static_cast<size_t>(alternatives + 1) * 2, &nbest, o, nullptr,
+                                   nullptr, align ? &aligns : nullptr);
       }
       for (size_t i = 0; i < batch.size(); ++i) {
         Job& job = *batch[i].job;
@@ -215,7 +220,11 @@ class ModelWorkers {
           job.fail(s);
         } else {
           Job::Segment& seg = job.segments_[batch[i].segment];
-          if (alternatives == 0) {
+          if (align && !nbest[i].empty()) {
+            seg.target_ids = nbest[i][0];
+            seg.alignment = aligns[i][0];
+          }
+          if (alternatives == 0 && !align) {
             seg.text = tok.decode(out[i]);
           } else {
             // Best first; alternatives are the next distinct texts.
@@ -316,15 +325,19 @@ int TranslationService::find(const std::string& source, const std::string& targe
   return -1;
 }
 
+const Tokenizer& TranslationService::tokenizer(int model) const {
+  return models_[static_cast<size_t>(model)]->tokenizer();
+}
+
 TranslationService::Submitted TranslationService::submit(int model, const std::vector<std::string>& texts,
-                                                         int alternatives) {
+                                                         int alternatives, bool align) {
   if (model < 0 || static_cast<size_t>(model) >= models_.size()) {
     Submitted s;
     s.refusal = Submitted::Refusal::kBadRequest;
     s.message = "no such model";
     return s;
   }
-  return models_[static_cast<size_t>(model)]->submit(texts, alternatives);
+  return models_[static_cast<size_t>(model)]->submit(texts, alternatives, align);
 }
 
 double TranslationService::source_coverage(int model, const std::string& text) const {

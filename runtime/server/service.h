@@ -60,10 +60,13 @@ class Job {
     std::vector<int32_t> ids;               // source ids with the final eos; empty: blank text, nothing to do
     std::string text;                       // the best translation
     std::vector<std::string> alternatives;  // the next best, when asked for
+    // With alignments: the best translation's ids and each one's aligned source position
+    // (Translator::translate_ids_nbest), the final eos included.
+    std::vector<int32_t> target_ids, alignment;
   };
 
-  Job(std::vector<Segment> segments, int alternatives)
-      : segments_(std::move(segments)), alternatives_(alternatives) {}
+  Job(std::vector<Segment> segments, int alternatives, bool align = false)
+      : segments_(std::move(segments)), alternatives_(alternatives), align_(align) {}
 
   // Waits until every segment is translated or an error ends the job, at most until
   // `deadline`. False on timeout (the job is then cancelled: its waiting segments are
@@ -72,6 +75,7 @@ class Job {
   Status status() const;
   const std::vector<Segment>& segments() const { return segments_; }
   int alternatives() const { return alternatives_; }
+  bool align() const { return align_; }
 
  private:
   friend class ModelWorkers;
@@ -80,6 +84,7 @@ class Job {
 
   std::vector<Segment> segments_;
   int alternatives_ = 0;
+  bool align_ = false;
   mutable std::mutex mu_;
   std::condition_variable done_cv_;
   size_t remaining_ = 0;
@@ -109,6 +114,8 @@ class TranslationService {
   const std::vector<ModelEntry>& models() const { return entries_; }
   // The model index serving source -> target, or -1.
   int find(const std::string& source, const std::string& target) const;
+  // Model `model`'s tokenizer (a valid index).
+  const Tokenizer& tokenizer(int model) const;
   const ServiceOptions& options() const { return options_; }
 
   // Tokenizes `texts` (blank ones are done at once) and queues them for model `model`.
@@ -120,8 +127,8 @@ class TranslationService {
   };
   // kBusy: the queue cannot take the segments now (answer 503, retry later); kTooLarge:
   // more segments than the queue ever holds; kBadRequest: too many alternatives;
-  // kStopping: shutdown began.
-  Submitted submit(int model, const std::vector<std::string>& texts, int alternatives);
+  // kStopping: shutdown began. align: the segments also get word alignments (Job::Segment).
+  Submitted submit(int model, const std::vector<std::string>& texts, int alternatives, bool align = false);
 
   // Language guess for /detect and source "auto": the share of `text`'s tokens that model
   // `model`'s source vocabulary knows (not unknown), in [0, 1]; 0 for blank text.

@@ -36,87 +36,129 @@ inline std::string flatten_html_space(std::string_view node) {
 
 // HTML documents (TextFormat::kHtml): each document's inline runs (runtime/text/markup.h)
 // and its other text nodes are translated as texts by `translate_all` (texts -> each
-// one's hypotheses, best first); a run whose tags do not come back in place has its text
-// nodes translated one by one instead. Document i's hypothesis h takes each unit's h-th
-// (or its best, where it has fewer).
-template <typename F>
+// one's hypotheses, best first). A run's tags are put back, per hypothesis, by the first
+// way that fits: a flat run's elements translated alone and found in its plain text's
+// translation (wrap_found_elements); with `align_all` (texts -> each one's aligned
+// hypotheses; may be empty), its plain text's aligned translation (place_aligned_tags);
+// the translation of its source with placeholders (place_inline_tags); else its text
+// nodes are translated one by one. Document i's hypothesis h takes each unit's h-th (or
+// its best, where it has fewer).
+template <typename F, typename A>
 Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector<std::string>& texts,
-                                                               bool runs, F translate_all) {
+                                                               bool runs, F translate_all, A align_all) {
   struct Doc {
     Segmented seg;
     std::vector<InlineRun> runs;
     std::vector<int> run_of;                          // per text node: its run, or -1
-    std::vector<std::vector<std::string>> run_html;   // per run: its hypotheses ({} if failed)
+    std::vector<std::vector<std::string>> run_html;   // per run: its hypotheses ({} if not placed yet)
     std::vector<std::vector<std::string>> node_hyps;  // per text node (not in a placed run)
   };
+  const bool aligning = static_cast<bool>(align_all);
   std::vector<Doc> docs(texts.size());
-  std::vector<std::string> units;
+  std::vector<std::string> units, plains;
   for (size_t d = 0; d < texts.size(); ++d) {
     Doc& doc = docs[d];
     doc.seg = segment_html(texts[d]);
     if (runs) doc.runs = inline_runs(doc.seg, flatten_html_space);
     doc.run_of.assign(doc.seg.text.size(), -1);
+    doc.run_html.resize(doc.runs.size());
+    doc.node_hyps.resize(doc.seg.text.size());
     for (size_t r = 0; r < doc.runs.size(); ++r) {
-      for (size_t n : doc.runs[r].nodes) doc.run_of[n] = static_cast<int>(r);
-      units.push_back(doc.runs[r].source);
-      // A flat run also as plain text and each element's text on its own.
-      if (!doc.runs[r].element.empty()) {
-        units.push_back(doc.runs[r].plain);
-        units.insert(units.end(), doc.runs[r].element.begin(), doc.runs[r].element.end());
+      const InlineRun& run = doc.runs[r];
+      for (size_t n : run.nodes) doc.run_of[n] = static_cast<int>(r);
+      // First: the plain text (aligned, or as a text for a flat run), each flat run's
+      // elements alone; without alignments also the placeholders' source.
+      if (aligning) {
+        plains.push_back(run.plain);
+      } else {
+        units.push_back(run.source);
+        if (!run.element.empty()) units.push_back(run.plain);
       }
+      units.insert(units.end(), run.element.begin(), run.element.end());
     }
     for (size_t n = 0; n < doc.seg.text.size(); ++n)
       if (doc.run_of[n] < 0) units.push_back(flatten_html_space(doc.seg.pieces[doc.seg.text[n]]));
   }
   auto first = translate_all(units);
   if (!first) return first.status();
-  std::vector<std::string> retry;  // the text nodes of runs whose tags did not fit
-  size_t u = 0;
+  Expected<std::vector<std::vector<AlignedText>>> aligned = std::vector<std::vector<AlignedText>>();
+  if (aligning && !plains.empty()) aligned = align_all(plains);
+  if (!aligned) return aligned.status();
+  std::vector<std::string> held;  // runs not placed yet: their placeholders' source (aligning)
+  size_t u = 0, a = 0;
   for (Doc& doc : docs) {
-    doc.run_html.resize(doc.runs.size());
-    doc.node_hyps.resize(doc.seg.text.size());
     for (size_t r = 0; r < doc.runs.size(); ++r) {
-      // Per hypothesis: the plain translation with each element's translation found in
-      // it, else the placeholders' translation with the tags in place.
       const InlineRun& run = doc.runs[r];
-      const std::vector<std::string>& held = first.value()[u];
-      const std::vector<std::string>* plain = nullptr;
+      const std::vector<std::string>* holders = nullptr;  // the placeholders' translations
+      std::vector<std::string> plain;
+      const std::vector<AlignedText>* al = nullptr;
+      if (aligning) {
+        al = &aligned.value()[a++];
+        for (const AlignedText& x : *al) plain.push_back(x.text);
+      } else {
+        holders = &first.value()[u++];
+        if (!run.element.empty()) plain = first.value()[u++];
+      }
       std::vector<std::string> elements;
-      if (!run.element.empty()) {
-        plain = &first.value()[u + 1];
-        for (size_t e = 0; e < run.element.size(); ++e) {
-          const std::vector<std::string>& alts = first.value()[u + 2 + e];
-          elements.push_back(alts.empty() ? std::string() : alts[0]);
-        }
+      for (size_t e = 0; e < run.element.size(); ++e) {
+        const std::vector<std::string>& alts = first.value()[u++];
+        elements.push_back(alts.empty() ? std::string() : alts[0]);
       }
       std::vector<std::string>& html = doc.run_html[r];
-      const size_t count = std::max(held.size(), plain != nullptr ? plain->size() : 0);
+      const size_t count = std::max(holders != nullptr ? holders->size() : 0, plain.size());
       for (size_t h = 0; h < count; ++h) {
         std::string placed;
-        const bool ok = (plain != nullptr && h < plain->size() &&
-                         wrap_found_elements(run, (*plain)[h], elements, &placed)) ||
-                        (h < held.size() && place_inline_tags(run, held[h], &placed));
+        const bool ok =
+            (h < plain.size() && !run.element.empty() &&
+             wrap_found_elements(run, plain[h], elements, &placed)) ||
+            (al != nullptr && h < al->size() && place_aligned_tags(run, (*al)[h], &placed)) ||
+            (holders != nullptr && h < holders->size() && place_inline_tags(run, (*holders)[h], &placed));
         if (!ok) {
           html.clear();
           break;
         }
         html.push_back(std::move(placed));
       }
-      if (html.empty())
-        for (size_t n : run.nodes) retry.push_back(flatten_html_space(doc.seg.pieces[doc.seg.text[n]]));
-      u += run.element.empty() ? 1 : 2 + run.element.size();
+      if (html.empty() && aligning) held.push_back(run.source);
     }
     for (size_t n = 0; n < doc.seg.text.size(); ++n)
       if (doc.run_of[n] < 0) doc.node_hyps[n] = std::move(first.value()[u++]);
   }
-  if (!retry.empty()) {
-    auto second = translate_all(retry);
+  // Aligning: the runs not placed, through their placeholders.
+  if (!held.empty()) {
+    auto second = translate_all(held);
     if (!second) return second.status();
+    size_t k = 0;
+    for (Doc& doc : docs)
+      for (size_t r = 0; r < doc.runs.size(); ++r) {
+        if (!doc.run_html[r].empty()) continue;
+        std::vector<std::string>& html = doc.run_html[r];
+        for (const std::string& x : second.value()[k]) {
+          std::string placed;
+          if (!place_inline_tags(doc.runs[r], x, &placed)) {
+            html.clear();
+            break;
+          }
+          html.push_back(std::move(placed));
+        }
+        ++k;
+      }
+  }
+  // Last: the text nodes of runs still not placed, one by one.
+  std::vector<std::string> retry;
+  for (Doc& doc : docs)
+    for (size_t r = 0; r < doc.runs.size(); ++r)
+      if (doc.run_html[r].empty())
+        for (size_t n : doc.runs[r].nodes)
+          retry.push_back(flatten_html_space(doc.seg.pieces[doc.seg.text[n]]));
+  if (!retry.empty()) {
+    auto third = translate_all(retry);
+    if (!third) return third.status();
     size_t k = 0;
     for (Doc& doc : docs)
       for (size_t r = 0; r < doc.runs.size(); ++r)
         if (doc.run_html[r].empty())
-          for (size_t n : doc.runs[r].nodes) doc.node_hyps[n] = std::move(second.value()[k++]);
+          for (size_t n : doc.runs[r].nodes) doc.node_hyps[n] = std::move(third.value()[k++]);
   }
   auto pick = [](const std::vector<std::string>& alts, size_t h) {
     return alts.empty() ? std::string() : alts[std::min(h, alts.size() - 1)];
@@ -135,6 +177,14 @@ Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector
     }
   }
   return result;
+}
+
+// Without alignments.
+template <typename F>
+Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector<std::string>& texts,
+                                                               bool runs, F translate_all) {
+  using AlignAll = Expected<std::vector<std::vector<AlignedText>>> (*)(const std::vector<std::string>&);
+  return translate_html(texts, runs, translate_all, AlignAll(nullptr));
 }
 
 }  // namespace edgemt

@@ -399,19 +399,26 @@ struct RunBuilder {
       flat = x.pair >= 0 && (!x.open || (t + 1 < run.tags.size() && run.tags[t + 1].pair == x.pair &&
                                          run.tags[t + 1].cluster == x.cluster + 1));
     }
-    if (flat) {
-      for (size_t k = a; k <= b;) {
-        if (kind[k] == Kind::kText) {
-          run.plain += flatten(doc.pieces[k++]);
-          continue;
-        }
-        bool space = false;
-        for (; k <= b && kind[k] != Kind::kText; ++k) space = space || kind[k] == Kind::kSpace;
-        if (space && !run.plain.empty() && k <= b) run.plain += ' ';
+    for (size_t k = a; k <= b;) {
+      if (kind[k] == Kind::kText) {
+        run.plain += flatten(doc.pieces[k++]);
+        continue;
       }
+      run.cluster_at.push_back(run.plain.size());
+      bool space = false, line_break = false;
+      for (; k <= b && kind[k] != Kind::kText; ++k) {
+        space = space || kind[k] == Kind::kSpace;
+        line_break = line_break || (kind[k] == Kind::kInlineTag && tag[k].name == "br");
+      }
+      // A <br> ends a line (and so a sentence) in the plain text too.
+      if (line_break)
+        run.plain += '\n';
+      else if (space && !run.plain.empty() && k <= b)
+        run.plain += ' ';
+    }
+    if (flat)
       for (const InlineRun::Tag& x : run.tags)
         if (x.open) run.element.push_back(node_after[x.cluster]);
-    }
     runs.push_back(std::move(run));
   }
 };
@@ -581,6 +588,134 @@ bool wrap_found_elements(const InlineRun& run, std::string_view translation,
     at = m.at;
   }
   html += escape_html(translation.substr(at));
+  *out = std::move(html);
+  return true;
+}
+
+namespace {
+
+bool edge_punctuation(char c) {
+  return c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?' || c == ')' || c == '(';
+}
+
+}  // namespace
+
+bool place_aligned_tags(const InlineRun& run, const AlignedText& translation, std::string* out) {
+  const std::string& text = translation.text;
+  const size_t pairs = run.pair_has_text.size();
+  // Each pair's clusters (open, close) and so its source bytes [cluster_at[open], cluster_at[close]).
+  std::vector<size_t> open_tag(pairs, 0), close_tag(pairs, 0), open_cluster(pairs, 0),
+      close_cluster(pairs, 0);
+  for (size_t i = 0; i < run.tags.size(); ++i) {
+    const InlineRun::Tag& t = run.tags[i];
+    if (t.pair < 0) continue;
+    const size_t p = static_cast<size_t>(t.pair);
+    if (t.open) {
+      open_tag[p] = i;
+      open_cluster[p] = t.cluster;
+    } else {
+      close_tag[p] = i;
+      close_cluster[p] = t.cluster;
+    }
+  }
+  if (run.cluster_at.size() != run.clusters.size()) return false;
+  auto valid = [&](const AlignedText::Word& w) {
+    return w.target.end > w.target.begin && w.target.end <= text.size() && w.source.end > w.source.begin;
+  };
+  // Per pair, the stretch of the translation from its first to its last aligned word.
+  std::vector<TextSpan> range(pairs);
+  std::vector<bool> placed(pairs, false);
+  for (size_t p = 0; p < pairs; ++p) {
+    const size_t sb = run.cluster_at[open_cluster[p]], se = run.cluster_at[close_cluster[p]];
+    for (const AlignedText::Word& w : translation.words) {
+      if (!valid(w) || !(w.source.begin < se && w.source.end > sb)) continue;
+      range[p] =
+          placed[p] ? TextSpan{std::min(range[p].begin, w.target.begin), std::max(range[p].end, w.target.end)}
+                    : w.target;
+      placed[p] = true;
+    }
+    if (!placed[p]) return false;  // (an element without text has nothing to hold either)
+    // Punctuation at the stretch's edges the source element does not have there.
+    const std::string_view src = std::string_view(run.plain).substr(sb, se - sb);
+    const char first = src.empty() ? ' ' : src.front(), last = src.empty() ? ' ' : src.back();
+    while (range[p].size() > 1 && edge_punctuation(text[range[p].end - 1]) && text[range[p].end - 1] != last)
+      --range[p].end;
+    while (range[p].size() > 1 && edge_punctuation(text[range[p].begin]) && text[range[p].begin] != first)
+      ++range[p].begin;
+  }
+  // Nesting as in the source: a pair holds the pairs inside it (its stretch grows to
+  // theirs, innermost first); pairs side by side must not overlap.
+  auto inside = [&](size_t q, size_t p) {  // q nested in p in the source
+    return open_tag[q] > open_tag[p] && close_tag[q] < close_tag[p];
+  };
+  std::vector<size_t> by_depth(pairs);
+  for (size_t p = 0; p < pairs; ++p) by_depth[p] = p;
+  std::sort(by_depth.begin(), by_depth.end(), [&](size_t x, size_t y) { return open_tag[x] > open_tag[y]; });
+  for (size_t p : by_depth)
+    for (size_t q = 0; q < pairs; ++q)
+      if (q != p && inside(q, p))
+        range[p] = {std::min(range[p].begin, range[q].begin), std::max(range[p].end, range[q].end)};
+  for (size_t p = 0; p < pairs; ++p)
+    for (size_t q = p + 1; q < pairs; ++q)
+      if (!inside(q, p) && !inside(p, q) && range[p].begin < range[q].end && range[q].begin < range[p].end)
+        return false;
+  // Marks: (position, order at a position: closes, voids, opens), then closes inner
+  // first and opens outer first.
+  struct Mark {
+    size_t at;
+    int kind;  // 0 close, 1 void, 2 open
+    size_t tag;
+    size_t order;
+    bool replaces = false;  // the byte at `at` (a line break) is the tag's
+  };
+  std::vector<Mark> marks;
+  for (size_t i = 0; i < run.tags.size(); ++i) {
+    const InlineRun::Tag& t = run.tags[i];
+    if (t.pair >= 0) {
+      const size_t p = static_cast<size_t>(t.pair);
+      if (t.open)
+        marks.push_back({range[p].begin, 2, i, open_tag[p], false});
+      else
+        marks.push_back({range[p].end, 0, i, run.tags.size() - open_tag[p], false});
+      continue;
+    }
+    const size_t at = run.cluster_at[t.cluster];
+    // A line break (<br>, a line break in the plain text): at the same line break of the
+    // translation (sentences are translated line by line), which it replaces.
+    if (at < run.plain.size() && run.plain[at] == '\n') {
+      const size_t k = static_cast<size_t>(std::count(run.plain.begin(), run.plain.begin() + at, '\n'));
+      size_t pos = text.find('\n');
+      for (size_t j = 0; j < k && pos != std::string::npos; ++j) pos = text.find('\n', pos + 1);
+      if (pos == std::string::npos) return false;
+      marks.push_back({pos, 1, i, i, true});
+      continue;
+    }
+    // Another void element: after the words aligned to the source word before it.
+    size_t before_end = 0;
+    bool any = false;
+    for (const AlignedText::Word& w : translation.words)
+      if (valid(w) && w.source.end <= at) before_end = std::max(before_end, w.source.end);
+    size_t pos = 0;
+    for (const AlignedText::Word& w : translation.words)
+      if (valid(w) && w.source.end == before_end && before_end > 0) {
+        pos = any ? std::max(pos, w.target.end) : w.target.end;
+        any = true;
+      }
+    marks.push_back({pos, 1, i, i, false});
+  }
+  std::sort(marks.begin(), marks.end(), [](const Mark& x, const Mark& y) {
+    if (x.at != y.at) return x.at < y.at;
+    if (x.kind != y.kind) return x.kind < y.kind;
+    return x.order < y.order;
+  });
+  std::string html;
+  size_t at = 0;
+  for (const Mark& m : marks) {
+    if (m.at > at) html += escape_html(std::string_view(text).substr(at, m.at - at));
+    html += run.tags[m.tag].raw;
+    at = std::max(at, m.at + (m.replaces ? 1 : 0));
+  }
+  html += escape_html(std::string_view(text).substr(std::min(at, text.size())));
   *out = std::move(html);
   return true;
 }

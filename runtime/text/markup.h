@@ -51,11 +51,24 @@ struct InlineRun {
   };
   std::vector<Tag> tags;            // in source order
   std::vector<bool> pair_has_text;  // the source element held some text
-  // Runs whose elements each hold one text node and no other tag ("Click <b>Save</b> or
-  // <a href=..>Cancel</a>", no void element): `plain` is the run's text without the tags,
-  // element[p] pair p's text. Empty otherwise.
+  // The run's text without the tags (a space where a cluster held whitespace), and where
+  // each cluster stands in it (bytes).
   std::string plain;
+  std::vector<size_t> cluster_at;
+  // Runs whose elements each hold one text node and no other tag ("Click <b>Save</b> or
+  // <a href=..>Cancel</a>", no void element): element[p] is pair p's text. Empty otherwise.
   std::vector<std::string> element;
+};
+
+// A translation of a run's plain text with its words aligned: each translated word's
+// bytes in `text` and the bytes of the source word it is aligned to in the run's plain
+// text (Translator::translate_scored's word alignment).
+struct AlignedText {
+  struct Word {
+    TextSpan target, source;
+  };
+  std::string text;
+  std::vector<Word> words;
 };
 
 // The runs of an HTML document (segment_html): maximal stretches of text nodes and
@@ -69,6 +82,13 @@ std::vector<InlineRun> inline_runs(const Segmented& doc, std::string (*flatten)(
 // False (and *out untouched) if one is not found.
 bool wrap_found_elements(const InlineRun& run, std::string_view translation,
                          const std::vector<std::string>& element_translations, std::string* out);
+// The run's HTML from an aligned translation of its plain text: each element's tags
+// around the translated words aligned to its source words (the whole stretch from the
+// first to the last of them, less punctuation at its edges the source element lacks), an
+// element holding another around it in the translation too, and a void element (<br>)
+// after the words aligned to the source word before it. False (and *out untouched) if an
+// element that held text gets no word, or two elements that did not nest would overlap.
+bool place_aligned_tags(const InlineRun& run, const AlignedText& translation, std::string* out);
 // The run's HTML from the translation of its source: text escaped, clusters put back
 // (the spaces next to a placeholder dropped: a cluster carries its own whitespace).
 // False (and *out untouched) if a placeholder is missing or repeated, the tags would

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdio>
 #include <set>
 #include <unordered_map>
@@ -396,6 +397,7 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
       continue;
     if (!p.markers.empty() && sp.begin == at) {  // touches the previous span: one marker for both
       p.originals.back().append(back);
+      p.spans.back().end = sp.end;
       at = sp.end;
       continue;
     }
@@ -405,6 +407,8 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
     std::string marker;
     do marker = std::to_string(next++);
     while (taken.count(marker) > 0);
+    p.marker_at.push_back(p.text.size());
+    p.spans.push_back(sp);
     p.text += marker;
     p.markers.push_back(std::move(marker));
     p.originals.emplace_back(back);
@@ -415,6 +419,22 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
   p.text.append(rest);
   p.verbatim = !words && (!p.markers.empty() || builtin_spans);
   return p;
+}
+
+TextSpan sentence_span(const ProtectedSentence& p, TextSpan in_text) {
+  // A text position before, inside (begin: the span's start; end: its end) or after a
+  // marker, shifted by the markers before it.
+  auto map = [&](size_t pos, bool is_end) {
+    ptrdiff_t shift = 0;
+    for (size_t m = 0; m < p.markers.size(); ++m) {
+      const size_t b = p.marker_at[m], e = b + p.markers[m].size();
+      if (pos < e && (pos > b || (pos == b && !is_end))) return is_end ? p.spans[m].end : p.spans[m].begin;
+      if (pos < e || (is_end && pos == b)) break;
+      shift = static_cast<ptrdiff_t>(p.spans[m].end) - static_cast<ptrdiff_t>(e);
+    }
+    return static_cast<size_t>(static_cast<ptrdiff_t>(pos) + shift);
+  };
+  return {map(in_text.begin, false), map(in_text.end, true)};
 }
 
 namespace {

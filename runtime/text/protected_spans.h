@@ -66,7 +66,12 @@ struct ProtectedSentence {
   bool verbatim = false;               // nothing to translate (only spans, or with
                                        // builtin spans no letter at all: "12", "--:--"):
                                        // the sentence is `text` with its markers replaced
+  std::vector<size_t> marker_at;       // where markers[i] stands in `text`
+  std::vector<TextSpan> spans;         // the sentence bytes markers[i] replaced
 };
+
+// A span of p.text as the sentence's bytes: markers become the spans they replaced.
+TextSpan sentence_span(const ProtectedSentence& p, TextSpan in_text);
 
 // glossary: optional (nullptr: none); builtin_spans false: the glossary's terms only.
 ProtectedSentence protect_spans(std::string_view sentence, const Glossary* glossary = nullptr,

@@ -56,6 +56,12 @@ class Tokenizer {
                                                               : std::string_view();
   }
 
+  // The piece of a source id ("" outside the vocabulary or for a hole in it).
+  std::string_view source_piece(int32_t id) const {
+    return id >= 0 && static_cast<size_t>(id) < source_pieces_.size()
+               ? source_pieces_[static_cast<size_t>(id)]
+               : std::string_view();
+  }
   int source_vocab_size() const { return static_cast<int>(source_pieces_.size()); }
   int target_vocab_size() const { return static_cast<int>(target_pieces().size()); }
   bool shared_vocab() const { return target_pieces_.empty(); }

@@ -9,6 +9,7 @@
 // with a JSON body; a 200 from /translate holds translatedText of the shape q asked for
 // (a string or a list); an error carries "error". The markup layer: plain text
 // reassembled from its own pieces is the input again, byte for byte.
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -108,6 +109,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     EDGEMT_FUZZ_CHECK(place_inline_tags(r, r.source, &out), "an inline run's own source was refused: %s",
                       r.source.substr(0, 200).c_str());
     run_html.push_back(std::move(out));
+    // The identity with every word aligned to itself: if placed, the text comes back
+    // escaped with every tag once (and a <br> in place of its line break).
+    AlignedText self;
+    self.text = r.plain;
+    for (size_t i = 0; i < r.plain.size();) {
+      size_t e = i;
+      while (e < r.plain.size() && !std::isspace(static_cast<unsigned char>(r.plain[e]))) ++e;
+      if (e > i) self.words.push_back({{i, e}, {i, e}});
+      i = e + 1;
+    }
+    std::string placed;
+    if (place_aligned_tags(r, self, &placed)) {
+      size_t want = escape_html(r.plain).size();
+      for (const InlineRun::Tag& t : r.tags) want += t.raw.size();
+      for (size_t c = 0; c < r.cluster_at.size(); ++c)  // one line break per cluster with a <br>
+        want -= r.cluster_at[c] < r.plain.size() && r.plain[r.cluster_at[c]] == '\n';
+      EDGEMT_FUZZ_CHECK(placed.size() == want, "aligned identity placement lost or added bytes: %s",
+                        r.plain.substr(0, 200).c_str());
+    }
   }
   (void)reassemble_runs(html, runs, run_html, same);
   return 0;

@@ -393,10 +393,22 @@ TEST_P(Parity, ScoredTranslationsAddUp) {
       std::vector<std::vector<std::vector<int32_t>>> hyps;
       std::vector<std::vector<float>> scores;
       std::vector<std::vector<std::vector<float>>> lps;
+      std::vector<std::vector<std::vector<int32_t>>> aligns;
       TranslateOptions ids_to = to;
       ids_to.repetition_guard = true;  // as the text calls
-      ASSERT_TRUE(t->translate_ids_nbest(in, 3, &hyps, ids_to, &scores, &lps).is_ok());
+      ASSERT_TRUE(t->translate_ids_nbest(in, 3, &hyps, ids_to, &scores, &lps, &aligns).is_ok());
       ASSERT_EQ(sen.hypotheses.size(), hyps[0].size()) << c_->name << " sentence " << k;
+      // Source words: the sentence's words, as its bytes.
+      std::string src_joined;
+      for (const TextSpan& w : sen.source_words) {
+        ASSERT_LE(w.end, sen.source.size());
+        ASSERT_GT(w.size(), 0u);
+        src_joined += (src_joined.empty() ? "" : " ") + sen.source.substr(w.begin, w.size());
+      }
+      std::string src_spaced;
+      for (char ch : sen.source)
+        if (!(ch == ' ' && (src_spaced.empty() || src_spaced.back() == ' '))) src_spaced += ch;
+      EXPECT_EQ(src_joined, src_spaced) << c_->name << " sentence " << k;
       for (size_t h = 0; h < hyps[0].size(); ++h) {
         const ScoredTranslation& x = sen.hypotheses[h];
         EXPECT_EQ(x.text, model_->tokenizer().decode(hyps[0][h]));
@@ -408,13 +420,24 @@ TEST_P(Parity, ScoredTranslationsAddUp) {
         EXPECT_NEAR(x.confidence, std::exp(sum / static_cast<double>(x.tokens)), 1e-5);
         EXPECT_GT(x.confidence, 0.0f);
         EXPECT_LE(x.confidence, 1.0f);
+        // Token alignments: a source position that is not eos, one per log-probability.
+        ASSERT_EQ(aligns[0][h].size(), lps[0][h].size());
+        for (int32_t a : aligns[0][h]) EXPECT_TRUE(a >= 0 && static_cast<size_t>(a) + 1 < ids.size()) << a;
         std::string joined;
+        size_t aligned = 0, after = 0;
         for (const ScoredTranslation::Word& w : x.words) {
           EXPECT_GT(w.confidence, 0.0f);
           EXPECT_LE(w.confidence, 1.0f);
           EXPECT_FALSE(w.text.empty());
           joined += (joined.empty() ? "" : " ") + w.text;
+          // Where it stands in the translation, in order; the source word it renders.
+          EXPECT_GE(w.span.begin, after);
+          EXPECT_EQ(x.text.substr(w.span.begin, w.span.size()), w.text);
+          after = w.span.end;
+          EXPECT_TRUE(w.source >= -1 && w.source < static_cast<int>(sen.source_words.size())) << w.source;
+          aligned += w.source >= 0;
         }
+        EXPECT_EQ(aligned, x.words.size()) << c_->name << ": every word has a source token";
         std::string spaced;  // the translation with runs of spaces as one
         for (char ch : x.text)
           if (!(ch == ' ' && (spaced.empty() || spaced.back() == ' '))) spaced += ch;
@@ -433,6 +456,23 @@ TEST_P(Parity, ScoredTranslationsAddUp) {
     EXPECT_NEAR(best.confidence, std::exp(lp / static_cast<double>(tokens)), 1e-5);
     ASSERT_EQ(best.words.size(), words.size());
     for (size_t w = 0; w < words.size(); ++w) EXPECT_EQ(best.words[w].text, words[w]);
+    // The text's words point at the text's source words: the same words as their
+    // sentence's, at the sentence's place in the text.
+    ASSERT_EQ(st.source_words.size(),
+              st.sentences[0].source_words.size() + st.sentences[1].source_words.size());
+    size_t w = 0;
+    for (size_t k = 0; k < 2; ++k) {
+      const ScoredSentence& sen = st.sentences[k];
+      for (const ScoredTranslation::Word& sw : sen.hypotheses[0].words) {
+        const ScoredTranslation::Word& tw = best.words[w++];
+        ASSERT_GE(tw.source, 0);
+        ASSERT_GE(sw.source, 0);
+        const TextSpan a = st.source_words[static_cast<size_t>(tw.source)];
+        const TextSpan b = sen.source_words[static_cast<size_t>(sw.source)];
+        EXPECT_EQ(text.substr(a.begin, a.size()), sen.source.substr(b.begin, b.size()));
+        EXPECT_EQ(best.text.substr(tw.span.begin, tw.span.size()), tw.text);
+      }
+    }
     const ScoredText& blank = got.value()[1];
     EXPECT_TRUE(blank.sentences.empty());
     ASSERT_EQ(blank.hypotheses.size(), 1u);
@@ -742,6 +782,82 @@ TEST_P(Parity, BeamNbestMatchesTransformersNumReturnSequences) {
       }
     }
   }
+}
+
+// Alignments: each greedy token's source position is where the layer's cross-attention
+// (heads averaged, eos aside) peaks in transformers' output_attentions, under every ISA,
+// batched and threaded; tokens whose two largest weights are within 1e-4 are skipped.
+// Beam search's hypotheses carry the same alignment as greedy's wherever their prefix is
+// greedy's (attention depends on the prefix only), which checks the beams' bookkeeping.
+TEST_P(Parity, AlignmentsAreTransformersCrossAttentionPeaks) {
+  if (!c_->ref.contains("greedy_alignment"))
+    GTEST_SKIP() << c_->name
+                 << ": no greedy_alignment (make_parity_models.py --add-alignment needs transformers 5 "
+                    "for separate vocabularies)";
+  const json& ga = c_->ref.at("greedy_alignment");
+  const auto greedy = ids_of(c_->ref.at("greedy"));
+  size_t checked = 0;
+  for (const auto& [layer_name, layer_peaks] : ga.at("layers").items()) {
+    const int layer = std::stoi(layer_name);
+    const json& margins = ga.at("margins").at(layer_name);
+    for (ops::Isa isa : runnable_isas()) {
+      SCOPED_TRACE(std::string("isa ") + ops::isa_name(isa) + ", layer " + layer_name);
+      auto e = engine(ops::kernels_for(isa), 2, 7, 4);
+      ASSERT_NE(e, nullptr);
+      for (size_t b = 0; b < src_.size(); b += 7) {
+        const size_t end = std::min(src_.size(), b + 7);
+        SearchParams p;
+        p.max_new_tokens = max_new_;
+        p.alignments = true;
+        p.alignment_layer = layer;
+        std::vector<std::vector<int32_t>> best = testing::run_engine(*e, src_, b, end, p);
+        std::vector<std::vector<int32_t>> greedy_al;
+        for (size_t i = b; i < end; ++i) {
+          ASSERT_EQ(join(best[i - b]), join(greedy[i])) << c_->name << " sentence " << i;
+          const std::span<const int32_t> al = e->hypothesis_alignment(i - b, 0);
+          const auto want = layer_peaks.at(i).get<std::vector<int32_t>>();
+          ASSERT_EQ(al.size(), want.size()) << c_->name << " sentence " << i;
+          for (size_t k = 0; k < want.size(); ++k) {
+            if (margins.at(i).at(k).get<double>() < 1e-4) continue;
+            EXPECT_EQ(al[k], want[k]) << c_->name << " sentence " << i << " token " << k;
+            ++checked;
+          }
+          greedy_al.emplace_back(al.begin(), al.end());
+        }
+        // Beam 4, every hypothesis: the greedy prefix's alignment.
+        p.beam = 4;
+        testing::run_engine(*e, src_, b, end, p);
+        for (size_t i = b; i < end; ++i) {
+          for (size_t j = 0; j < e->hypothesis_count(i - b); ++j) {
+            const std::span<const int32_t> h = e->hypothesis(i - b, j);
+            const std::span<const int32_t> al = e->hypothesis_alignment(i - b, j);
+            ASSERT_GE(al.size(), h.size()) << c_->name << " sentence " << i << " hypothesis " << j;
+            const std::vector<int32_t>& g = greedy[i];
+            for (size_t k = 0; k < al.size() && k < greedy_al[i - b].size(); ++k) {
+              EXPECT_EQ(al[k], greedy_al[i - b][k])
+                  << c_->name << " sentence " << i << " hypothesis " << j << " token " << k;
+              if (k >= h.size() || k >= g.size() || h[k] != g[k]) break;  // prefixes part after token k
+            }
+            for (int32_t a : al)
+              EXPECT_TRUE(a >= 0 && static_cast<size_t>(a) + 1 < src_[i].size())
+                  << c_->name << " sentence " << i << ": source position " << a;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 0u);
+  // No alignment unless asked, and a layer the model lacks is an error.
+  auto e = engine(nullptr, 1, 1, 1);
+  ASSERT_NE(e, nullptr);
+  SearchParams p;
+  p.max_new_tokens = max_new_;
+  testing::run_engine(*e, src_, 0, 1, p);
+  EXPECT_TRUE(e->hypothesis_alignment(0, 0).empty());
+  p.alignments = true;
+  p.alignment_layer = static_cast<int>(ga.at("layers").size());
+  std::vector<std::span<const int32_t>> in{src_[0]}, out(1);
+  EXPECT_FALSE(e->run(in, p, out).is_ok());
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, Parity, ::testing::Range<size_t>(0, cases().size()),

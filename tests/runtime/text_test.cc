@@ -417,6 +417,100 @@ TEST(InlineRuns, FoundElementsAreWrapped) {
   EXPECT_FALSE(wrap_found_elements(runs[0], "Ordner w", {"Ordner", ""}, &html));
 }
 
+// An aligned translation: words (target, source) given as substrings, found in order.
+AlignedText aligned(const std::string& plain, const std::string& text,
+                    const std::vector<std::pair<std::string, std::string>>& words) {
+  AlignedText a;
+  a.text = text;
+  size_t t_at = 0;
+  for (const auto& [t, src] : words) {
+    const size_t tb = text.find(t, t_at), sb = plain.find(src);
+    EXPECT_NE(tb, std::string::npos) << t;
+    EXPECT_NE(sb, std::string::npos) << src;
+    a.words.push_back({{tb, tb + t.size()}, {sb, sb + src.size()}});
+    t_at = tb + t.size();
+  }
+  return a;
+}
+
+TEST(InlineRuns, AlignedWordsCarryTheTags) {
+  const Segmented doc = segment_html("<p>Please <b>do not <i>delete</i> this</b> file.<br>Thank you!</p>");
+  const std::vector<InlineRun> runs = inline_runs(doc, same);
+  ASSERT_EQ(runs.size(), 1u);
+  const InlineRun& r = runs[0];
+  // A <br> is a line break of the plain text; each cluster knows its place there.
+  EXPECT_EQ(r.plain, "Please do not delete this file.\nThank you!");
+  ASSERT_EQ(r.cluster_at.size(), r.clusters.size());
+  EXPECT_EQ(r.plain.substr(r.cluster_at[0]), " do not delete this file.\nThank you!");
+  std::string html = "unchanged";
+  // Elements around their words' stretch (the outer one around the inner one too, even
+  // where the translation puts them in another order), the <br> at the line break.
+  const std::string text = "Bitte l\xC3\xB6schen Sie diese Datei nicht.\nDanke!";
+  ASSERT_TRUE(place_aligned_tags(r,
+                                 aligned(r.plain, text,
+                                         {{"Bitte", "Please"},
+                                          {"l\xC3\xB6schen", "delete"},
+                                          {"diese", "this"},
+                                          {"Datei", "file."},
+                                          {"nicht.", "not"},
+                                          {"Danke!", "Thank"}}),
+                                 &html));
+  EXPECT_EQ(html, "Bitte <b><i>l\xC3\xB6schen</i> Sie diese Datei nicht</b>.<br>Danke!");
+  // Refused: an element with no aligned word; two side by side that would overlap; a
+  // line break the translation lacks.
+  html = "unchanged";
+  EXPECT_FALSE(
+      place_aligned_tags(r, aligned(r.plain, text, {{"Bitte", "Please"}, {"Danke!", "Thank"}}), &html));
+  EXPECT_FALSE(place_aligned_tags(r,
+                                  aligned(r.plain, "Bitte nicht l\xC3\xB6schen. Danke!",
+                                          {{"nicht", "not"}, {"l\xC3\xB6schen.", "delete"}}),
+                                  &html));
+  EXPECT_EQ(html, "unchanged");
+  const Segmented two = segment_html("<p>Open the <b>folder</b> and <i>select</i> it.</p>");
+  const std::vector<InlineRun> side = inline_runs(two, same);
+  ASSERT_EQ(side.size(), 1u);
+  const std::string t2 =
+      "W\xC3\xA4hle den Ordner & \xC3\xB6"
+      "ffne ihn.";
+  EXPECT_FALSE(place_aligned_tags(
+      side[0],
+      aligned(side[0].plain, t2, {{"W\xC3\xA4hle", "folder"}, {"den", "select"}, {"Ordner", "folder"}}),
+      &html));
+  EXPECT_EQ(html, "unchanged");
+  ASSERT_TRUE(place_aligned_tags(side[0],
+                                 aligned(side[0].plain, t2,
+                                         {{"W\xC3\xA4hle", "select"},
+                                          {"Ordner", "folder"},
+                                          {"\xC3\xB6"
+                                           "ffne",
+                                           "Open"}}),
+                                 &html));
+  EXPECT_EQ(html,
+            "<i>W\xC3\xA4hle</i> den <b>Ordner</b> &amp; \xC3\xB6"
+            "ffne ihn.");
+}
+
+TEST(ProtectedSpans, SentenceSpansOfTheProtectedText) {
+  const std::string sentence = "Get 5 km maps from https://a.org/x now.";
+  const ProtectedSentence p = protect_spans(sentence);
+  ASSERT_EQ(p.markers.size(), 2u) << p.text;
+  ASSERT_EQ(p.spans.size(), 2u);
+  EXPECT_EQ(sentence.substr(p.spans[0].begin, p.spans[0].size()), "5 km");
+  EXPECT_EQ(sentence.substr(p.spans[1].begin, p.spans[1].size()), "https://a.org/x");
+  // Every word of the protected text maps to the sentence's bytes: a marker to its span.
+  auto back = [&](std::string_view word) {
+    const size_t at = p.text.find(word);
+    const TextSpan s = sentence_span(p, {at, at + word.size()});
+    return sentence.substr(s.begin, s.size());
+  };
+  EXPECT_EQ(back("Get"), "Get");
+  EXPECT_EQ(back(p.markers[0]), "5 km");
+  EXPECT_EQ(back("maps"), "maps");
+  EXPECT_EQ(back(p.markers[1]), "https://a.org/x");
+  EXPECT_EQ(back("now."), "now.");
+  EXPECT_EQ(back(p.text), sentence);
+}
+
 TEST(InlineRuns, OnlyTagsThatPairUpWithinARun) {
   // Tags at a run's edges belong to it when they pair up; <br> makes a run non-flat;
   // block tags and comments end runs.

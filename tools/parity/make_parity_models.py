@@ -7,6 +7,7 @@ search results with the reference.json written next to each model.
 Usage:
     python3 tools/parity/make_parity_models.py --out tests/data/parity
     python3 tools/parity/make_parity_models.py --out tests/data/parity --add-nbest   # see add_nbest()
+    python3 tools/parity/make_parity_models.py --out tests/data/parity --add-alignment   # see add_alignment()
 
 Everything is deterministic (fixed seeds, single-threaded torch, SentencePiece trained from an
 in-memory iterator).  See tools/parity/README.md for what the models are and for the exact
@@ -865,10 +866,9 @@ def run_model(mcfg, en, de, out_dir):
     return summary
 
 
-def add_nbest(out_dir, only):
-    """Adds "beam4_nbest" to existing reference.json files: per sentence, the 4 hypotheses of generate(
-    NBEST_KW) (BEAM_KW plus num_return_sequences=4) from the committed model, stripped as "beam4" is.
-    Nothing is regenerated; every other key keeps its value and the file its format."""
+def committed_models(out_dir, only):
+    """(model config, reference.json path, its contents, the loaded model) of each committed model;
+    one transformers cannot load (4.x and separate decoder vocabularies) is skipped with a note."""
     for m in MODELS:
         if only and m["name"] not in only:
             continue
@@ -876,8 +876,20 @@ def add_nbest(out_dir, only):
         ref_path = os.path.join(path, "reference.json")
         with open(ref_path, encoding="utf-8") as f:
             ref = json.load(f)
-        model = model_class(m).from_pretrained(path, attn_implementation="eager", local_files_only=True)
+        try:
+            model = model_class(m).from_pretrained(path, attn_implementation="eager", local_files_only=True)
+        except RuntimeError as e:
+            log(f"{m['name']}: not loaded with transformers {transformers.__version__}, skipped: {e}")
+            continue
         model.eval()
+        yield m, ref_path, ref, model
+
+
+def add_nbest(out_dir, only):
+    """Adds "beam4_nbest" to existing reference.json files: per sentence, the 4 hypotheses of generate(
+    NBEST_KW) (BEAM_KW plus num_return_sequences=4) from the committed model, stripped as "beam4" is.
+    Nothing is regenerated; every other key keeps its value and the file its format."""
+    for m, ref_path, ref, model in committed_models(out_dir, only):
         cfg = model.config
         eos, pad = cfg.eos_token_id, cfg.pad_token_id
         assert ref["beam4_kwargs"] == BEAM_KW and ref["max_new_tokens"] == MAX_NEW_TOKENS
@@ -901,15 +913,69 @@ def add_nbest(out_dir, only):
             f"hypotheses {min(gaps):.2e}; gaps < {BEAM_GAP}: {close}")
 
 
+@torch.no_grad()
+def cross_attention_peaks(model, src, dec):
+    """Per decoder layer, per decoder position of `dec` (decoder start + output): the source position
+    the layer's cross-attention, averaged over its heads, weighs most (the source's final eos aside),
+    and the margin between that weight and the next largest."""
+    x = torch.tensor([src])
+    out = model(input_ids=x, attention_mask=torch.ones_like(x), decoder_input_ids=torch.tensor([dec]),
+                output_attentions=True, use_cache=False)
+    peaks, margins = [], []
+    for layer in out.cross_attentions:  # [1, heads, len(dec), len(src)]
+        w = layer[0].double().mean(dim=0)[:, : len(src) - 1]
+        if w.shape[1] == 0:
+            peaks.append([-1] * len(dec))
+            margins.append([math.inf] * len(dec))
+            continue
+        top = torch.topk(w, min(2, w.shape[1]), dim=1)
+        peaks.append([int(i) for i in top.indices[:, 0]])
+        margins.append([float(v[0] - v[1]) if len(v) > 1 else math.inf for v in top.values])
+    return peaks, margins
+
+
+def add_alignment(out_dir, only):
+    """Adds "greedy_alignment" to existing reference.json files: per decoder layer and sentence, for
+    each token of the greedy output and its final eos, the source position that layer's
+    cross-attention (heads averaged, eos aside) weighs most when the token is chosen, from
+    transformers' output_attentions; and the smallest margin to the runner-up over all tokens.
+    Nothing is regenerated; every other key keeps its value."""
+    for m, ref_path, ref, model in committed_models(out_dir, only):
+        start = model.config.decoder_start_token_id
+        layers = {}
+        margins = {}
+        for ids, out in zip(ref["src_ids"], ref["greedy"]):
+            # The model must still give the reference's greedy output (first token at least).
+            logits = step_logits(model, encode(model, ids), [[start]])[0]
+            logits[model.config.pad_token_id] = -math.inf
+            assert not out or int(torch.argmax(logits)) == out[0], (m["name"], ids)
+            peaks, margin = cross_attention_peaks(model, ids, [start] + out)
+            for layer, (p, g) in enumerate(zip(peaks, margin)):
+                layers.setdefault(str(layer), []).append(p)
+                margins.setdefault(str(layer), []).append(g)
+        small = {k: min(min(g) for g in v) for k, v in margins.items()}
+        ref["greedy_alignment"] = {
+            "transformers_version": transformers.__version__, "torch_version": torch.__version__,
+            "layers": layers, "margins": margins}
+        write_json(ref_path, ref)
+        log(f"{m['name']}: greedy_alignment for {len(ref['greedy'])} sentences, {len(layers)} layers; "
+            f"smallest margins {small}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="tests/data/parity")
     ap.add_argument("--only", nargs="*", help="model names to (re)build (default: all)")
     ap.add_argument("--add-nbest", action="store_true",
                     help="add beam4_nbest to the existing reference.json files (no model is rebuilt)")
+    ap.add_argument("--add-alignment", action="store_true",
+                    help="add greedy_alignment to the existing reference.json files (no model is rebuilt)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
+    if args.add_alignment:
+        add_alignment(args.out, args.only)
+        return
     if args.add_nbest:
         add_nbest(args.out, args.only)
         return

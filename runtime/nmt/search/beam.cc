@@ -20,6 +20,7 @@ void BeamSearch::declare(ArenaLayout& layout) {
   layout.add(&running_scores_, "running scores", rows, kPhaseDecode, kPhaseDecode);
   layout.add(&finished_tokens_, "finished hypotheses", rows * d.max_target, kPhaseDecode, kPhaseDecode);
   layout.add(&finished_logprobs_, "finished log-probs", rows * d.max_target, kPhaseDecode, kPhaseDecode);
+  layout.add(&finished_sources_, "finished alignments", rows * d.max_target, kPhaseDecode, kPhaseDecode);
   layout.add(&finished_lengths_, "finished lengths", rows, kPhaseDecode, kPhaseDecode);
   layout.add(&finished_scores_, "finished scores", rows, kPhaseDecode, kPhaseDecode);
   layout.add(&finished_counts_, "finished counts", d.max_batch, kPhaseDecode, kPhaseDecode);
@@ -41,6 +42,8 @@ void BeamSearch::run(size_t sentences, size_t max_new, const SearchParams& param
   sentences_ = sentences;
   word_penalty_ = params.word_penalty;
   repetition_guard_ = params.repetition_guard;
+  aligned_ = nullptr;
+  aligns_ = false;
   const bool marian = style_ == BeamStyle::kMarian;
   const StepRows& step = state_.rows;
   size_t rows = 0;
@@ -60,6 +63,8 @@ void BeamSearch::run(size_t sentences, size_t max_new, const SearchParams& param
   current_ = 0;
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
     logits_ = scorer.score(rows, t);
+    aligned_ = scorer.aligned_sources();
+    aligns_ = aligned_ != nullptr;
     columns_ = scorer.columns();
     column_ids_ = scorer.column_ids();
     candidates(rows, t);
@@ -75,11 +80,10 @@ void BeamSearch::run(size_t sentences, size_t max_new, const SearchParams& param
   }
 }
 
-void BeamSearch::finish(size_t s, const int32_t* prefix, const float* prefix_lps, size_t t, int32_t tok,
-                        float tok_lp, float score) {
-  const size_t K = beam_, T = c_.dims.max_target;
-  int32_t* fin_tok = finished_tokens_;
-  float* fin_lp = finished_logprobs_;
+void BeamSearch::finish(size_t s, const Trails& from, size_t row, size_t t, int32_t tok, float tok_lp,
+                        int32_t tok_src, float score) {
+  const size_t K = beam_;
+  const Trails fin = finished();
   int32_t* fin_len = finished_lengths_;
   float* fin_score = finished_scores_;
   int32_t& cnt = finished_counts_[s];
@@ -93,18 +97,19 @@ void BeamSearch::finish(size_t s, const int32_t* prefix, const float* prefix_lps
   while (pos > 0 && score > fin_score[s * K + pos - 1]) {
     fin_score[s * K + pos] = fin_score[s * K + pos - 1];
     fin_len[s * K + pos] = fin_len[s * K + pos - 1];
-    std::memcpy(fin_tok + (s * K + pos) * T, fin_tok + (s * K + pos - 1) * T,
-                static_cast<size_t>(fin_len[s * K + pos - 1]) * sizeof(int32_t));
-    std::memcpy(fin_lp + (s * K + pos) * T, fin_lp + (s * K + pos - 1) * T,
-                static_cast<size_t>(fin_len[s * K + pos - 1]) * sizeof(float));
+    fin.copy(s * K + pos, fin, s * K + pos - 1, static_cast<size_t>(fin_len[s * K + pos - 1]));
     --pos;
   }
   fin_score[s * K + pos] = score;
   fin_len[s * K + pos] = static_cast<int32_t>(t + 1);
-  std::memcpy(fin_tok + (s * K + pos) * T, prefix, t * sizeof(int32_t));
-  fin_tok[(s * K + pos) * T + t] = tok;
-  std::memcpy(fin_lp + (s * K + pos) * T, prefix_lps, t * sizeof(float));
-  fin_lp[(s * K + pos) * T + t] = tok_lp;
+  fin.copy(s * K + pos, from, row, t);
+  fin.put(s * K + pos, t, tok, tok_lp, tok_src);
+}
+
+std::span<const int32_t> BeamSearch::hypothesis_sources(size_t s, size_t i) const {
+  if (!aligns_) return {};
+  return {finished_sources_ + (s * beam_ + i) * c_.dims.max_target,
+          static_cast<size_t>(finished_lengths_[s * beam_ + i])};
 }
 
 std::span<const float> BeamSearch::hypothesis_logprobs(size_t s, size_t i) const {
@@ -133,8 +138,7 @@ void BeamSearch::candidates(size_t rows, size_t t) {
   const bool has_forced = c_.model->generation().forced_eos_id >= 0;
   const StepRows& step = state_.rows;
   // Each row's history (t tokens): its slot in the current half of the double buffer.
-  const int32_t* histories =
-      state_.hypotheses + static_cast<size_t>(current_) * c_.dims.max_batch * beam_ * c_.dims.max_target;
+  const int32_t* histories = state_.running(current_).ids;
   c_.pool->parallel_for(
       rows,
       [&](size_t b, size_t e, int) {
@@ -203,14 +207,11 @@ size_t BeamSearch::merge(size_t s, size_t r0, size_t n) {
 }
 
 size_t BeamSearch::select_marian(size_t t, size_t rows) {
-  const size_t K = beam_, T = c_.dims.max_target, vt = c_.dims.target_vocab, Bm = c_.dims.max_batch;
+  const size_t K = beam_, T = c_.dims.max_target, vt = c_.dims.target_vocab;
   const int32_t eos = c_.config->eos_id;
   const StepRows& step = state_.rows;
   ScopedProf sp(c_.profiler, ProfOp::kSearchTopK);
-  const int32_t* cur_tok = state_.hypotheses + static_cast<size_t>(current_) * Bm * K * T;
-  int32_t* nxt_tok = state_.hypotheses + static_cast<size_t>(1 - current_) * Bm * K * T;
-  const float* cur_lp = state_.hypothesis_logprobs + static_cast<size_t>(current_) * Bm * K * T;
-  float* nxt_lp = state_.hypothesis_logprobs + static_cast<size_t>(1 - current_) * Bm * K * T;
+  const Trails cur = state_.running(current_), nxt = state_.running(1 - current_);
   // Marian's History::add: length = tokens so far, eos included.
   const float len = static_cast<float>(t + 1);
   const float denom = std::pow(len, length_penalty_);
@@ -230,17 +231,14 @@ size_t BeamSearch::select_marian(size_t t, size_t rows) {
       if (!(v > kNegInf)) break;
       const size_t parent = static_cast<size_t>(merged_ids_[j]) / vt;
       const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merged_ids_[j]) % vt);
-      const int32_t* prefix = cur_tok + (s * K + parent) * T;
-      const float* prefix_lps = cur_lp + (s * K + parent) * T;
+      const int32_t src = source_of(r0 + parent);
       if (tok == eos || last) {
-        finish(s, prefix, prefix_lps, t, tok, merged_lps_[j], (v - penalty) / denom);
+        finish(s, cur, s * K + parent, t, tok, merged_lps_[j], src, (v - penalty) / denom);
         continue;
       }
       parents_[s * K + nb] = static_cast<int32_t>(parent);
-      std::memcpy(nxt_tok + (s * K + nb) * T, prefix, t * sizeof(int32_t));
-      nxt_tok[(s * K + nb) * T + t] = tok;
-      std::memcpy(nxt_lp + (s * K + nb) * T, prefix_lps, t * sizeof(float));
-      nxt_lp[(s * K + nb) * T + t] = merged_lps_[j];
+      nxt.copy(s * K + nb, cur, s * K + parent, t);
+      nxt.put(s * K + nb, t, tok, merged_lps_[j], src);
       running_scores_[s * K + nb] = v;
       ++nb;
     }
@@ -248,10 +246,10 @@ size_t BeamSearch::select_marian(size_t t, size_t rows) {
     r0 += n;
     if (nb == 0) {
       if (finished_counts_[s] > 0) {
-        state_.write_output(s, finished_tokens_ + s * K * T, static_cast<size_t>(finished_lengths_[s * K]),
-                            finished_logprobs_ + s * K * T);
+        state_.write_output(s, finished(), s * K, static_cast<size_t>(finished_lengths_[s * K]), true,
+                            aligns_);
       } else {  // no possible expansion at all
-        state_.write_output(s, cur_tok + s * K * T, t, cur_lp + s * K * T);
+        state_.write_output(s, cur, s * K, t, true, aligns_);
       }
     }
   }
@@ -262,7 +260,7 @@ size_t BeamSearch::select_marian(size_t t, size_t rows) {
     for (size_t i = 0; i < static_cast<size_t>(live_[s]); ++i) {
       step.slot[kept + i] = static_cast<int32_t>(s * K + i);
       step.sentence[kept + i] = static_cast<int32_t>(s);
-      step.token[kept + i] = nxt_tok[(s * K + i) * T + t];
+      step.token[kept + i] = nxt.ids[(s * K + i) * T + t];
     }
     kept += static_cast<size_t>(live_[s]);
   }
@@ -271,17 +269,12 @@ size_t BeamSearch::select_marian(size_t t, size_t rows) {
 
 size_t BeamSearch::select(size_t t, size_t rows) {
   const size_t K = beam_, K2 = 2 * K, T = c_.dims.max_target, vt = c_.dims.target_vocab;
-  const size_t Bm = c_.dims.max_batch;
   const int32_t eos = c_.config->eos_id;
   const float lp = length_penalty_;
   const EarlyStopping es = early_stopping_;
   const StepRows& step = state_.rows;
   ScopedProf sp(c_.profiler, ProfOp::kSearchTopK);
-  int32_t* cur_tok = state_.hypotheses + static_cast<size_t>(current_) * Bm * K * T;
-  int32_t* nxt_tok = state_.hypotheses + static_cast<size_t>(1 - current_) * Bm * K * T;
-  const float* cur_lp = state_.hypothesis_logprobs + static_cast<size_t>(current_) * Bm * K * T;
-  float* nxt_lp = state_.hypothesis_logprobs + static_cast<size_t>(1 - current_) * Bm * K * T;
-  int32_t* fin_tok = finished_tokens_;
+  const Trails cur = state_.running(current_), nxt = state_.running(1 - current_);
   int32_t* fin_len = finished_lengths_;
   float* fin_score = finished_scores_;
   size_t kept = 0;
@@ -296,8 +289,7 @@ size_t BeamSearch::select(size_t t, size_t rows) {
       const size_t beam = static_cast<size_t>(merged_ids_[j]) / vt;
       const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merged_ids_[j]) % vt);
       if (!(tok == eos || last)) continue;
-      finish(s, cur_tok + (s * K + beam) * T, cur_lp + (s * K + beam) * T, t, tok, merged_lps_[j],
-             merged_scores_[j] / denom);
+      finish(s, cur, s * K + beam, t, tok, merged_lps_[j], source_of(r0 + beam), merged_scores_[j] / denom);
     }
     // Next running beams: the best K candidates that are not eos.
     bool is_done = last;
@@ -308,17 +300,14 @@ size_t BeamSearch::select(size_t t, size_t rows) {
         const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merged_ids_[j]) % vt);
         if (tok == eos) continue;
         parents_[s * K + nb] = static_cast<int32_t>(beam);
-        std::memcpy(nxt_tok + (s * K + nb) * T, cur_tok + (s * K + beam) * T, t * sizeof(int32_t));
-        nxt_tok[(s * K + nb) * T + t] = tok;
-        std::memcpy(nxt_lp + (s * K + nb) * T, cur_lp + (s * K + beam) * T, t * sizeof(float));
-        nxt_lp[(s * K + nb) * T + t] = merged_lps_[j];
+        nxt.copy(s * K + nb, cur, s * K + beam, t);
+        nxt.put(s * K + nb, t, tok, merged_lps_[j], source_of(r0 + beam));
         running_scores_[s * K + nb] = merged_scores_[j];
         ++nb;
       }
       for (; nb < K; ++nb) {  // cannot happen with one eos id; keep the state defined
         parents_[s * K + nb] = 0;
-        std::memcpy(nxt_tok + (s * K + nb) * T, cur_tok + s * K * T, (t + 1) * sizeof(int32_t));
-        std::memcpy(nxt_lp + (s * K + nb) * T, cur_lp + s * K * T, (t + 1) * sizeof(float));
+        nxt.copy(s * K + nb, cur, s * K, t + 1);
         running_scores_[s * K + nb] = kNegInf;
       }
       // Is the sentence done?
@@ -336,17 +325,16 @@ size_t BeamSearch::select(size_t t, size_t rows) {
     }
     if (is_done) {
       if (finished_counts_[s] > 0) {
-        state_.write_output(s, fin_tok + s * K * T, static_cast<size_t>(fin_len[s * K]),
-                            finished_logprobs_ + s * K * T);
+        state_.write_output(s, finished(), s * K, static_cast<size_t>(fin_len[s * K]), true, aligns_);
       } else {
-        state_.write_output(s, cur_tok + s * K * T, t, cur_lp + s * K * T);
+        state_.write_output(s, cur, s * K, t, true, aligns_);
       }
       continue;
     }
     for (size_t i = 0; i < K; ++i) {
       step.slot[kept + i] = static_cast<int32_t>(s * K + i);
       step.sentence[kept + i] = static_cast<int32_t>(s);
-      step.token[kept + i] = nxt_tok[(s * K + i) * T + t];
+      step.token[kept + i] = nxt.ids[(s * K + i) * T + t];
     }
     kept += K;
   }

@@ -44,6 +44,9 @@ class BeamSearch {
   // Its tokens' log-probabilities (each the log-softmax value the search added; the
   // final eos included): they sum to its log-probability.
   std::span<const float> hypothesis_logprobs(size_t s, size_t i) const;
+  // Its tokens' aligned source positions (TokenScorer::aligned_sources), when the scorer
+  // aligned; else empty.
+  std::span<const int32_t> hypothesis_sources(size_t s, size_t i) const;
 
  private:
   // Per row: the top 2K log-probs (logits - logsumexp, after the logits processors) at step t.
@@ -55,11 +58,16 @@ class BeamSearch {
   // Sentence s's candidates from its n rows r0.. (each its top 2K plus the row's score)
   // into merged_*, best first; returns their count.
   size_t merge(size_t s, size_t r0, size_t n);
-  // Adds a finished hypothesis to sentence s's list (best first, at most K): `prefix`
-  // tokens [0, t) then `tok` at t.
-  // prefix_lps/tok_lp: their log-probabilities.
-  void finish(size_t s, const int32_t* prefix, const float* prefix_lps, size_t t, int32_t tok, float tok_lp,
+  // Adds a finished hypothesis to sentence s's list (best first, at most K): tokens
+  // [0, t) of row `row` of `from`, then `tok` (log-probability tok_lp, aligned to
+  // tok_src) at t.
+  void finish(size_t s, const Trails& from, size_t row, size_t t, int32_t tok, float tok_lp, int32_t tok_src,
               float score);
+  Trails finished() const {
+    return {finished_tokens_, finished_logprobs_, finished_sources_, c_.dims.max_target};
+  }
+  // The source position decoder row r's step output is aligned to (-1: not aligning).
+  int32_t source_of(size_t r) const { return aligned_ != nullptr ? aligned_[r] : -1; }
 
   const NmtContext& c_;
   SearchState& state_;
@@ -78,6 +86,9 @@ class BeamSearch {
   float* running_scores_ = nullptr;       // [max_rows]
   int32_t* finished_tokens_ = nullptr;    // [max_rows][max_target], per sentence best first
   float* finished_logprobs_ = nullptr;    // [max_rows][max_target] their tokens' log-probs
+  int32_t* finished_sources_ = nullptr;   // [max_rows][max_target] their aligned source positions
+  const int32_t* aligned_ = nullptr;      // the scorer's aligned_sources() this step
+  bool aligns_ = false;                   // the last run aligned
   int32_t* finished_lengths_ = nullptr;   // [max_rows]
   float* finished_scores_ = nullptr;      // [max_rows]
   int32_t* finished_counts_ = nullptr;    // [max_batch]

@@ -32,6 +32,7 @@ void GreedySearch::sample(size_t s, const float* row, size_t columns, size_t k, 
 
 void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& params, TokenScorer& scorer) {
   const size_t max_target = c_.dims.max_target;
+  const Trails history_of = state_.running(0);  // row s: sentence s
   const StepRows& rows_of = state_.rows;
   size_t rows = sentences;
   for (size_t s = 0; s < sentences; ++s) {
@@ -46,6 +47,7 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
   const bool has_forced = c_.model->generation().forced_eos_id >= 0;
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
     float* logits = scorer.score(rows, t);
+    const int32_t* aligned = scorer.aligned_sources();
     const size_t columns = scorer.columns();
     const uint32_t* ids = scorer.column_ids();
     size_t kept = 0;
@@ -58,7 +60,7 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
       // The log-softmax's normaliser before the processors (as beam search's).
       const float lse = scores ? c_.kernels->f32_logsumexp(columns, row) : 0.0f;
       state_.process_logits(row, columns, ids, last);
-      int32_t* history = state_.hypotheses + s * max_target;
+      int32_t* history = history_of.ids + s * max_target;
       if (params.repetition_guard && SearchState::loops(history, t)) state_.force_end(row, columns, ids);
       float best_val;
       uint32_t best;
@@ -68,7 +70,8 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
       } else {
         c_.kernels->f32_topk(columns, row, 1, &best_val, &best);
       }
-      float* history_lps = state_.hypothesis_logprobs + s * max_target;
+      float* history_lps = history_of.lps + s * max_target;
+      history_of.sources[s * max_target + t] = aligned != nullptr ? aligned[r] : -1;
       if (scores) {
         history_lps[t] = (last && has_forced) ? best_val : best_val - lse;
         state_.output_scores[s] += history_lps[t];
@@ -76,7 +79,7 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
       if (ids != nullptr) best = ids[best];
       history[t] = static_cast<int32_t>(best);
       if (static_cast<int32_t>(best) == c_.config->eos_id || last) {
-        state_.write_output(s, history, t + 1, scores ? history_lps : nullptr);
+        state_.write_output(s, history_of, s, t + 1, scores, aligned != nullptr);
         if (scores) {
           const float len = static_cast<float>(t + 1);
           float& sc = state_.output_scores[s];

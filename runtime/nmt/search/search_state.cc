@@ -14,6 +14,10 @@ void SearchState::declare(ArenaLayout& layout) {
   layout.add(&hypotheses, "running hypotheses", 2 * d.max_rows * d.max_target, kPhaseDecode, kPhaseDecode);
   layout.add(&hypothesis_logprobs, "running log-probs", 2 * d.max_rows * d.max_target, kPhaseDecode,
              kPhaseDecode);
+  layout.add(&hypothesis_sources, "running alignments", 2 * d.max_rows * d.max_target, kPhaseDecode,
+             kPhaseDecode);
+  layout.add(&output_sources, "output alignments", d.max_batch * d.max_target, kPhaseDecode, kPhaseResults);
+  layout.add(&output_aligned, "output aligned", d.max_batch, kPhaseDecode, kPhaseResults);
   layout.add(&output_logprobs, "output log-probs", d.max_batch * d.max_target, kPhaseDecode, kPhaseResults);
   layout.add(&output_scored, "output scored", d.max_batch, kPhaseDecode, kPhaseResults);
   layout.add(&output_ids, "output ids", d.max_batch * d.max_target, kPhaseDecode, kPhaseResults);
@@ -137,9 +141,20 @@ void SearchState::seed_sentences(std::span<const std::span<const int32_t>> sourc
 
 double SearchState::uniform(size_t s) { return static_cast<double>(splitmix64(rng[s]) >> 11) * 0x1.0p-53; }
 
-void SearchState::write_output(size_t s, const int32_t* toks, size_t len, const float* lps) {
-  output_scored[s] = lps != nullptr ? static_cast<int32_t>(len) : 0;
-  if (lps != nullptr) std::memcpy(output_logprobs + s * c_.dims.max_target, lps, len * sizeof(float));
+void Trails::copy(size_t to, const Trails& src, size_t from, size_t n) const {
+  std::memcpy(ids + to * stride, src.ids + from * src.stride, n * sizeof(int32_t));
+  std::memcpy(lps + to * stride, src.lps + from * src.stride, n * sizeof(float));
+  std::memcpy(sources + to * stride, src.sources + from * src.stride, n * sizeof(int32_t));
+}
+
+void SearchState::write_output(size_t s, const Trails& from, size_t row, size_t len, bool scored,
+                               bool aligned) {
+  const size_t T = c_.dims.max_target;
+  const int32_t* toks = from.ids + row * from.stride;
+  output_scored[s] = scored ? static_cast<int32_t>(len) : 0;
+  if (scored) std::memcpy(output_logprobs + s * T, from.lps + row * from.stride, len * sizeof(float));
+  output_aligned[s] = aligned ? static_cast<int32_t>(len) : 0;
+  if (aligned) std::memcpy(output_sources + s * T, from.sources + row * from.stride, len * sizeof(int32_t));
   if (len > 0 && toks[len - 1] == c_.config->eos_id) --len;
   std::memcpy(output_ids + s * c_.dims.max_target, toks, len * sizeof(int32_t));
   output_lengths[s] = static_cast<int32_t>(len);

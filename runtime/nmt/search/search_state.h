@@ -15,6 +15,23 @@
 
 namespace edgemt {
 
+// Hypotheses' per-token records, one row of `stride` tokens each: ids, their
+// log-probabilities and the source positions they are aligned to (views into the arena).
+struct Trails {
+  int32_t* ids = nullptr;
+  float* lps = nullptr;
+  int32_t* sources = nullptr;
+  size_t stride = 0;
+  // Row `to` gets the first n tokens of row `from` of `src`.
+  void copy(size_t to, const Trails& src, size_t from, size_t n) const;
+  // Token t of row `row`.
+  void put(size_t row, size_t t, int32_t id, float lp, int32_t source) const {
+    ids[row * stride + t] = id;
+    lps[row * stride + t] = lp;
+    sources[row * stride + t] = source;
+  }
+};
+
 class SearchState {
  public:
   explicit SearchState(const NmtContext& c) : c_(c) {}
@@ -39,9 +56,10 @@ class SearchState {
   void seed_sentences(std::span<const std::span<const int32_t>> sources, uint64_t seed);
   // Sampling: the next uniform number in [0, 1) of sentence s's generator.
   double uniform(size_t s);
-  // Sentence s's output: toks[0..len), less a final eos; lps (optional): the log-probability
-  // of each of the len tokens (the final eos included).
-  void write_output(size_t s, const int32_t* toks, size_t len, const float* lps = nullptr);
+  // Sentence s's output: the first len tokens of row `row` of `from`, less a final eos;
+  // with `scored`, each of the len tokens' log-probability (the final eos included), with
+  // `aligned` their source positions.
+  void write_output(size_t s, const Trails& from, size_t row, size_t len, bool scored, bool aligned);
   std::span<const int32_t> result(size_t s) const {
     return {output_ids + s * c_.dims.max_target, static_cast<size_t>(output_lengths[s])};
   }
@@ -49,17 +67,29 @@ class SearchState {
   std::span<const float> result_logprobs(size_t s) const {
     return {output_logprobs + s * c_.dims.max_target, static_cast<size_t>(output_scored[s])};
   }
+  // Its tokens' aligned source positions (the final eos included), when the search gave them.
+  std::span<const int32_t> result_sources(size_t s) const {
+    return {output_sources + s * c_.dims.max_target, static_cast<size_t>(output_aligned[s])};
+  }
+  // Half h of the running hypotheses' double buffer.
+  Trails running(int h) const {
+    const size_t n = static_cast<size_t>(h) * c_.dims.max_rows * c_.dims.max_target;
+    return {hypotheses + n, hypothesis_logprobs + n, hypothesis_sources + n, c_.dims.max_target};
+  }
 
-  StepRows rows;                         // the decoder's input rows
-  int32_t* hypotheses = nullptr;         // [2][max_rows][max_target] token histories (double buffer)
-  float* hypothesis_logprobs = nullptr;  // [2][max_rows][max_target] each history token's log-prob
-  int32_t* output_ids = nullptr;         // [max_batch][max_target]
-  int32_t* output_lengths = nullptr;     // [max_batch]
-  float* output_scores = nullptr;        // [max_batch] greedy with scores: each output's score
-  float* output_logprobs = nullptr;      // [max_batch][max_target] each output token's log-prob
-  int32_t* output_scored = nullptr;      // [max_batch] how many (0: not scored)
-  int32_t* max_new = nullptr;            // [max_batch] each sentence's length limit (set by the engine)
-  uint8_t* shortlist_mask = nullptr;     // [max_batch][target vocab] with a shortlist: 1 = candidate
+  StepRows rows;                          // the decoder's input rows
+  int32_t* hypotheses = nullptr;          // [2][max_rows][max_target] token histories (double buffer)
+  float* hypothesis_logprobs = nullptr;   // [2][max_rows][max_target] each history token's log-prob
+  int32_t* hypothesis_sources = nullptr;  // [2][max_rows][max_target] each one's aligned source position
+  int32_t* output_ids = nullptr;          // [max_batch][max_target]
+  int32_t* output_lengths = nullptr;      // [max_batch]
+  float* output_scores = nullptr;         // [max_batch] greedy with scores: each output's score
+  float* output_logprobs = nullptr;       // [max_batch][max_target] each output token's log-prob
+  int32_t* output_scored = nullptr;       // [max_batch] how many (0: not scored)
+  int32_t* output_sources = nullptr;      // [max_batch][max_target] each output token's source position
+  int32_t* output_aligned = nullptr;      // [max_batch] how many (0: not aligned)
+  int32_t* max_new = nullptr;             // [max_batch] each sentence's length limit (set by the engine)
+  uint8_t* shortlist_mask = nullptr;      // [max_batch][target vocab] with a shortlist: 1 = candidate
   bool shortlist_active = false;
   uint64_t* rng = nullptr;             // [max_batch] sampling: each sentence's generator state
   float* sample_values = nullptr;      // [min(vocab, kMaxSamplingTopK)] sampling: one row's top k
