@@ -866,6 +866,22 @@ SourceModel read_marian(const std::string& input) {
     m.shortlist.add_source_ids = one_vocab;  // Marian adds the source ids with one vocabulary
     m.metadata.emplace_back("shortlist", loc.shortlist.filename().string());
   }
+  // Word alignment as marian-decoder --alignment gives it: the first head of the guided
+  // alignment layer (transformer-guided-alignment-layer: "last" or a 1-based number).
+  {
+    const std::string layer = cfg.str("transformer-guided-alignment-layer", "last");
+    int index = m.config.decoder_layers - 1;
+    if (layer != "last") {
+      char* end = nullptr;
+      const long v = std::strtol(layer.c_str(), &end, 10);
+      if (end == layer.c_str() || *end != '\0' || v < 1 || v > m.config.decoder_layers)
+        cfg.fail("transformer-guided-alignment-layer '" + layer + "' is not 'last' or a layer of the " +
+                 std::to_string(m.config.decoder_layers) + "-layer decoder");
+      index = static_cast<int>(v) - 1;
+    }
+    m.metadata.emplace_back("alignment_layer", std::to_string(index));
+    m.metadata.emplace_back("alignment_head", "0");
+  }
   m.metadata.emplace_back("converter", "edgemt-convert");
   m.metadata.emplace_back("source_format", int8_source               ? "marian-bin-intgemm"
                                            : ends_with(file, ".bin") ? "marian-bin"

@@ -96,6 +96,16 @@ Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
   p.use_shortlist = o.use_shortlist.value_or(true);
   p.repetition_guard = o.repetition_guard.value_or(false);
   p.alignment_layer = o.alignment_layer.value_or(-1);
+  if (!o.alignment_layer.has_value()) {  // the model's, when its converter named one (Marian's)
+    for (const auto& [k, v] : model_->metadata()) {
+      char* end = nullptr;
+      const long x = std::strtol(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end != '\0' || x < 0) continue;  // (a value out of range is ignored)
+      if (k == "alignment_layer" && x < model_->config().decoder_layers)
+        p.alignment_layer = static_cast<int>(x);
+      if (k == "alignment_head" && x < model_->config().decoder_heads) p.alignment_head = static_cast<int>(x);
+    }
+  }
   if (p.alignment_layer < -1 || p.alignment_layer >= model_->config().decoder_layers)
     return invalid_argument("alignment layer " + std::to_string(p.alignment_layer) + " is outside [0, " +
                             std::to_string(model_->config().decoder_layers - 1) + "] (the decoder's layers)");

@@ -109,8 +109,9 @@ struct TranslateOptions {
   std::optional<TextFormat> format;
   // Word alignment (translate_scored, and placing HTML inline tags): the decoder layer
   // whose cross-attention aligns target to source words (heads averaged). Unset: the
-  // model's (SearchParams::alignment_layer -1). Models trained with guided alignment
-  // (Marian's --guided-alignment, Bergamot students) align on their last layer.
+  // model's: for a model converted from Marian, the first head of its guided alignment
+  // layer (transformer-guided-alignment-layer, as marian-decoder --alignment); else
+  // SearchParams::alignment_layer -1, heads averaged. Set: that layer, heads averaged.
   std::optional<int> alignment_layer;
 };
 

@@ -84,9 +84,10 @@ options:
                      everything else is kept byte for byte
   --alignment-layer L
                      the decoder layer whose cross-attention aligns words (jsonl
-                     alignments, HTML inline tags); default: the model's (the last of
-                     two, the second to last of more; a Marian model trained with
-                     guided alignment: its last)
+                     alignments, HTML inline tags), heads averaged; default: the
+                     last of two, the second to last of more, heads averaged; for a
+                     model converted from Marian the first head of its guided-alignment
+                     layer (as marian-decoder --alignment)
   --n-best N         with --output jsonl, up to N hypotheses per line (beam search's
                      finished ones; --beam defaults to N)
   --sampling-topk K  draw each next token at random among the K most likely (2-1024; 1:

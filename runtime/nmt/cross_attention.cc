@@ -41,7 +41,8 @@ void CrossMemory::build(const SourceBatch& src, const float* encoder_out, const 
 
 void CrossMemory::attend(const DecoderLayerWeights& layer, size_t layer_index, const SourceBatch& src,
                          const StepRows& step, size_t rows, const float* in, float* queries, float* context,
-                         float* out, const QuantBuffers& q, float* weights, size_t ldw) const {
+                         float* out, const QuantBuffers& q, float* weights, size_t ldw,
+                         int weight_head) const {
   const Dims& d = c_.dims;
   const size_t heads = d.decoder_heads, hd = d.decoder_head_dim;
   c_.linear(layer.cross_q, rows, in, d.model, queries, d.model, ops::Activation::kNone, q,
@@ -59,6 +60,10 @@ void CrossMemory::attend(const DecoderLayerWeights& layer, size_t layer_index, c
                                 context + r * d.model + h * hd, d.model, d.decoder_attention_scale, scores);
       if (weights == nullptr) return;
       float* w = weights + r * ldw;
+      if (weight_head >= 0) {
+        if (static_cast<int>(h) == weight_head) std::memcpy(w, scores, len * sizeof(float));
+        return;
+      }
       for (size_t j = 0; j < len; ++j) w[j] = (h == 0 ? 0.0f : w[j]) + scores[j];
     };
     if (weights == nullptr) {

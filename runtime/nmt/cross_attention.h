@@ -22,10 +22,11 @@ class CrossMemory {
   // One decoder step's cross-attention sub-layer for `rows` rows (row r reads source
   // sentence step.sentence[r]). queries: [rows][d], context, out: [rows][d].
   // weights (optional, [rows][ldw]): row r's attention probabilities over its source
-  // tokens, summed over the heads (in head order, so the same whatever the threads).
+  // tokens, summed over the heads (in head order, so the same whatever the threads), or
+  // head weight_head's alone (>= 0).
   void attend(const DecoderLayerWeights& layer, size_t layer_index, const SourceBatch& src,
               const StepRows& step, size_t rows, const float* in, float* queries, float* context, float* out,
-              const QuantBuffers& q, float* weights = nullptr, size_t ldw = 0) const;
+              const QuantBuffers& q, float* weights = nullptr, size_t ldw = 0, int weight_head = -1) const;
 
  private:
   float* keys(size_t layer, size_t sentence, size_t head) const {

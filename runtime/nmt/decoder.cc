@@ -68,7 +68,7 @@ float* Decoder::score(size_t rows, size_t t) {
     in = res.input(rows, hidden_, sublayer_, layer.cross_norm);
     const bool align = static_cast<int>(l) == align_layer_;
     cross_.attend(layer, l, src_, step_, rows, in, wide_, context_, sublayer_, quant_,
-                  align ? attention_ : nullptr, c_.dims.max_source);
+                  align ? attention_ : nullptr, c_.dims.max_source, align_head_);
     if (align) peak_sources(attention_, c_.dims.max_source, src_, step_, rows, aligned_);
     res.add(rows, sublayer_, hidden_, layer.cross_norm);
     in = res.input(rows, hidden_, sublayer_, layer.final_norm);

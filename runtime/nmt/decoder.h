@@ -30,8 +30,11 @@ class Decoder final : public TokenScorer {
   }
 
   // For the next run: capture alignments from decoder layer `layer`'s cross-attention
-  // (its heads averaged), or none (-1).
-  void set_alignment_layer(int layer) { align_layer_ = layer; }
+  // (its heads averaged, or head `head` alone), or none (layer -1).
+  void set_alignment(int layer, int head) {
+    align_layer_ = layer;
+    align_head_ = head;
+  }
   float* score(size_t rows, size_t t) override;
   // Row r's output aligned to the source token that layer's cross-attention weighs most,
   // its final eos aside (-1 for a source that is nothing but eos).
@@ -67,7 +70,7 @@ class Decoder final : public TokenScorer {
   float* context_ = nullptr;   // [rows][d]: attention context, then the FFN output
   float* sublayer_ = nullptr;  // [rows][d]: a sub-layer's output (or normalised input)
   QuantBuffers quant_;
-  int align_layer_ = -1;
+  int align_layer_ = -1, align_head_ = -1;
   float* attention_ = nullptr;  // [rows][max_source]: the alignment layer's weights
   int32_t* aligned_ = nullptr;  // [rows]
 };

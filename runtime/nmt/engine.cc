@@ -182,6 +182,9 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
   if (params.alignment_layer < -1 || params.alignment_layer >= layers)
     return invalid_argument("alignment layer " + std::to_string(params.alignment_layer) +
                             " is outside [-1, " + std::to_string(layers - 1) + "]");
+  if (params.alignment_head < -1 || params.alignment_head >= static_cast<int>(d.decoder_heads))
+    return invalid_argument("alignment head " + std::to_string(params.alignment_head) + " is outside [-1, " +
+                            std::to_string(d.decoder_heads - 1) + "]");
   EDGEMT_RETURN_IF_ERROR(m.source.fill(sources, d, m.context.config->source_vocab_size));
 
   m.encoder.run(m.source);
@@ -202,10 +205,11 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
     m.search.max_new[s] = static_cast<int32_t>(lim);
     max_new = std::max(max_new, static_cast<size_t>(lim));
   }
-  m.decoder.set_alignment_layer(
+  m.decoder.set_alignment(
       !params.alignments
           ? -1
-          : (params.alignment_layer >= 0 ? params.alignment_layer : default_alignment_layer(layers)));
+          : (params.alignment_layer >= 0 ? params.alignment_layer : default_alignment_layer(layers)),
+      params.alignment_head);
   m.last_beam = static_cast<size_t>(params.beam);
   m.last_greedy_scores = params.greedy_scores;
   m.last_sentences = n;

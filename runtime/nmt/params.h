@@ -61,11 +61,14 @@ struct SearchParams {
   uint64_t seed = 0;
   // Word alignment (Engine::hypothesis_alignment): each output token is aligned to the
   // source token that decoder layer alignment_layer's cross-attention (its heads
-  // averaged) weighs most when the token is chosen, the source's eos aside. -1: the
+  // averaged, or alignment_head alone) weighs most when the token is chosen, the source's eos aside. -1: the
   // model's default layer (default_alignment_layer). A cost only when asked: one pass
   // over that layer's attention weights per step.
   bool alignments = false;
   int alignment_layer = -1;
+  // The head of that layer whose weights align (Marian's guided alignment trains the
+  // first); -1: the layer's heads averaged.
+  int alignment_head = -1;
 };
 
 // The decoder layer whose cross-attention aligns best when a model says nothing: the

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -120,6 +121,61 @@ TEST_P(MarianParity, TextMatchesMarianDecoder) {
   ASSERT_EQ(out.value().size(), want.size());
   for (size_t i = 0; i < want.size(); ++i)
     EXPECT_EQ(out.value()[i], want[i].get<std::string>()) << c_->name << ": " << sents[i];
+}
+
+// Word alignment as marian-decoder --alignment: the converter names Marian's guided
+// alignment layer and its first head, and each greedy token's source position is where
+// Marian's soft alignment (make_marian_models' reference, tools/marian/add_alignments.py)
+// peaks, the source's eos aside; tokens whose two largest weights are within 1e-4 are
+// skipped.
+TEST_P(MarianParity, AlignmentsAreMariansSoftAlignmentPeaks) {
+  if (!c_->ref.contains("greedy_soft_alignment"))
+    GTEST_SKIP() << c_->name << ": no greedy_soft_alignment (tools/marian/add_alignments.py)";
+  bool named = false;
+  for (const auto& [k, v] : model_->metadata()) named = named || (k == "alignment_head" && v == "0");
+  EXPECT_TRUE(named) << c_->name << ": the converter names the alignment head";
+  auto tr = make_translator(model_, 8, 1, max_new_);
+  ASSERT_NE(tr, nullptr);
+  TranslateOptions t;
+  t.beam = 1;
+  std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
+  std::vector<std::vector<std::vector<int32_t>>> nbest, aligns;
+  ASSERT_TRUE(tr->translate_ids_nbest(in, 1, &nbest, t, nullptr, nullptr, &aligns).is_ok());
+  const json& soft = c_->ref.at("greedy_soft_alignment");
+  size_t checked = 0, skipped = 0;
+  for (size_t i = 0; i < src_.size(); ++i) {
+    ASSERT_EQ(join(nbest[i][0]), join(greedy_[i])) << c_->name << " sentence " << i;
+    // Marian's rows: target tokens by spaces, each its weights over the source by commas.
+    std::vector<std::vector<double>> rows;
+    std::istringstream targets(soft.at(i).get<std::string>());
+    for (std::string row; targets >> row;) {
+      rows.emplace_back();
+      std::istringstream weights(row);
+      for (std::string w; std::getline(weights, w, ',');) rows.back().push_back(std::stod(w));
+    }
+    ASSERT_EQ(rows.size(), aligns[i][0].size()) << c_->name << " sentence " << i;
+    for (size_t k = 0; k < rows.size(); ++k) {
+      ASSERT_EQ(rows[k].size(), src_[i].size());
+      size_t best = 0;
+      double second = -1.0;
+      for (size_t j = 1; j + 1 < rows[k].size(); ++j) {
+        if (rows[k][j] > rows[k][best]) {
+          second = rows[k][best];
+          best = j;
+        } else {
+          second = std::max(second, rows[k][j]);
+        }
+      }
+      if (rows[k][best] - second < 1e-4) {
+        ++skipped;
+        continue;
+      }
+      EXPECT_EQ(aligns[i][0][k], static_cast<int32_t>(best))
+          << c_->name << " sentence " << i << " token " << k;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 10 * skipped) << c_->name;
 }
 
 // Beam search in transformers' style (a sentence keeps `beam` live hypotheses and
