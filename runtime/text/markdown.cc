@@ -573,7 +573,9 @@ MarkdownDocument MarkdownDocument::parse(std::string_view text) {
     for (; j < n; ++j) {
       const std::string_view l = body[j];
       if (is_blank(l)) break;
-      if (setext_underline(l) && lines == 1 && pre == 0) {
+      // A setext underline ends the paragraph as a heading, whatever its lines (CommonMark;
+      // "---" here is an underline, not a thematic break).
+      if (setext_underline(l) && pre == 0) {
         setext = true;
         break;
       }
@@ -586,8 +588,10 @@ MarkdownDocument MarkdownDocument::parse(std::string_view text) {
         for (char ch : p) q += ch == '>';
         return q;
       };
-      if (list2 || quotes(l.substr(0, pre2)) != quotes(first_prefix) || fence_open(l, &c2, &len2) ||
-          html_block_start(l) || thematic_break(l) ||
+      // Fewer quote markers than the first line: a lazy continuation line (CommonMark), unless
+      // the line starts a block of its own (below); more: a nested quote begins.
+      const size_t q2 = quotes(l.substr(0, pre2)), q1 = quotes(first_prefix);
+      if (list2 || q2 > q1 || fence_open(l, &c2, &len2) || html_block_start(l) || thematic_break(l) ||
           (l.find('|') != std::string_view::npos && j + 1 < n && table_delimiter(body[j + 1])))
         break;
       size_t b2 = 0;
@@ -596,6 +600,8 @@ MarkdownDocument MarkdownDocument::parse(std::string_view text) {
       // A continuation line: its block quote markers and indentation are its prefix.
       size_t cp = pre2;
       if (cp == 0) cp = b2;
+      // (A lazy line's prefix, without the quote markers, serves the wrapped lines too:
+      // they stay lazy continuation lines, and an unchanged paragraph comes back as it was.)
       if (lines == 1) next_prefix = std::string(l.substr(0, cp));
       content += ' ';
       content.append(l.substr(cp));

@@ -7,6 +7,9 @@
 // table cells are translated, their markers ("## ", "- ", "1. ", "> ", "|") kept. A
 // paragraph's lines are translated together (a sentence may cross them) and the result
 // is wrapped again at the paragraph's widest line, each line with its original prefix.
+// As in CommonMark, a setext underline ("===", "---") makes the paragraph above it, all
+// its lines, a heading, and a line without the quote markers of the paragraph it follows
+// continues it (a lazy continuation line).
 //
 // Inline markup becomes HTML inline elements, so that the HTML path (html_document.h,
 // markup.h InlineRun) places them around the right words or falls back node by node:

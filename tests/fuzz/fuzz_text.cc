@@ -97,14 +97,25 @@ void check_po(std::string_view text) {
 // units as themselves has the same words in the same order (only whitespace and block
 // quote markers of re-wrapped paragraph lines may change).
 std::vector<std::string_view> md_words(std::string_view s) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
   std::vector<std::string_view> w;
   for (size_t b = 0; b < s.size();) {
-    while (b < s.size() && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n')) ++b;
-    size_t e = b;
-    while (e < s.size() && !(s[e] == ' ' || s[e] == '\t' || s[e] == '\r' || s[e] == '\n')) ++e;
-    const std::string_view x = s.substr(b, e - b);
-    if (!x.empty() && x.find_first_not_of('>') != std::string_view::npos) w.push_back(x);
-    b = e;
+    size_t e = s.find('\n', b);
+    if (e == std::string_view::npos) e = s.size();
+    const std::string_view line = s.substr(b, e - b);
+    // A line's block quote markers are not words: a re-wrapped line may gain or lose
+    // them, glued to its first word or not.
+    size_t i = 0;
+    while (i < line.size() && (line[i] == '>' || space(line[i]))) ++i;
+    while (i < line.size()) {
+      while (i < line.size() && space(line[i])) ++i;
+      size_t k = i;
+      while (k < line.size() && !space(line[k])) ++k;
+      const std::string_view x = line.substr(i, k - i);
+      if (!x.empty() && x.find_first_not_of('>') != std::string_view::npos) w.push_back(x);
+      i = k;
+    }
+    b = e + 1;
   }
   return w;
 }

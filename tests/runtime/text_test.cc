@@ -769,4 +769,21 @@ TEST(Markdown, WrappedParagraphIsJoinedAndWrappedAgain) {
             "> eins zwei drei\n> vier fünf sechs\n> sieben acht - neun\n\nweiter\n");
 }
 
+TEST(Markdown, SetextHeadingsAndLazyLinesAsCommonMarkReadsThem) {
+  // A setext heading of two lines ("---" under a paragraph is an underline, not a rule);
+  // a lazy continuation line belongs to the quote's paragraph.
+  const std::string doc =
+      "Install the\npackage first\n---\n\n> The file could not\nbe opened.\n\nText\n===\n\n---\n";
+  MarkdownDocument d = MarkdownDocument::parse(doc);
+  EXPECT_EQ(d.units(),
+            (std::vector<std::string>{"Install the package first", "The file could not be opened.", "Text"}));
+  EXPECT_EQ(d.render(d.units()), doc);
+  EXPECT_EQ(d.render({"Zuerst das Paket installieren",
+                      "Die Datei konnte nicht ge\xC3\xB6"
+                      "ffnet werden.",
+                      "T"}),
+            "Zuerst das\nPaket\ninstallieren\n---\n\n> Die Datei konnte\nnicht ge\xC3\xB6"
+            "ffnet\nwerden.\n\nT\n===\n\n---\n");
+}
+
 }  // namespace edgemt
