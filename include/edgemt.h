@@ -43,11 +43,12 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  7 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
+  8 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
-       7: edgemt_bundled_model_path, edgemt_model_source/target_language */
+       7: edgemt_bundled_model_path, edgemt_model_source/target_language;      \
+       8: edgemt_translate_scored */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6). */
 typedef enum edgemt_format {
@@ -224,6 +225,18 @@ EDGEMT_API edgemt_status edgemt_translate_ids_nbest(edgemt_translator* translato
                                                     const size_t** out_first, const size_t** out_counts,
                                                     const int32_t* const** out_ids,
                                                     const size_t** out_lengths, const float** out_scores);
+
+/* Since C API version 8. Scored translations with word alignments, as `translate
+ * --output jsonl` prints them: *results points at n JSON objects (one line each), text
+ * i's {"translation", "score", "confidence" (0-1), "words": [{"word", "confidence",
+ * "source"}], "source_words", "alignment" (Moses' "source-target" word index pairs),
+ * "sentences": [each sentence's "source" and the same fields]} and, with num_hypotheses
+ * > 1, "n_best" lists ({"translation", "score", "confidence"}, best first). Plain text
+ * only (options->format TEXT). Owned by the translator. options may be NULL. */
+EDGEMT_API edgemt_status edgemt_translate_scored(edgemt_translator* translator, const char* const* texts,
+                                                 size_t n, size_t num_hypotheses,
+                                                 const edgemt_translate_options* options,
+                                                 const char* const** results);
 
 #ifdef __cplusplus
 }

@@ -223,6 +223,34 @@ class Translator:
         out = self._t.translate(batch, options)
         return out[0] if single else out
 
+    def translate_scored(self, texts: Union[str, Iterable[str]], *, num_hypotheses: int = 1,
+                         beam_size: Optional[int] = None, length_penalty: Optional[float] = None,
+                         max_decoding_length: Optional[int] = None, split_sentences: bool = True,
+                         protect_spans: bool = True) -> Union[dict, List[dict]]:
+        """Plain text to scored translations with word alignments (a str gives one dict).
+
+        Each text gives what `translate --output jsonl` prints for it: {"translation",
+        "score", "confidence" (0-1, the geometric mean of its tokens' probabilities),
+        "words": [{"word", "confidence", "source"}] ("source": the index of the source word
+        it is aligned to, from cross-attention), "source_words", "alignment" (Moses'
+        "source-target" word index pairs), "sentences": [each sentence's "source" and the
+        same fields]}, and with num_hypotheses > 1 "n_best" lists ({"translation", "score",
+        "confidence"}, best first; beam search gives at most its beam).
+        """
+        import json
+
+        if num_hypotheses < 1:
+            raise ValueError("num_hypotheses must be at least 1, got %r" % (num_hypotheses,))
+        single = isinstance(texts, str)
+        batch = [texts] if single else list(texts)
+        if beam_size is None and num_hypotheses > 1:
+            beam_size = num_hypotheses
+        options = self._options(beam_size, max_decoding_length, length_penalty)
+        options.split_sentences = bool(split_sentences)
+        options.protect_spans = bool(protect_spans)
+        out = [json.loads(x) for x in self._t.translate_scored(batch, num_hypotheses, options)]
+        return out[0] if single else out
+
     def translate_ids(self, ids: Sequence[Sequence[int]], *, beam_size: Optional[int] = None,
                       length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,
                       max_length_factor: Optional[float] = None,

@@ -206,20 +206,37 @@ class Translator {
   }
 
   std::vector<std::string> translate(const std::vector<std::string>& texts, const Options& opt) {
+    const edgemt_translate_options o = opt.c();
+    return text_call(texts, [&](const char* const* in, const char* const** out) {
+      return edgemt_translate(handle_, in, texts.size(), &o, out);
+    });
+  }
+
+  // Each text's scored translation as JSON (edgemt_translate_scored).
+  std::vector<std::string> translate_scored(const std::vector<std::string>& texts, size_t num_hypotheses,
+                                            const Options& opt) {
+    const edgemt_translate_options o = opt.c();
+    return text_call(texts, [&](const char* const* in, const char* const** out) {
+      return edgemt_translate_scored(handle_, in, texts.size(), num_hypotheses, &o, out);
+    });
+  }
+
+ private:
+  // A C API call from texts to as many result strings, run without the GIL.
+  template <typename F>
+  static std::vector<std::string> text_call(const std::vector<std::string>& texts, F call) {
     std::vector<const char*> ptrs(texts.size());
     for (size_t i = 0; i < texts.size(); ++i) ptrs[i] = texts[i].c_str();
     const char* const* out = nullptr;
-    const edgemt_translate_options o = opt.c();
     edgemt_status s;
     {
       py::gil_scoped_release nogil;
-      s = edgemt_translate(handle_, ptrs.data(), texts.size(), &o, &out);
+      s = call(ptrs.data(), &out);
     }
     check(s);
     return std::vector<std::string>(out, out + texts.size());
   }
 
- private:
   std::shared_ptr<Model> model_;
   edgemt_translator* handle_ = nullptr;
 };
@@ -270,5 +287,6 @@ PYBIND11_MODULE(_edgemt, m) {
       .def("translate_tokens", &Translator::translate_tokens)
       .def("translate_ids_nbest", &Translator::translate_ids_nbest)
       .def("translate_tokens_nbest", &Translator::translate_tokens_nbest)
-      .def("translate", &Translator::translate);
+      .def("translate", &Translator::translate)
+      .def("translate_scored", &Translator::translate_scored);
 }

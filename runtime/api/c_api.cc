@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "edgemt.h"
+#include "runtime/api/scored_json.h"
 #include "runtime/api/translator.h"
 
 struct edgemt_model {
@@ -323,6 +324,21 @@ edgemt_status edgemt_translator_create(const edgemt_model* model, const edgemt_t
 
 void edgemt_translator_free(edgemt_translator* translator) { delete translator; }
 
+namespace {
+
+// The n texts as strings (a NULL one is an error naming `fn`).
+edgemt_status texts_of(const char* const* texts, size_t n, const char* fn, std::vector<std::string>* in) {
+  in->reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (texts[i] == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, std::string(fn) + ": text " + std::to_string(i) + " is NULL");
+    in->emplace_back(texts[i]);
+  }
+  return EDGEMT_OK;
+}
+
+}  // namespace
+
 edgemt_status edgemt_translate(edgemt_translator* translator, const char* const* texts, size_t n,
                                const edgemt_translate_options* options, const char* const** results) {
   return guarded([&] {
@@ -333,17 +349,41 @@ edgemt_status edgemt_translate(edgemt_translator* translator, const char* const*
     edgemt::TranslateOptions to;
     if (const edgemt_status s = to_translate_options(options, &to); s != EDGEMT_OK) return s;
     std::vector<std::string> in;
-    in.reserve(n);
-    for (size_t i = 0; i < n; ++i) {
-      if (texts[i] == nullptr)
-        return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate: text " + std::to_string(i) + " is NULL");
-      in.emplace_back(texts[i]);
-    }
+    if (const edgemt_status s = texts_of(texts, n, "edgemt_translate", &in); s != EDGEMT_OK) return s;
     auto r = translator->translator->translate(in, to);
     if (!r) return from_status(r.status());
     translator->texts = std::move(r.value());
     translator->text_ptrs.resize(n);
     for (size_t i = 0; i < n; ++i) translator->text_ptrs[i] = translator->texts[i].c_str();
+    *results = translator->text_ptrs.data();
+    return EDGEMT_OK;
+  });
+}
+
+edgemt_status edgemt_translate_scored(edgemt_translator* translator, const char* const* texts, size_t n,
+                                      size_t num_hypotheses, const edgemt_translate_options* options,
+                                      const char* const** results) {
+  return guarded([&] {
+    if (results == nullptr) return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_scored: results is NULL");
+    *results = nullptr;
+    if (translator == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_scored: translator is NULL");
+    if (texts == nullptr && n > 0)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_scored: texts is NULL");
+    if (num_hypotheses < 1)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_scored: num_hypotheses must be at least 1");
+    edgemt::TranslateOptions to;
+    if (const edgemt_status s = to_translate_options(options, &to); s != EDGEMT_OK) return s;
+    std::vector<std::string> in;
+    if (const edgemt_status s = texts_of(texts, n, "edgemt_translate_scored", &in); s != EDGEMT_OK) return s;
+    auto r = translator->translator->translate_scored(in, num_hypotheses, to);
+    if (!r) return from_status(r.status());
+    translator->texts.resize(n);
+    translator->text_ptrs.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      translator->texts[i] = edgemt::scored_json(r.value()[i], in[i], num_hypotheses > 1);
+      translator->text_ptrs[i] = translator->texts[i].c_str();
+    }
     *results = translator->text_ptrs.data();
     return EDGEMT_OK;
   });

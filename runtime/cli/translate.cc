@@ -21,6 +21,7 @@
 #include <tuple>
 #include <vector>
 
+#include "runtime/api/scored_json.h"
 #include "runtime/api/translator.h"
 
 namespace {
@@ -472,34 +473,6 @@ bool process_text(edgemt::Translator& tr, const Args& a, Session& s, size_t coun
   return true;
 }
 
-// A JSON string literal of UTF-8 text.
-void append_json_string(std::string& out, const std::string& s) {
-  out += '"';
-  for (unsigned char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += static_cast<char>(ch);
-    } else if (ch < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-      out += buf;
-    } else {
-      out += static_cast<char>(ch);
-    }
-  }
-  out += '"';
-}
-
-void append_json_number(std::string& out, double v) {
-  if (!std::isfinite(v)) {
-    out += "null";
-    return;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  out += buf;
-}
-
 // --output jsonl: lines[0..count) into s.out, one JSON object per line.
 bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t count) {
   const std::vector<std::string> texts(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
@@ -510,78 +483,8 @@ bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
     for (size_t i = 0; i < count; ++i) s.out += "{\"error\": \"translation failed\"}\n";
     return false;
   }
-  // "translation", "score", "confidence" (and with `words` the per-word confidences).
-  auto hypothesis = [&](std::string& out, const edgemt::ScoredTranslation& h, bool words) {
-    out += "\"translation\": ";
-    append_json_string(out, h.text);
-    out += ", \"score\": ";
-    append_json_number(out, h.score);
-    out += ", \"confidence\": ";
-    append_json_number(out, h.confidence);
-    if (!words) return;
-    out += ", \"words\": [";
-    for (size_t w = 0; w < h.words.size(); ++w) {
-      out += w ? ", {\"word\": " : "{\"word\": ";
-      append_json_string(out, h.words[w].text);
-      out += ", \"confidence\": ";
-      append_json_number(out, h.words[w].confidence);
-      out += ", \"source\": ";
-      out += h.words[w].source >= 0 ? std::to_string(h.words[w].source) : "null";
-      out += "}";
-    }
-    out += "]";
-  };
-  // "source_words" (as found in `text`) and "alignment": Moses' "source-target" word
-  // index pairs of the best hypothesis.
-  auto alignment = [&](std::string& out, const std::string& text,
-                       const std::vector<edgemt::TextSpan>& sources, const edgemt::ScoredTranslation& h) {
-    out += ", \"source_words\": [";
-    for (size_t w = 0; w < sources.size(); ++w) {
-      if (w) out += ", ";
-      append_json_string(out, text.substr(sources[w].begin, sources[w].size()));
-    }
-    out += "], \"alignment\": \"";
-    bool first = true;
-    for (size_t w = 0; w < h.words.size(); ++w) {
-      if (h.words[w].source < 0) continue;
-      out += (first ? "" : " ") + std::to_string(h.words[w].source) + "-" + std::to_string(w);
-      first = false;
-    }
-    out += "\"";
-  };
-  auto n_best = [&](std::string& out, const std::vector<edgemt::ScoredTranslation>& hyps) {
-    if (a.n_best <= 0) return;
-    out += ", \"n_best\": [";
-    for (size_t k = 0; k < hyps.size(); ++k) {
-      out += k ? ", {" : "{";
-      hypothesis(out, hyps[k], false);
-      out += "}";
-    }
-    out += "]";
-  };
-  for (size_t i = 0; i < r.value().size(); ++i) {
-    const edgemt::ScoredText& t = r.value()[i];
-    if (t.sentences.empty()) {  // a blank line
-      s.out += "{\"translation\": \"\"}\n";
-      continue;
-    }
-    s.out += "{";
-    hypothesis(s.out, t.hypotheses[0], true);
-    alignment(s.out, texts[i], t.source_words, t.hypotheses[0]);
-    n_best(s.out, t.hypotheses);
-    s.out += ", \"sentences\": [";
-    for (size_t k = 0; k < t.sentences.size(); ++k) {
-      const edgemt::ScoredSentence& sen = t.sentences[k];
-      s.out += k ? ", {\"source\": " : "{\"source\": ";
-      append_json_string(s.out, sen.source);
-      s.out += ", ";
-      hypothesis(s.out, sen.hypotheses[0], true);
-      alignment(s.out, sen.source, sen.source_words, sen.hypotheses[0]);
-      n_best(s.out, sen.hypotheses);
-      s.out += "}";
-    }
-    s.out += "]}\n";
-  }
+  for (size_t i = 0; i < r.value().size(); ++i)
+    s.out += edgemt::scored_json(r.value()[i], texts[i], a.n_best > 0) + "\n";
   return true;
 }
 

@@ -78,6 +78,13 @@ int main(int argc, char** argv) {
   o.beam = 2;
   CHECK(edgemt_translate(tr, texts, 3, &o, &res) == EDGEMT_OK);
   if (res != NULL) CHECK(strcmp(res[1], "") == 0);
+  /* Scored, as JSON objects (version 8): a blank text's is {"translation": ""}. */
+  CHECK(edgemt_translate_scored(tr, texts, 3, 2, &o, &res) == EDGEMT_OK);
+  if (res != NULL) {
+    CHECK(strncmp(res[0], "{\"translation\": ", 16) == 0 && strstr(res[0], "\"alignment\": ") != NULL);
+    CHECK(strcmp(res[1], "{\"translation\": \"\"}") == 0);
+  }
+  CHECK(edgemt_translate_scored(tr, texts, 3, 0, &o, &res) == EDGEMT_INVALID_ARGUMENT);
 
   /* Bad options: a beam above the translator's limit, an uninitialised struct, an
    * unknown enum value, an id outside the vocabulary. */

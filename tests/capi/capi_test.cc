@@ -205,6 +205,31 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   o.beam = 0;
   o.sampling_temperature = -1.0f;
   EXPECT_EQ(edgemt_translate(tr, plain.data(), plain.size(), &o, &out), EDGEMT_INVALID_ARGUMENT);
+  // Version 8: scored translations as JSON, the C++ API's translate_scored (3-best).
+  edgemt_translate_options_init(&o);
+  o.beam = 4;
+  ASSERT_EQ(edgemt_translate_scored(tr, plain.data(), plain.size(), 3, &o, &out), EDGEMT_OK)
+      << edgemt_last_error();
+  edgemt::TranslateOptions beam4;
+  beam4.beam = 4;
+  auto scored = cpp.value()->translate_scored(texts, 3, beam4);
+  ASSERT_TRUE(scored.has_value()) << scored.status().to_string();
+  for (size_t i = 0; i < texts.size(); ++i) {
+    const nlohmann::json j = nlohmann::json::parse(out[i]);
+    const edgemt::ScoredTranslation& best = scored.value()[i].hypotheses[0];
+    EXPECT_EQ(j.at("translation").get<std::string>(), best.text) << "text " << i;
+    EXPECT_NEAR(j.at("score").get<double>(), best.score, 1e-5);
+    ASSERT_EQ(j.at("words").size(), best.words.size());
+    for (size_t w = 0; w < best.words.size(); ++w) {
+      EXPECT_EQ(j.at("words")[w].at("word").get<std::string>(), best.words[w].text);
+      EXPECT_EQ(j.at("words")[w].at("source").get<int>(), best.words[w].source);
+    }
+    EXPECT_EQ(j.at("source_words").size(), scored.value()[i].source_words.size());
+    EXPECT_EQ(j.at("n_best").size(), scored.value()[i].hypotheses.size());
+  }
+  EXPECT_EQ(edgemt_translate_scored(tr, plain.data(), plain.size(), 0, &o, &out), EDGEMT_INVALID_ARGUMENT);
+  o.format = EDGEMT_FORMAT_HTML;
+  EXPECT_EQ(edgemt_translate_scored(tr, plain.data(), plain.size(), 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
   edgemt_translator_free(tr);
 }
 

@@ -184,6 +184,32 @@ def test_bundled_models_by_language_pair():
             raise AssertionError(f"Translator({bad}) did not raise {error.__name__}")
 
 
+def test_scored_translations_with_alignments():
+    tr = edgemt.Translator(source_lang="en", target_lang="de")
+    text = "The file could not be opened. Please try again!"
+    r = tr.translate_scored(text, num_hypotheses=2)
+    assert r["translation"] == tr.translate(text, beam_size=2)
+    assert 0.0 < r["confidence"] <= 1.0 and len(r["n_best"]) == 2
+    assert r["source_words"] == text.split()
+    assert [s["source"] for s in r["sentences"]] == ["The file could not be opened.", "Please try again!"]
+    pairs = []
+    for t, w in enumerate(r["words"]):
+        assert 0.0 < w["confidence"] <= 1.0
+        assert 0 <= w["source"] < len(r["source_words"])
+        pairs.append("%d-%d" % (w["source"], t))
+    assert r["alignment"] == " ".join(pairs)
+    # "Datei" renders "file" (the bundled model).
+    datei = [w for w in r["words"] if w["word"] == "Datei"]
+    assert datei and r["source_words"][datei[0]["source"]] == "file", r
+    assert tr.translate_scored(["", text])[0] == {"translation": ""}
+    try:
+        tr.translate_scored(text, num_hypotheses=0)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("num_hypotheses=0 did not raise")
+
+
 def test_errors_are_python_exceptions():
     try:
         edgemt.Translator("/nonexistent/model.emt")
