@@ -426,7 +426,8 @@ TextSpan sentence_span(const ProtectedSentence& p, TextSpan in_text) {
   // marker, shifted by the markers before it.
   auto map = [&](size_t pos, bool is_end) {
     ptrdiff_t shift = 0;
-    for (size_t m = 0; m < p.markers.size(); ++m) {
+    const size_t markers = std::min({p.markers.size(), p.marker_at.size(), p.spans.size()});
+    for (size_t m = 0; m < markers; ++m) {
       const size_t b = p.marker_at[m], e = b + p.markers[m].size();
       if (pos < e && (pos > b || (pos == b && !is_end))) return is_end ? p.spans[m].end : p.spans[m].begin;
       if (pos < e || (is_end && pos == b)) break;
