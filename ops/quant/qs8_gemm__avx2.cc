@@ -34,23 +34,32 @@ inline void widen(const int8_t* q, size_t ldq, size_t rows, size_t g0, size_t g1
   }
 }
 
-// One tile over k groups [g0, g1) with pre-widened activations (row stride lda16),
-// adding to acc; then (if store) the column sums to out [Rows][16].
-template <size_t Rows>
-EDGEMT_ALWAYS_INLINE void tile_acc(const int64_t* a16, size_t lda16, const int8_t* wp, size_t g0, size_t g1,
-                                   __m256i (&acc)[2][Rows][2]) {
-  for (size_t h = 0; h < 2; ++h) {
-    for (size_t g = g0; g < g1; ++g) {
-      const int8_t* wg = wp + g * kPanel * kPanelK8 + h * 32;
-      const __m256i w0 = _mm256_cvtepi8_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(wg)));
-      const __m256i w1 = _mm256_cvtepi8_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(wg + 16)));
-      for (size_t r = 0; r < Rows; ++r) {
-        const __m256i a = _mm256_set1_epi64x(a16[r * lda16 + (g - g0)]);
-        acc[h][r][0] = _mm256_add_epi32(acc[h][r][0], _mm256_madd_epi16(w0, a));
-        acc[h][r][1] = _mm256_add_epi32(acc[h][r][1], _mm256_madd_epi16(w1, a));
-      }
+// One pass (8 columns, half h of the panel) over k groups [g0, g1), with pre-widened
+// activations (row stride lda16); with Prefetch, also the next panel's line g (pf, see
+// qs8_gemm_driver.h).
+template <size_t Rows, bool Prefetch>
+EDGEMT_ALWAYS_INLINE void tile_pass(const int64_t* a16, size_t lda16, const int8_t* wp, const int8_t* pf,
+                                    size_t h, size_t g0, size_t g1, __m256i (&acc)[Rows][2]) {
+  for (size_t g = g0; g < g1; ++g) {
+    const int8_t* wg = wp + g * kPanel * kPanelK8 + h * 32;
+    if constexpr (Prefetch)
+      _mm_prefetch(reinterpret_cast<const char*>(pf + g * kPanel * kPanelK8), _MM_HINT_T0);
+    const __m256i w0 = _mm256_cvtepi8_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(wg)));
+    const __m256i w1 = _mm256_cvtepi8_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(wg + 16)));
+    for (size_t r = 0; r < Rows; ++r) {
+      const __m256i a = _mm256_set1_epi64x(a16[r * lda16 + (g - g0)]);
+      acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(w0, a));
+      acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(w1, a));
     }
   }
+}
+
+// One tile over k groups [g0, g1), adding to acc; with Prefetch, pf is the next panel.
+template <size_t Rows, bool Prefetch = false>
+EDGEMT_ALWAYS_INLINE void tile_acc(const int64_t* a16, size_t lda16, const int8_t* wp, const int8_t* pf,
+                                   size_t g0, size_t g1, __m256i (&acc)[2][Rows][2]) {
+  tile_pass<Rows, Prefetch>(a16, lda16, wp, pf, 0, g0, g1, acc[0]);
+  tile_pass<Rows, false>(a16, lda16, wp, pf, 1, g0, g1, acc[1]);
 }
 
 template <size_t Rows>
@@ -63,13 +72,13 @@ EDGEMT_ALWAYS_INLINE void tile_store(__m256i (&acc)[2][Rows][2], int32_t* out) {
                          _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(acc[h][r][0], acc[h][r][1]), order));
 }
 
-template <size_t Rows>
+template <size_t Rows, bool Prefetch>
 __attribute__((noinline)) void tile(const int64_t* a16, size_t lda16, size_t kg, const int8_t* wp,
-                                    int32_t* out) {
+                                    const int8_t* pf, int32_t* out) {
   __m256i acc[2][Rows][2];
   for (size_t h = 0; h < 2; ++h)
     for (size_t r = 0; r < Rows; ++r) acc[h][r][0] = acc[h][r][1] = _mm256_setzero_si256();
-  tile_acc<Rows>(a16, lda16, wp, 0, kg, acc);
+  tile_acc<Rows, Prefetch>(a16, lda16, wp, pf, 0, kg, acc);
   tile_store<Rows>(acc, out);
 }
 
@@ -84,7 +93,7 @@ __attribute__((noinline)) void tile_chunked(size_t kg, const int8_t* q, size_t l
   for (size_t g0 = 0; g0 < kg; g0 += kChunk) {
     const size_t g1 = kg - g0 < kChunk ? kg : g0 + kChunk;
     widen(q, ldq, Rows, g0, g1, a16, kChunk);
-    tile_acc<Rows>(a16, kChunk, wp, g0, g1, acc);
+    tile_acc<Rows>(a16, kChunk, wp, nullptr, g0, g1, acc);
   }
   tile_store<Rows>(acc, out);
 }
@@ -96,8 +105,12 @@ struct Tiles {
     widen(q, ldq, rows, g0, g1, out, ld);
   }
   template <size_t Rows>
-  static void widened_tile(const int64_t* a16, size_t lda16, size_t kg, const int8_t* wp, int32_t* out) {
-    tile<Rows>(a16, lda16, kg, wp, out);
+  static void widened_tile(const int64_t* a16, size_t lda16, size_t kg, const int8_t* wp, const int8_t* pf,
+                           int32_t* out) {
+    if (pf != nullptr)
+      tile<Rows, true>(a16, lda16, kg, wp, pf, out);
+    else
+      tile<Rows, false>(a16, lda16, kg, wp, nullptr, out);
   }
   template <size_t Rows>
   static void chunked_tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp, int32_t* out) {

@@ -20,14 +20,17 @@
 namespace edgemt::ops {
 namespace {
 
-template <size_t Rows>
+// Prefetch: pf (the next panel, see qs8_gemm_driver.h) when not null.
+template <size_t Rows, bool Prefetch>
 EDGEMT_ALWAYS_INLINE void vnni_tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp,
-                                    const int32_t* wsum, size_t cols, int32_t* out) {
+                                    const int32_t* wsum, size_t cols, const int8_t* pf, int32_t* out) {
   __m512i acc[Rows];
   for (size_t r = 0; r < Rows; ++r) acc[r] = _mm512_setzero_si512();
   const __m512i flip = _mm512_set1_epi32(static_cast<int32_t>(0x80808080u));
   for (size_t g = 0; g < kg; ++g) {
     const __m512i wv = _mm512_loadu_si512(reinterpret_cast<const void*>(wp + g * kPanel * kPanelK8));
+    if constexpr (Prefetch)
+      _mm_prefetch(reinterpret_cast<const char*>(pf + g * kPanel * kPanelK8), _MM_HINT_T0);
     for (size_t r = 0; r < Rows; ++r) {
       int32_t a4;
       __builtin_memcpy(&a4, q + r * ldq + g * kPanelK8, 4);
@@ -48,8 +51,12 @@ void qs8_gemm__avx512vnni(size_t m, size_t n, size_t k, const int8_t* q, size_t 
                           const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
                           const GemmEpilogue& ep) {
   auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t* ws,
-                 size_t cols,
-                 int32_t* out) { vnni_tile<decltype(rows)::value>(kg, qr, ldq_, wp, ws, cols, out); };
+                 size_t cols, const int8_t* pf, int32_t* out) {
+    if (pf != nullptr)
+      vnni_tile<decltype(rows)::value, true>(kg, qr, ldq_, wp, ws, cols, pf, out);
+    else
+      vnni_tile<decltype(rows)::value, false>(kg, qr, ldq_, wp, ws, cols, nullptr, out);
+  };
   Qs8DirectLevel<8, decltype(tile)> level{tile};
   qs8_gemm_drive<xsimd::avx512bw>(level, m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
 }

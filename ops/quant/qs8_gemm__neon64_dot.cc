@@ -39,7 +39,8 @@ void qs8_gemm__neon64_dot(size_t m, size_t n, size_t k, const int8_t* q, size_t 
                           const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
                           const GemmEpilogue& ep) {
   auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t*,
-                 size_t, int32_t* out) { sdot_tile<decltype(rows)::value>(kg, qr, ldq_, wp, out); };
+                 size_t, const int8_t*,
+                 int32_t* out) { sdot_tile<decltype(rows)::value>(kg, qr, ldq_, wp, out); };
   Qs8DirectLevel<4, decltype(tile)> level{tile};
   qs8_gemm_drive<xsimd::neon64>(level, m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
 }

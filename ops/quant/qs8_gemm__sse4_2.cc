@@ -106,7 +106,8 @@ struct Tiles {
     widen(q, ldq, rows, g0, g1, out, ld);
   }
   template <size_t Rows>
-  static void widened_tile(const int64_t* a16, size_t lda16, size_t kg, const int8_t* wp, int32_t* out) {
+  static void widened_tile(const int64_t* a16, size_t lda16, size_t kg, const int8_t* wp, const int8_t*,
+                           int32_t* out) {
     tile<Rows>(a16, lda16, kg, wp, out);
   }
   template <size_t Rows>

@@ -57,7 +57,8 @@ template <class Arch, size_t Mr>
 void qs8_gemm_neon_mull(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
                         const int8_t* w, const float* sw, float* c, size_t ldc, const GemmEpilogue& ep) {
   auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t*,
-                 size_t, int32_t* out) { neon_mull_tile<decltype(rows)::value>(kg, qr, ldq_, wp, out); };
+                 size_t, const int8_t*,
+                 int32_t* out) { neon_mull_tile<decltype(rows)::value>(kg, qr, ldq_, wp, out); };
   Qs8DirectLevel<Mr, decltype(tile)> level{tile};
   qs8_gemm_drive<Arch>(level, m, n, k, q, ldq, sa, w, sw, nullptr, c, ldc, ep);
 }
