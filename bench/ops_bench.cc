@@ -183,7 +183,7 @@ void BM_topk(benchmark::State& st, size_t n, size_t k) {
   std::vector<float> v(k);
   std::vector<uint32_t> idx(k);
   for (auto _ : st) {
-    K().f32_topk(n, x.p, k, v.data(), idx.data());
+    K().f32_topk(n, x.p, 0, k, 0, v.data(), idx.data());
     benchmark::DoNotOptimize(idx.data());
   }
   set_bytes(st, 4.0 * n);

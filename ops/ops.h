@@ -159,8 +159,12 @@ using F32PackKeysFn = void (*)(size_t n, size_t hd, const float* k, size_t ldk, 
 
 // ---- search ------------------------------------------------------------------------
 // f32_topk: the k largest x[i] (i < n) in descending order, ties broken by lower
-// index. Writes k values and indices; k <= n, k <= 64.
-using F32TopKFn = void (*)(size_t n, const float* x, size_t k, float* values, uint32_t* indices);
+// index, added to a list that may hold some already: values/indices[0 .. filled) (k <= 64,
+// sorted so, from earlier calls with lower indices). x[i] has index first + i. Returns
+// the list's new length, min(k, filled + n). A whole list in one call: first 0, filled 0.
+// In parts (column blocks, say), in increasing index order, it gives the same list.
+using F32TopKFn = size_t (*)(size_t n, const float* x, uint32_t first, size_t k, size_t filled, float* values,
+                             uint32_t* indices);
 
 // The table of one ISA. EDGEMT_KERNELS lists its entries.
 struct Kernels {

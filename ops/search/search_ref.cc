@@ -4,9 +4,11 @@
 
 namespace edgemt::ops {
 
-void f32_topk__ref(size_t n, const float* x, size_t k, float* values, uint32_t* indices) {
-  size_t filled = 0;
-  for (size_t i = 0; i < n; ++i) topk_offer(x[i], static_cast<uint32_t>(i), k, &filled, values, indices);
+size_t f32_topk__ref(size_t n, const float* x, uint32_t first, size_t k, size_t filled, float* values,
+                     uint32_t* indices) {
+  for (size_t i = 0; i < n; ++i)
+    topk_offer(x[i], first + static_cast<uint32_t>(i), k, &filled, values, indices);
+  return filled;
 }
 
 }  // namespace edgemt::ops

@@ -36,6 +36,7 @@ namespace edgemt {
   X(kDecGemmFfn2, "decoder.gemm_ffn2")             \
   X(kDecQuantize, "decoder.quantize")              \
   X(kDecGemmLogits, "decoder.gemm_logits")         \
+  X(kDecLogitsTop, "decoder.logits_lse_topk")      \
   X(kDecShortlist, "decoder.shortlist")            \
   X(kSearchSoftmax, "search.logsumexp_topk")       \
   X(kSearchTopK, "search.select")                  \

@@ -40,43 +40,46 @@ Dims make_dims(const Model& model, const EngineLimits& limits) {
 
 void NmtContext::linear(const LinearWeights& w, size_t rows, const float* x, size_t ldx, float* y, size_t ldy,
                         ops::Activation act, const QuantBuffers& q, ProfOp op, ProfOp quant_op) const {
-  const ops::Kernels& k = *kernels;
   const size_t panels = (w.n + ops::kPanel - 1) / ops::kPanel;
   // At least ~64k multiply-adds per thread, or threads cost more than they save.
   const size_t per_panel = rows * w.k * ops::kPanel;
   const size_t min_panels = std::max<size_t>(1, (size_t{1} << 16) / std::max<size_t>(per_panel, 1));
-  if (w.type == WeightType::kF32) {
-    ScopedProf sp(profiler, op);
-    pool->parallel_for(
-        panels,
-        [&](size_t b, size_t e, int) {
-          const size_t j0 = b * ops::kPanel, j1 = std::min(e * ops::kPanel, w.n);
-          ops::GemmEpilogue ep{w.bias != nullptr ? w.bias + j0 : nullptr, act};
-          k.f32_gemm(rows, j1 - j0, w.k, x, ldx, w.w + b * w.k * ops::kPanel, y + j0, ldy, ep);
-        },
-        min_panels);
-    return;
-  }
-  const size_t kp = ops::qs8_k_padded(w.k);
-  {
-    ScopedProf sq(profiler, quant_op);
-    pool->parallel_for(
-        rows,
-        [&](size_t b, size_t e, int) {
-          k.qs8_quantize(e - b, w.k, x + b * ldx, ldx, q.values + b * q.row_bytes, q.row_bytes, q.scales + b);
-        },
-        16);
-  }
+  quantize_input(w, rows, x, ldx, q, quant_op);
   ScopedProf sp(profiler, op);
   pool->parallel_for(
       panels,
       [&](size_t b, size_t e, int) {
-        const size_t j0 = b * ops::kPanel, j1 = std::min(e * ops::kPanel, w.n);
-        ops::GemmEpilogue ep{w.bias != nullptr ? w.bias + j0 : nullptr, act};
-        k.qs8_gemm(rows, j1 - j0, w.k, q.values, q.row_bytes, q.scales, w.w8 + b * ops::kPanel * kp,
-                   w.scales + j0, w.row_sums + j0, y + j0, ldy, ep);
+        linear_panels(w, rows, x, ldx, q, b, e, y + b * ops::kPanel, ldy, act);
       },
       min_panels);
+}
+
+void NmtContext::quantize_input(const LinearWeights& w, size_t rows, const float* x, size_t ldx,
+                                const QuantBuffers& q, ProfOp quant_op) const {
+  if (w.type == WeightType::kF32) return;
+  ScopedProf sq(profiler, quant_op);
+  pool->parallel_for(
+      rows,
+      [&](size_t b, size_t e, int) {
+        kernels->qs8_quantize(e - b, w.k, x + b * ldx, ldx, q.values + b * q.row_bytes, q.row_bytes,
+                              q.scales + b);
+      },
+      16);
+}
+
+void NmtContext::linear_panels(const LinearWeights& w, size_t rows, const float* x, size_t ldx,
+                               const QuantBuffers& q, size_t p0, size_t p1, float* y, size_t ldy,
+                               ops::Activation act) const {
+  const ops::Kernels& k = *kernels;
+  const size_t j0 = p0 * ops::kPanel, j1 = std::min(p1 * ops::kPanel, w.n);
+  const ops::GemmEpilogue ep{w.bias != nullptr ? w.bias + j0 : nullptr, act};
+  if (w.type == WeightType::kF32) {
+    k.f32_gemm(rows, j1 - j0, w.k, x, ldx, w.w + p0 * w.k * ops::kPanel, y, ldy, ep);
+    return;
+  }
+  const size_t kp = ops::qs8_k_padded(w.k);
+  k.qs8_gemm(rows, j1 - j0, w.k, q.values, q.row_bytes, q.scales, w.w8 + p0 * ops::kPanel * kp, w.scales + j0,
+             w.row_sums != nullptr ? w.row_sums + j0 : nullptr, y, ldy, ep);
 }
 
 void NmtContext::layernorm(size_t rows, const float* x, float* y, const NormWeights& n, ProfOp op) const {

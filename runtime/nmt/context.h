@@ -97,6 +97,13 @@ struct NmtContext {
   // int8 layers quantize x into `q` first.
   void linear(const LinearWeights& w, size_t rows, const float* x, size_t ldx, float* y, size_t ldy,
               ops::Activation act, const QuantBuffers& q, ProfOp op, ProfOp quant_op) const;
+  // linear() in parts, for callers that split the columns themselves: quantize_input once
+  // (int8 layers; nothing for float32), then linear_panels for the columns of panels
+  // [p0, p1) (16 columns each), written from y's column 0, on the calling thread.
+  void quantize_input(const LinearWeights& w, size_t rows, const float* x, size_t ldx, const QuantBuffers& q,
+                      ProfOp quant_op) const;
+  void linear_panels(const LinearWeights& w, size_t rows, const float* x, size_t ldx, const QuantBuffers& q,
+                     size_t p0, size_t p1, float* y, size_t ldy, ops::Activation act) const;
   // y = LN(x) (rows of dims.model).
   void layernorm(size_t rows, const float* x, float* y, const NormWeights& n, ProfOp op) const;
   // resid = LN(resid + x).

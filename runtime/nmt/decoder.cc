@@ -46,7 +46,15 @@ void peak_sources(const float* weights, size_t ldw, const SourceBatch& src, cons
 
 }  // namespace
 
-float* Decoder::score(size_t rows, size_t t) {
+float* Decoder::score(size_t rows, size_t t) { return output_.project(rows, t, layers(rows, t), quant_); }
+
+bool Decoder::score_top(size_t rows, size_t t, const LogitFilter& filter, const TopColumns& out) {
+  if (!output_.can_reduce(t, out.k)) return false;
+  output_.reduce(rows, layers(rows, t), quant_, filter, out);
+  return true;
+}
+
+const float* Decoder::layers(size_t rows, size_t t) {
   const ModelWeights& w = *c_.weights;
   embed_rows(c_, w.target_embed, w.target_positions, rows, step_.token, nullptr, static_cast<int32_t>(t),
              hidden_, ProfOp::kDecEmbed);
@@ -81,7 +89,7 @@ float* Decoder::score(size_t rows, size_t t) {
     c_.layernorm(rows, hidden_, sublayer_, w.decoder_norm, ProfOp::kDecLayerNorm);
     out = sublayer_;
   }
-  return output_.project(rows, t, out, quant_);
+  return out;
 }
 
 }  // namespace edgemt

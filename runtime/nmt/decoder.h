@@ -36,6 +36,7 @@ class Decoder final : public TokenScorer {
     align_head_ = head;
   }
   float* score(size_t rows, size_t t) override;
+  bool score_top(size_t rows, size_t t, const LogitFilter& filter, const TopColumns& out) override;
   // Row r's output aligned to the source token that layer's cross-attention weighs most,
   // its final eos aside (-1 for a source that is nothing but eos).
   const int32_t* aligned_sources() const override { return align_layer_ >= 0 ? aligned_ : nullptr; }
@@ -57,6 +58,8 @@ class Decoder final : public TokenScorer {
 
  private:
   bool ssru_layers() const { return c_.config->decoder_layer_kind == DecoderLayerKind::kSsru; }
+  // The decoder layers for step t: the output layer's input [rows][d].
+  const float* layers(size_t rows, size_t t);
 
   const NmtContext& c_;
   const SourceBatch& src_;

@@ -1,6 +1,8 @@
 #include "runtime/nmt/output_layer.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -15,6 +17,21 @@ OutputLayer::OutputLayer(const NmtContext& c) : c_(c), weights_(c.weights->outpu
 void OutputLayer::declare(ArenaLayout& layout) {
   const Dims& d = c_.dims;
   layout.add(&logits_, "logits", d.max_rows * d.target_vocab, kPhaseDecode, kPhaseDecode);
+  max_top_ = 2 * std::max<size_t>(1, d.max_beam);
+  block_ = std::clamp<size_t>((d.target_vocab / 16 + 255) / 256 * 256, 512, 4096);
+  if (c_.probes.logit_block_columns > 0)
+    block_ =
+        (static_cast<size_t>(c_.probes.logit_block_columns) + ops::kPanel - 1) / ops::kPanel * ops::kPanel;
+  const size_t blocks = (d.target_vocab + block_ - 1) / block_;
+  const size_t threads = static_cast<size_t>(std::max(1, c_.limits.num_threads));
+  layout.add(&block_logits_, "logit blocks", threads * d.max_rows * block_, kPhaseDecode, kPhaseDecode);
+  layout.add(&block_lse_, "logit block log-sum-exps", blocks * d.max_rows, kPhaseDecode, kPhaseDecode);
+  layout.add(&range_values_, "logit range top values", blocks * d.max_rows * max_top_, kPhaseDecode,
+             kPhaseDecode);
+  layout.add(&range_columns_, "logit range top columns", blocks * d.max_rows * max_top_, kPhaseDecode,
+             kPhaseDecode);
+  layout.add(&range_filled_, "logit range list lengths", blocks * d.max_rows, kPhaseDecode, kPhaseDecode);
+  layout.add(&range_starts_, "logit range starts", blocks, kPhaseDecode, kPhaseDecode);
   if (c_.probes.keep_first_logits)
     layout.add(&first_logits_, "first-step logits", d.max_rows * d.target_vocab, kPhaseDecode, kPhaseResults);
   if (!c_.model->shortlist().present()) return;
@@ -114,6 +131,85 @@ float* OutputLayer::project(size_t rows, size_t t, const float* in, const QuantB
   }
   if (t == 0 && first_logits_ != nullptr) std::memcpy(first_logits_, logits_, rows * vocab * sizeof(float));
   return logits_;
+}
+
+void OutputLayer::reduce(size_t rows, const float* in, const QuantBuffers& q, const LogitFilter& filter,
+                         const TopColumns& out) {
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  const LinearWeights& w = compact_active_ ? compact_ : weights_;
+  const size_t n = w.n, k = out.k, d = c_.dims.model, max_rows = c_.dims.max_rows;
+  const size_t blocks = (n + block_ - 1) / block_;
+  const ops::Kernels& kern = *c_.kernels;
+  c_.quantize_input(w, rows, in, d, q, ProfOp::kDecQuantize);
+  // Each range of blocks a thread takes keeps one top-k list per row (at its first block),
+  // continued block by block (the k-th value so far rejects almost every logit); each
+  // block has its own log-sum-exp per row.
+  std::fill(range_starts_, range_starts_ + blocks, uint8_t{0});
+  {
+    ScopedProf sp(c_.profiler, ProfOp::kDecLogitsTop);
+    c_.pool->parallel_for(
+        blocks,
+        [&](size_t b, size_t e, int thread) {
+          float* buf = block_logits_ + static_cast<size_t>(thread) * max_rows * block_;
+          range_starts_[b] = 1;
+          for (size_t r = 0; r < rows; ++r) range_filled_[b * max_rows + r] = 0;
+          for (size_t blk = b; blk < e; ++blk) {
+            const size_t j0 = blk * block_, nb = std::min(block_, n - j0);
+            c_.linear_panels(w, rows, in, d, q, j0 / ops::kPanel, (j0 + nb + ops::kPanel - 1) / ops::kPanel,
+                             buf, block_, ops::Activation::kNone);
+            for (size_t r = 0; r < rows; ++r) {
+              float* x = buf + r * block_;
+              filter.before_normalizer(r, j0, x, nb);
+              if (out.lse != nullptr) block_lse_[blk * max_rows + r] = kern.f32_logsumexp(nb, x);
+              filter.after_normalizer(r, j0, x, nb);
+              const size_t at = b * max_rows + r;
+              range_filled_[at] =
+                  kern.f32_topk(nb, x, static_cast<uint32_t>(j0), k, range_filled_[at],
+                                range_values_ + at * max_top_, range_columns_ + at * max_top_);
+            }
+          }
+        },
+        1);
+  }
+  // Per row, the ranges' lists merged in column order (a value goes after equal ones of
+  // earlier ranges: lower columns first, as one f32_topk over the row), and the blocks'
+  // log-sum-exps combined in block order, in double.
+  ScopedProf sp(c_.profiler, ProfOp::kSearchSoftmax);
+  for (size_t r = 0; r < rows; ++r) {
+    float* best = out.values + r * k;
+    uint32_t* best_col = out.columns + r * k;
+    size_t have = 0;
+    for (size_t b = 0; b < blocks; ++b) {
+      if (range_starts_[b] == 0) continue;
+      const size_t at = b * max_rows + r;
+      const float* v = range_values_ + at * max_top_;
+      const uint32_t* c = range_columns_ + at * max_top_;
+      for (size_t j = 0; j < range_filled_[at]; ++j) {
+        size_t pos = have;
+        while (pos > 0 && v[j] > best[pos - 1]) --pos;
+        if (pos >= k) break;  // the range's later values are no better
+        for (size_t i = have < k ? have : k - 1; i > pos; --i) {
+          best[i] = best[i - 1];
+          best_col[i] = best_col[i - 1];
+        }
+        best[pos] = v[j];
+        best_col[pos] = c[j];
+        if (have < k) ++have;
+      }
+    }
+    for (; have < k; ++have) best[have] = kNegInf, best_col[have] = 0;  // fewer columns than k
+    if (out.lse != nullptr) {
+      float m = kNegInf;
+      for (size_t blk = 0; blk < blocks; ++blk) m = std::max(m, block_lse_[blk * max_rows + r]);
+      double sum = 0.0;
+      if (m > kNegInf)
+        for (size_t blk = 0; blk < blocks; ++blk) {
+          const float l = block_lse_[blk * max_rows + r];
+          if (l > kNegInf) sum += std::exp(static_cast<double>(l) - static_cast<double>(m));
+        }
+      out.lse[r] = m > kNegInf ? static_cast<float>(static_cast<double>(m) + std::log(sum)) : m;
+    }
+  }
 }
 
 }  // namespace edgemt

@@ -13,6 +13,7 @@
 
 #include "runtime/core/arena.h"
 #include "runtime/nmt/context.h"
+#include "runtime/nmt/scorer.h"
 
 namespace edgemt {
 
@@ -27,6 +28,17 @@ class OutputLayer {
   // (over the whole vocabulary, -inf where not computed) when the engine's probes ask for
   // it (tests).
   float* project(size_t rows, size_t t, const float* in, const QuantBuffers& q);
+  // project() fused with what search reads from it (TokenScorer::score_top): the columns go
+  // in blocks (about a 16th of the vocabulary, 512 to 4096 columns: enough blocks for the
+  // threads, and few enough that the weights stream on); each block's logits, still in
+  // cache, are filtered and reduced to each row's log-sum-exp and top k, and the blocks'
+  // results are combined in column order (so the result does not depend on the threads).
+  // Possible when k <= 2 * max_beam and no probe wants step t's full logits.
+  bool can_reduce(size_t t, size_t k) const {
+    return k >= 1 && k <= max_top_ && !c_.probes.full_logits && !(t == 0 && first_logits_ != nullptr);
+  }
+  void reduce(size_t rows, const float* in, const QuantBuffers& q, const LogitFilter& filter,
+              const TopColumns& out);
   // project()'s columns: the shortlist's candidates when one is active, else the vocabulary.
   size_t columns() const { return compact_active_ ? compact_.n : c_.dims.target_vocab; }
   const uint32_t* column_ids() const { return compact_active_ ? ids_ : nullptr; }
@@ -50,6 +62,16 @@ class OutputLayer {
   float* compact_logits_ = nullptr;  // [max_rows][capacity]
   LinearWeights compact_;
   bool compact_active_ = false;
+  // reduce(): per thread a block of logits [max_rows][kReduceBlock]; per block and row its
+  // log-sum-exp; per range of blocks (at its first block) and row a top-k list.
+  size_t max_top_ = 0;
+  size_t block_ = 0;  // columns per block
+  float* block_logits_ = nullptr;
+  float* block_lse_ = nullptr;
+  float* range_values_ = nullptr;      // [blocks][max_rows][max_top_]
+  uint32_t* range_columns_ = nullptr;  // [blocks][max_rows][max_top_]
+  size_t* range_filled_ = nullptr;     // [blocks][max_rows]
+  uint8_t* range_starts_ = nullptr;    // [blocks]: 1 where a range starts
 };
 
 }  // namespace edgemt

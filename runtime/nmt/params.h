@@ -23,6 +23,12 @@ struct EngineLimits {
 // [batch*beam][vocab] floats and keeps [batch*source][d] floats from being reused.
 struct EngineProbes {
   bool keep_first_logits = false;
+  // Every step computes the full [rows][vocab] logits and search reads them (the path of
+  // sampling and forced steps), never the fused block-by-block top-k (score_top).
+  bool full_logits = false;
+  // Columns per block of the fused path (a multiple of 16; 0: the default, from the
+  // vocabulary), so that tests can cut a small vocabulary into many blocks.
+  int logit_block_columns = 0;
 };
 
 enum class EarlyStopping : uint8_t { kTrue, kFalse, kNever };

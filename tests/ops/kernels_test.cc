@@ -353,10 +353,22 @@ void test_f32_topk(const Kernels& k) {
       if (n > 10) x[5] = -INFINITY;
       std::vector<float> gv(kk), wv(kk);
       std::vector<uint32_t> gi(kk), wi(kk);
-      k.f32_topk(n, x.data(), kk, gv.data(), gi.data());
-      ref().f32_topk(n, x.data(), kk, wv.data(), wi.data());
+      ASSERT_EQ(kk, k.f32_topk(n, x.data(), 0, kk, 0, gv.data(), gi.data()));
+      ASSERT_EQ(kk, ref().f32_topk(n, x.data(), 0, kk, 0, wv.data(), wi.data()));
       ASSERT_EQ(gi, wi) << "f32_topk n=" << n << " k=" << kk;
       ASSERT_EQ(gv, wv);
+      // In parts (uneven blocks, the first shorter than k): the same list.
+      for (size_t part : {size_t{1}, size_t{3}, size_t{1000}}) {
+        std::vector<float> pv(kk);
+        std::vector<uint32_t> pi(kk);
+        size_t filled = 0;
+        for (size_t i0 = 0; i0 < n; i0 += part)
+          filled = k.f32_topk(std::min(part, n - i0), x.data() + i0, static_cast<uint32_t>(i0), kk, filled,
+                              pv.data(), pi.data());
+        ASSERT_EQ(kk, filled);
+        ASSERT_EQ(pi, wi) << "f32_topk in parts of " << part << ", n=" << n << " k=" << kk;
+        ASSERT_EQ(pv, wv);
+      }
       // The reference itself: sorted, and no unlisted element beats the last one.
       for (size_t i = 1; i < kk; ++i) ASSERT_GE(wv[i - 1], wv[i]);
       for (size_t i = 0; i < n; ++i) {

@@ -74,7 +74,7 @@ inline std::vector<ops::Isa> runnable_isas() {
 inline std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model,
                                            const std::vector<std::vector<int32_t>>& sources, int max_new,
                                            const ops::Kernels* isa, int threads, int batch, int beam,
-                                           bool keep_logits) {
+                                           const EngineProbes& probes) {
   EngineLimits lim;
   lim.max_batch = batch;
   lim.max_beam = beam;
@@ -83,11 +83,17 @@ inline std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model,
     lim.max_source_length = std::max(lim.max_source_length, static_cast<int>(s.size()));
   lim.max_target_length = max_new;
   lim.num_threads = threads;
-  EngineProbes probes;
-  probes.keep_first_logits = keep_logits;
   auto e = Engine::create(std::move(model), lim, isa, probes);
   EXPECT_TRUE(e.has_value()) << e.status().to_string();
   return e.has_value() ? std::move(e.value()) : nullptr;
+}
+inline std::unique_ptr<Engine> make_engine(std::shared_ptr<const Model> model,
+                                           const std::vector<std::vector<int32_t>>& sources, int max_new,
+                                           const ops::Kernels* isa, int threads, int batch, int beam,
+                                           bool keep_logits) {
+  EngineProbes probes;
+  probes.keep_first_logits = keep_logits;
+  return make_engine(std::move(model), sources, max_new, isa, threads, batch, beam, probes);
 }
 
 // A Translator over a reference model, planned for `batch` x `beam` and max_new tokens.

@@ -173,6 +173,70 @@ TEST_P(Parity, BatchesAndThreadsDoNotChangeOutputs) {
   }
 }
 
+// Search reads each step's best candidates and log-sum-exp from the output layer's fused
+// path (score_top: the logits reduced block by block, never written whole) except on
+// forced steps. It must pick what the full-logits path picks: the same ids for every
+// hypothesis, greedy and beam 4, and the same log-probs and scores up to float rounding
+// (the log-sum-exp is summed block by block). With blocks of 16 columns the merging of
+// many blocks' top-k lists is exercised on these small vocabularies too; 3 threads take
+// the blocks in ranges of any length.
+TEST_P(Parity, FusedLogitsPickWhatTheFullLogitsPick) {
+  const size_t n = src_.size();
+  std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
+  auto make = [&](bool full, int block, int threads) {
+    EngineProbes probes;
+    probes.full_logits = full;
+    probes.logit_block_columns = block;
+    return make_engine(model_, src_, max_new_, nullptr, threads, static_cast<int>(n), 4, probes);
+  };
+  struct Out {
+    std::vector<std::vector<int32_t>> ids;
+    std::vector<float> scores;
+    std::vector<std::vector<float>> lps;
+  };
+  auto translate = [&](Engine& e, int beam) {
+    SearchParams p;
+    p.beam = beam;
+    p.max_new_tokens = max_new_;
+    p.length_penalty = 1.0f;
+    p.greedy_scores = true;
+    std::vector<std::span<const int32_t>> out(n);
+    const Status st = e.run(in, p, out);
+    EXPECT_TRUE(st.is_ok()) << st.to_string();
+    Out o;
+    for (size_t s = 0; s < n; ++s)
+      for (size_t h = 0; h < e.hypothesis_count(s); ++h) {
+        const auto ids = e.hypothesis(s, h);
+        const auto lps = e.hypothesis_logprobs(s, h);
+        o.ids.emplace_back(ids.begin(), ids.end());
+        o.scores.push_back(e.hypothesis_score(s, h));
+        o.lps.emplace_back(lps.begin(), lps.end());
+      }
+    return o;
+  };
+  auto full = make(true, 0, 1);
+  ASSERT_NE(full, nullptr);
+  for (int beam : {1, 4}) {
+    const Out want = translate(*full, beam);
+    for (const auto& [block, threads] :
+         {std::pair{0, 1}, std::pair{16, 1}, std::pair{16, 3}, std::pair{48, 2}}) {
+      SCOPED_TRACE("beam " + std::to_string(beam) + ", block " + std::to_string(block) + ", threads " +
+                   std::to_string(threads));
+      auto e = make(false, block, threads);
+      ASSERT_NE(e, nullptr);
+      const Out got = translate(*e, beam);
+      ASSERT_EQ(got.ids.size(), want.ids.size()) << c_->name;
+      for (size_t i = 0; i < want.ids.size(); ++i) {
+        EXPECT_EQ(join(got.ids[i]), join(want.ids[i])) << c_->name << " hypothesis " << i;
+        EXPECT_NEAR(got.scores[i], want.scores[i], 1e-5 + 1e-5 * std::fabs(want.scores[i])) << c_->name;
+        ASSERT_EQ(got.lps[i].size(), want.lps[i].size()) << c_->name;
+        for (size_t j = 0; j < want.lps[i].size(); ++j)
+          EXPECT_NEAR(got.lps[i][j], want.lps[i][j], 1e-5 + 1e-5 * std::fabs(want.lps[i][j])) << c_->name;
+      }
+    }
+  }
+}
+
 // int8 (edgemt-convert --quantize int8; ctest converts it too). On every ISA:
 //  - the int8 encoder output and first-step logits stay within quantization error of
 //    transformers' float32 (relative to the largest reference magnitude);

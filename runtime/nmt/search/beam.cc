@@ -62,12 +62,14 @@ void BeamSearch::run(size_t sentences, size_t max_new, const SearchParams& param
   }
   current_ = 0;
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
-    logits_ = scorer.score(rows, t);
-    aligned_ = scorer.aligned_sources();
-    aligns_ = aligned_ != nullptr;
     columns_ = scorer.columns();
     column_ids_ = scorer.column_ids();
-    candidates(rows, t);
+    if (!fused_candidates(scorer, rows, t)) {
+      logits_ = scorer.score(rows, t);
+      candidates(rows, t);
+    }
+    aligned_ = scorer.aligned_sources();
+    aligns_ = aligned_ != nullptr;
     rows = marian ? select_marian(t, rows) : select(t, rows);
     // The kept sentences' decoder state follows their beams' parents.
     for (size_t r0 = 0; r0 < rows;) {
@@ -124,6 +126,34 @@ std::span<const int32_t> BeamSearch::hypothesis(size_t s, size_t i) const {
   return {toks, len};
 }
 
+bool BeamSearch::fused_candidates(TokenScorer& scorer, size_t rows, size_t t) {
+  // Only steps where every row is plain: no forced eos, no repetition guard ending a loop.
+  const size_t K2 = 2 * beam_;
+  if (columns_ < K2) return false;
+  const bool has_forced = c_.model->generation().forced_eos_id >= 0;
+  const StepRows& step = state_.rows;
+  const int32_t* histories = state_.running(current_).ids;
+  for (size_t r = 0; r < rows; ++r) {
+    const size_t s = static_cast<size_t>(step.sentence[r]);
+    if (has_forced && t + 1 >= static_cast<size_t>(state_.max_new[s])) return false;
+    if (repetition_guard_ &&
+        SearchState::loops(histories + static_cast<size_t>(step.slot[r]) * c_.dims.max_target, t))
+      return false;
+  }
+  const StepFilter filter(state_, columns_, column_ids_);
+  const TopColumns top{K2, candidate_scores_, candidate_ids_, state_.row_lse};
+  if (!scorer.score_top(rows, t, filter, top)) return false;
+  // As candidates(): log-probs are the logits less the row's log-sum-exp.
+  for (size_t r = 0; r < rows; ++r) {
+    float* cv = candidate_scores_ + r * K2;
+    uint32_t* ci = candidate_ids_ + r * K2;
+    for (size_t j = 0; j < K2; ++j) cv[j] -= state_.row_lse[r];
+    if (column_ids_ != nullptr)
+      for (size_t j = 0; j < K2; ++j) ci[j] = column_ids_[ci[j]];
+  }
+  return true;
+}
+
 void BeamSearch::candidates(size_t rows, size_t t) {
   // Per row: log-probs are logits - logsumexp(logits) (torch's log_softmax, over every
   // token), then the processors (banned -> -inf; at the last step forced eos gets 0 and
@@ -152,14 +182,14 @@ void BeamSearch::candidates(size_t rows, size_t t) {
           uint32_t* ci = candidate_ids_ + r * K2;
           if (forced) {
             state_.process_logits(row, columns, ids, true);
-            c_.kernels->f32_topk(columns, row, k_eff, cv, ci);
+            c_.kernels->f32_topk(columns, row, 0, k_eff, 0, cv, ci);
           } else {
             const float lse = c_.kernels->f32_logsumexp(columns, row);
             state_.process_logits(row, columns, ids, false);
             if (repetition_guard_ &&
                 SearchState::loops(histories + static_cast<size_t>(step.slot[r]) * c_.dims.max_target, t))
               state_.force_end(row, columns, ids);
-            c_.kernels->f32_topk(columns, row, k_eff, cv, ci);
+            c_.kernels->f32_topk(columns, row, 0, k_eff, 0, cv, ci);
             for (size_t j = 0; j < k_eff; ++j) cv[j] = cv[j] - lse;
           }
           for (size_t j = k_eff; j < K2; ++j) {  // fewer columns than candidates wanted

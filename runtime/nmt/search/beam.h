@@ -51,6 +51,9 @@ class BeamSearch {
  private:
   // Per row: the top 2K log-probs (logits - logsumexp, after the logits processors) at step t.
   void candidates(size_t rows, size_t t);
+  // The same from the scorer's score_top() (no logits matrix), when the step allows it
+  // (no row with a forced token); false: call score() and candidates().
+  bool fused_candidates(TokenScorer& scorer, size_t rows, size_t t);
   // Candidates -> finished hypotheses, next beams (parents_) and done sentences.
   // Returns the rows kept.
   size_t select(size_t t, size_t rows);

@@ -11,7 +11,7 @@ void GreedySearch::sample(size_t s, const float* row, size_t columns, size_t k, 
   k = std::min({k, columns, static_cast<size_t>(kMaxSamplingTopK)});
   float* v = state_.sample_values;
   uint32_t* c = state_.sample_columns;
-  c_.kernels->f32_topk(columns, row, k, v, c);  // best first
+  c_.kernels->f32_topk(columns, row, 0, k, 0, v, c);  // best first
   // Impossible tokens (-inf after the processors) are never drawn; the best is finite
   // (eos at least is left by every processor).
   size_t n = 0;
@@ -30,6 +30,15 @@ void GreedySearch::sample(size_t s, const float* row, size_t columns, size_t k, 
   *column = c[j];
 }
 
+void GreedySearch::pick(size_t s, float* row, size_t columns, const SearchParams& params, float* value,
+                        uint32_t* column) {
+  if (params.sampling_topk > 1)
+    sample(s, row, columns, static_cast<size_t>(params.sampling_topk), params.sampling_temperature, value,
+           column);
+  else
+    c_.kernels->f32_topk(columns, row, 0, 1, 0, value, column);
+}
+
 void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& params, TokenScorer& scorer) {
   const size_t max_target = c_.dims.max_target;
   const Trails history_of = state_.running(0);  // row s: sentence s
@@ -46,29 +55,45 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
   const bool scores = params.greedy_scores;
   const bool has_forced = c_.model->generation().forced_eos_id >= 0;
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
-    float* logits = scorer.score(rows, t);
-    const int32_t* aligned = scorer.aligned_sources();
     const size_t columns = scorer.columns();
     const uint32_t* ids = scorer.column_ids();
+    // A step where no row samples or has a forced token needs only each row's best
+    // column (and log-sum-exp): score_top(), without a logits matrix.
+    bool fused = params.sampling_topk <= 1;
+    for (size_t r = 0; r < rows && fused; ++r) {
+      const size_t s = static_cast<size_t>(rows_of.sentence[r]);
+      const bool last = t + 1 >= static_cast<size_t>(state_.max_new[s]);
+      fused = !(last && has_forced) &&
+              !(params.repetition_guard && SearchState::loops(history_of.ids + s * max_target, t));
+    }
+    if (fused) {
+      const StepFilter filter(state_, columns, ids);
+      const TopColumns top{1, state_.top_values, state_.top_columns, scores ? state_.row_lse : nullptr};
+      fused = scorer.score_top(rows, t, filter, top);
+    }
+    float* logits = fused ? nullptr : scorer.score(rows, t);
+    const int32_t* aligned = scorer.aligned_sources();
     size_t kept = 0;
     ScopedProf sp(c_.profiler, ProfOp::kSearchTopK);
     for (size_t r = 0; r < rows; ++r) {
-      float* row = logits + r * columns;
       const size_t s = static_cast<size_t>(rows_of.sentence[r]);
       const bool last = t + 1 >= static_cast<size_t>(state_.max_new[s]);
-      state_.apply_shortlist(row, columns, ids, s);
-      // The log-softmax's normaliser before the processors (as beam search's).
-      const float lse = scores ? c_.kernels->f32_logsumexp(columns, row) : 0.0f;
-      state_.process_logits(row, columns, ids, last);
       int32_t* history = history_of.ids + s * max_target;
-      if (params.repetition_guard && SearchState::loops(history, t)) state_.force_end(row, columns, ids);
       float best_val;
       uint32_t best;
-      if (params.sampling_topk > 1) {
-        sample(s, row, columns, static_cast<size_t>(params.sampling_topk), params.sampling_temperature,
-               &best_val, &best);
+      float lse = 0.0f;
+      if (fused) {
+        best_val = state_.top_values[r];
+        best = state_.top_columns[r];
+        if (scores) lse = state_.row_lse[r];
       } else {
-        c_.kernels->f32_topk(columns, row, 1, &best_val, &best);
+        float* row = logits + r * columns;
+        state_.apply_shortlist(row, columns, ids, s);
+        // The log-softmax's normaliser before the processors (as beam search's).
+        if (scores) lse = c_.kernels->f32_logsumexp(columns, row);
+        state_.process_logits(row, columns, ids, last);
+        if (params.repetition_guard && SearchState::loops(history, t)) state_.force_end(row, columns, ids);
+        pick(s, row, columns, params, &best_val, &best);
       }
       float* history_lps = history_of.lps + s * max_target;
       history_of.sources[s * max_target + t] = aligned != nullptr ? aligned[r] : -1;

@@ -25,6 +25,8 @@ class GreedySearch {
  private:
   // Draws one of the k best columns of `row` (processed logits) with probabilities
   // softmax(logit / temperature) over them: *value its logit, *column its column.
+  // A row's token after the processors: sampled, or the best.
+  void pick(size_t s, float* row, size_t columns, const SearchParams& params, float* value, uint32_t* column);
   void sample(size_t s, const float* row, size_t columns, size_t k, float temperature, float* value,
               uint32_t* column);
 

@@ -28,6 +28,9 @@ void SearchState::declare(ArenaLayout& layout) {
   const size_t k = std::min<size_t>(d.target_vocab, kMaxSamplingTopK);
   layout.add(&sample_values, "sampling candidates", k, kPhaseDecode, kPhaseDecode);
   layout.add(&sample_columns, "sampling candidate columns", k, kPhaseDecode, kPhaseDecode);
+  layout.add(&top_values, "step top values", d.max_rows, kPhaseDecode, kPhaseDecode);
+  layout.add(&top_columns, "step top columns", d.max_rows, kPhaseDecode, kPhaseDecode);
+  layout.add(&row_lse, "step log-sum-exps", d.max_rows, kPhaseDecode, kPhaseDecode);
   if (c_.model->shortlist().present())
     layout.add(&shortlist_mask, "shortlist candidates", d.max_batch * d.target_vocab, kPhaseDecode,
                kPhaseDecode);
@@ -62,29 +65,45 @@ void SearchState::build_shortlist(std::span<const std::span<const int32_t>> sour
 }
 
 void SearchState::apply_shortlist(float* row, size_t columns, const uint32_t* ids, size_t sentence) const {
+  apply_shortlist(row, 0, columns, ids, sentence);
+}
+
+void SearchState::apply_shortlist(float* x, size_t col0, size_t n, const uint32_t* ids,
+                                  size_t sentence) const {
   if (!shortlist_active) return;
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   const uint8_t* m = shortlist_mask + sentence * c_.dims.target_vocab;
-  for (size_t j = 0; j < columns; ++j)
-    if (m[ids != nullptr ? ids[j] : j] == 0) row[j] = kNegInf;
+  for (size_t j = 0; j < n; ++j)
+    if (m[ids != nullptr ? ids[col0 + j] : col0 + j] == 0) x[j] = kNegInf;
 }
+
+namespace {
+
+// The column of token `id` among `columns` (ids ascending; null: column id), or columns
+// when it has none.
+size_t column_of(int32_t id, size_t columns, const uint32_t* ids) {
+  if (ids == nullptr) return static_cast<size_t>(id) < columns ? static_cast<size_t>(id) : columns;
+  const uint32_t* it = std::lower_bound(ids, ids + columns, static_cast<uint32_t>(id));
+  return it != ids + columns && *it == static_cast<uint32_t>(id) ? static_cast<size_t>(it - ids) : columns;
+}
+
+}  // namespace
 
 void SearchState::process_logits(float* row, size_t columns, const uint32_t* ids, bool last_step) const {
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   const GenerationDefaults& g = c_.model->generation();
-  // The column of token `id`, or columns when it has none (ids are ascending).
-  auto column_of = [&](int32_t id) -> size_t {
-    if (ids == nullptr) return static_cast<size_t>(id);
-    const uint32_t* it = std::lower_bound(ids, ids + columns, static_cast<uint32_t>(id));
-    return it != ids + columns && *it == static_cast<uint32_t>(id) ? static_cast<size_t>(it - ids) : columns;
-  };
   if (last_step && g.forced_eos_id >= 0) {
     for (size_t v = 0; v < columns; ++v) row[v] = kNegInf;
-    if (const size_t c = column_of(g.forced_eos_id); c < columns) row[c] = 0.0f;
+    if (const size_t c = column_of(g.forced_eos_id, columns, ids); c < columns) row[c] = 0.0f;
     return;
   }
-  for (int32_t id : g.banned_ids)
-    if (const size_t c = column_of(id); c < columns) row[c] = kNegInf;
+  ban_tokens(row, 0, columns, columns, ids);
+}
+
+void SearchState::ban_tokens(float* x, size_t col0, size_t n, size_t columns, const uint32_t* ids) const {
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  for (int32_t id : c_.model->generation().banned_ids)
+    if (const size_t c = column_of(id, columns, ids); c >= col0 && c < col0 + n) x[c - col0] = kNegInf;
 }
 
 bool SearchState::loops(const int32_t* h, size_t len) {

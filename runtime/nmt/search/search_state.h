@@ -12,6 +12,7 @@
 
 #include "runtime/core/arena.h"
 #include "runtime/nmt/context.h"
+#include "runtime/nmt/scorer.h"
 
 namespace edgemt {
 
@@ -47,6 +48,10 @@ class SearchState {
   // Non-candidates of sentence s get -inf (before the softmax: candidates only are
   // normalised, as Marian's shortlisted output layer).
   void apply_shortlist(float* row, size_t columns, const uint32_t* ids, size_t sentence) const;
+  // The same two on columns [col0, col0 + n) of a row of `columns` (x: column col0), for
+  // score_top(): apply_shortlist, and process_logits before the last step (banned tokens).
+  void apply_shortlist(float* x, size_t col0, size_t n, const uint32_t* ids, size_t sentence) const;
+  void ban_tokens(float* x, size_t col0, size_t n, size_t columns, const uint32_t* ids) const;
   // The repetition guard's test: the history's last tokens are one n-gram of n <= 16
   // tokens repeated back to back, 8 times for a single token, else 4 times.
   static bool loops(const int32_t* history, size_t len);
@@ -94,9 +99,32 @@ class SearchState {
   uint64_t* rng = nullptr;             // [max_batch] sampling: each sentence's generator state
   float* sample_values = nullptr;      // [min(vocab, kMaxSamplingTopK)] sampling: one row's top k
   uint32_t* sample_columns = nullptr;  // [min(vocab, kMaxSamplingTopK)]
+  float* top_values = nullptr;         // [max_rows] score_top() results for greedy search: the best
+  uint32_t* top_columns = nullptr;     // [max_rows] value and column of each row
+  float* row_lse = nullptr;            // [max_rows] and its log-sum-exp
 
  private:
   const NmtContext& c_;
+};
+
+// A step's processors for score_top(): the shortlist of each row's sentence, then the
+// banned tokens. Steps where a row has a forced token (forced eos at the length limit,
+// the repetition guard ending a loop) or samples use score() instead.
+class StepFilter final : public LogitFilter {
+ public:
+  StepFilter(const SearchState& state, size_t columns, const uint32_t* ids)
+      : state_(state), columns_(columns), ids_(ids) {}
+  void before_normalizer(size_t r, size_t col0, float* x, size_t n) const override {
+    state_.apply_shortlist(x, col0, n, ids_, static_cast<size_t>(state_.rows.sentence[r]));
+  }
+  void after_normalizer(size_t, size_t col0, float* x, size_t n) const override {
+    state_.ban_tokens(x, col0, n, columns_, ids_);
+  }
+
+ private:
+  const SearchState& state_;
+  size_t columns_;
+  const uint32_t* ids_;
 };
 
 }  // namespace edgemt
