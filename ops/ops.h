@@ -161,8 +161,9 @@ using F32PackKeysFn = void (*)(size_t n, size_t hd, const float* k, size_t ldk, 
 // f32_topk: the k largest x[i] (i < n) in descending order, ties broken by lower
 // index, added to a list that may hold some already: values/indices[0 .. filled) (k <= 64,
 // sorted so, from earlier calls with lower indices). x[i] has index first + i. Returns
-// the list's new length, min(k, filled + n). A whole list in one call: first 0, filled 0.
-// In parts (column blocks, say), in increasing index order, it gives the same list.
+// the list's length after the call, min(k, filled + n). A whole list in one call: first
+// 0, filled 0. In parts (column blocks, say), in increasing index order, it gives the
+// same list.
 using F32TopKFn = size_t (*)(size_t n, const float* x, uint32_t first, size_t k, size_t filled, float* values,
                              uint32_t* indices);
 
