@@ -129,17 +129,8 @@ std::span<const int32_t> BeamSearch::hypothesis(size_t s, size_t i) const {
 bool BeamSearch::fused_candidates(TokenScorer& scorer, size_t rows, size_t t) {
   // Only steps where every row is plain: no forced eos, no repetition guard ending a loop.
   const size_t K2 = 2 * beam_;
-  if (columns_ < K2) return false;
-  const bool has_forced = c_.model->generation().forced_eos_id >= 0;
-  const StepRows& step = state_.rows;
-  const int32_t* histories = state_.running(current_).ids;
-  for (size_t r = 0; r < rows; ++r) {
-    const size_t s = static_cast<size_t>(step.sentence[r]);
-    if (has_forced && t + 1 >= static_cast<size_t>(state_.max_new[s])) return false;
-    if (repetition_guard_ &&
-        SearchState::loops(histories + static_cast<size_t>(step.slot[r]) * c_.dims.max_target, t))
-      return false;
-  }
+  if (columns_ < K2 || !state_.plain_step(rows, t, state_.running(current_).ids, repetition_guard_))
+    return false;
   const StepFilter filter(state_, columns_, column_ids_);
   const TopColumns top{K2, candidate_scores_, candidate_ids_, state_.row_lse};
   if (!scorer.score_top(rows, t, filter, top)) return false;

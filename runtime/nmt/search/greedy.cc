@@ -59,13 +59,9 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
     const uint32_t* ids = scorer.column_ids();
     // A step where no row samples or has a forced token needs only each row's best
     // column (and log-sum-exp): score_top(), without a logits matrix.
-    bool fused = params.sampling_topk <= 1;
-    for (size_t r = 0; r < rows && fused; ++r) {
-      const size_t s = static_cast<size_t>(rows_of.sentence[r]);
-      const bool last = t + 1 >= static_cast<size_t>(state_.max_new[s]);
-      fused = !(last && has_forced) &&
-              !(params.repetition_guard && SearchState::loops(history_of.ids + s * max_target, t));
-    }
+    // Row r's history is sentence s's: slot s of the running trails.
+    bool fused =
+        params.sampling_topk <= 1 && state_.plain_step(rows, t, history_of.ids, params.repetition_guard);
     if (fused) {
       const StepFilter filter(state_, columns, ids);
       const TopColumns top{1, state_.top_values, state_.top_columns, scores ? state_.row_lse : nullptr};

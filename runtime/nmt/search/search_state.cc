@@ -120,6 +120,17 @@ bool SearchState::loops(const int32_t* h, size_t len) {
   return false;
 }
 
+bool SearchState::plain_step(size_t rows_n, size_t t, const int32_t* histories, bool repetition_guard) const {
+  const bool has_forced = c_.model->generation().forced_eos_id >= 0;
+  for (size_t r = 0; r < rows_n; ++r) {
+    const auto s = static_cast<size_t>(rows.sentence[r]);
+    if (has_forced && t + 1 >= static_cast<size_t>(max_new[s])) return false;
+    if (repetition_guard && loops(histories + static_cast<size_t>(rows.slot[r]) * c_.dims.max_target, t))
+      return false;
+  }
+  return true;
+}
+
 bool SearchState::force_end(float* row, size_t columns, const uint32_t* ids) const {
   const auto eos = static_cast<uint32_t>(c_.config->eos_id);
   size_t col = columns;

@@ -55,6 +55,10 @@ class SearchState {
   // The repetition guard's test: the history's last tokens are one n-gram of n <= 16
   // tokens repeated back to back, 8 times for a single token, else 4 times.
   static bool loops(const int32_t* history, size_t len);
+  // Whether step t of `rows` rows (row r: sentence rows.sentence[r], its t-token history
+  // at histories + rows.slot[r] * max_target) is plain, as score_top() needs: no row at
+  // its length limit with a forced eos, none ending a loop (with the repetition guard).
+  bool plain_step(size_t rows, size_t t, const int32_t* histories, bool repetition_guard) const;
   // Every column but eos gets -inf (eos keeps its value); false when eos has no column.
   bool force_end(float* row, size_t columns, const uint32_t* ids) const;
   // Sampling: seeds each sentence's generator from `seed` and its source ids.
