@@ -203,6 +203,8 @@ def main():
     ap.add_argument("--ding", default="/usr/share/trans/de-en")
     ap.add_argument("--skip-fetch", action="store_true", help="use the cached .mo files only")
     ap.add_argument("--no-docs", action="store_true", help="leave out the manuals (doc_pairs.py)")
+    ap.add_argument("--no-opusfilter", action="store_true",
+                    help="leave out opus_filters.py's opusfilter pass (language id, numerals, ...)")
     ap.add_argument("--per-package-cap", type=int, default=4000)
     ap.add_argument("--ding-phrase-cap", type=int, default=100000)
     ap.add_argument("--ding-word-cap", type=int, default=30000)
@@ -224,6 +226,11 @@ def main():
     modir = os.path.join(args.data, "debs", "mo")
 
     stats = collections.Counter()
+    pair_filter = None
+    if not args.no_opusfilter:
+        import opus_filters
+        pair_filter = opus_filters.PairFilter()
+    dropped = collections.Counter()
     seen = {}
     per_source = collections.Counter()
     # order matters for dedup (first wins): ding sentences, manuals, gettext, ding phrases,
@@ -240,6 +247,10 @@ def main():
             k = norm_key(en)
             if not k or k in seen:
                 stats["dup_dropped"] += 1
+                continue
+            if pair_filter is not None and (why := pair_filter(en, de)) is not None:
+                stats["opusfilter_" + why] += 1
+                dropped[group(src)] += 1
                 continue
             seen[k] = (src, en, de)
             per_source[group(src)] += 1
@@ -275,6 +286,7 @@ def main():
         "splits": {n: len(r) for n, r in splits.items()},
         "split_sources": split_sources,
         "extraction": dict(stats),
+        "opusfilter_dropped_per_source": dict(dropped),
         "gettext_packages_used": len(pkg_counts),
         "gettext_top_packages": dict(pkg_counts.most_common(40)),
         "doc_per_package": dict(collections.Counter(src for src, _, _ in seen.values() if src.startswith("doc:"))),
