@@ -41,12 +41,16 @@
 //   family:     x86, arm64 or arm32: the CPUs that run it (CMake builds a family's
 //               levels for that architecture);
 //   base:       the level whose generic kernels this level uses: the token itself, except
-//               for int8-only levels (avx512vnni, neon64_dot), which differ from the level
-//               below only in their by_own kernels;
+//               for int8-only levels (avxvnni, avx512vnni, neon64_dot), which differ from
+//               the level below only in their by_own kernels;
 //   xsimd_arch: the xsimd arch type the base level's generic kernels are compiled for;
 //   "flags":    compiler flags of the level's sources (one string; CMake splits it);
 //   detect:     a C++ expression, true when this CPU runs the level (dispatch.cc).
-// Within a family, later entries are higher levels. ref (scalar) always exists and is
+// Within a family, later entries are higher levels; an int8-only level may be missing on a
+// CPU that has a higher one (avxvnni on Skylake-SP's AVX-512 without VNNI). avxvnni is for
+// AVX-VNNI without AVX-512 (Alder Lake and later Intel client cores); AVX-512 VNNI CPUs
+// run it too, with EVEX encodings (qs8_gemm_vnni256.h), so that it is tested there, but
+// select avx512vnni. ref (scalar) always exists and is
 // the oracle. One entry per line: CMake reads them with a regular expression.
 //
 // GCC 12's arm_neon.h declares vdotq_s32 under target "arch=armv8.2-a+dotprod", so the
@@ -58,6 +62,8 @@
   X(sse4_2, x86, sse4_2, xsimd::sse4_2, "-msse4.2 -mpopcnt", EDGEMT_X86_HAS("sse4.2"))                       \
   X(avx2, x86, avx2, xsimd::fma3<xsimd::avx2>, "-mavx2 -mfma -mf16c",                                        \
     EDGEMT_X86_HAS("avx2") && EDGEMT_X86_HAS("fma"))                                                         \
+  X(avxvnni, x86, avx2, xsimd::fma3<xsimd::avx2>, "-mavx2 -mfma -mf16c -mavxvnni",                           \
+    cpu_has(Isa::avx2) && (EDGEMT_X86_HAS("avxvnni") || cpu_has(Isa::avx512vnni)))                          \
   X(avx512, x86, avx512, xsimd::avx512bw, "-mavx2 -mfma -mf16c -mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx512cd", \
     EDGEMT_X86_HAS("avx512f") && EDGEMT_X86_HAS("avx512bw") && EDGEMT_X86_HAS("avx512dq") &&                 \
         EDGEMT_X86_HAS("avx512vl") && EDGEMT_X86_HAS("fma"))                                                 \

@@ -16,6 +16,7 @@
 #include "ops/declarations.h"
 #include "ops/gemm/pack.h"
 #include "ops/quant/qs8_gemm_driver.h"
+#include "ops/quant/qs8_gemm_vnni256.h"
 
 namespace edgemt::ops {
 namespace {
@@ -45,7 +46,20 @@ EDGEMT_ALWAYS_INLINE void vnni_tile(size_t kg, const int8_t* q, size_t ldq, cons
     _mm512_store_si512(reinterpret_cast<void*>(out + r * kPanel), _mm512_sub_epi32(acc[r], corr));
 }
 
+// The avxvnni level's kernel in its EVEX form (qs8_gemm_vnni256.h).
+struct EvexDp {
+  static EDGEMT_ALWAYS_INLINE __m256i dp(__m256i acc, __m256i a, __m256i w) {
+    return _mm256_dpbusd_epi32(acc, a, w);
+  }
+};
+
 }  // namespace
+
+void qs8_gemm_vnni256_evex(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
+                           const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
+                           const GemmEpilogue& ep) {
+  qs8_gemm_vnni256<EvexDp>(m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
+}
 
 void qs8_gemm__avx512vnni(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
                           const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,

@@ -1,0 +1,84 @@
+// qs8_gemm with 256-bit VPDPBUSD (contract in ops/ops.h): the avxvnni level's kernel, for
+// CPUs with AVX-VNNI but no AVX-512 (Intel Alder Lake and later client cores, Sierra
+// Forest). It is the avx512vnni kernel on half-width vectors: VPDPBUSD multiplies unsigned
+// by signed bytes, 4 per int32 lane, and adds them to the lane, so a panel row of 64 bytes
+// (16 columns x 4 k, two ymm) against a row's 4 activations broadcast yields the 16
+// columns' partial sums in two instructions. Activations are shifted to unsigned (q + 128,
+// by flipping the sign bit) and the shift removed at the end with wsum (sum_k W8[j, k]):
+// all int32, exact, the same integers as the scalar reference.
+//
+// Tile: up to 6 rows (12 accumulators + 2 weight vectors + the activation + the sign-flip
+// constant = the 16 ymm registers). Dp::dp(acc, a, w) is the instruction: the VEX form
+// (_mm256_dpbusd_avx_epi32, qs8_gemm__avxvnni.cc) or the EVEX form on ymm
+// (_mm256_dpbusd_epi32, AVX512VL + AVX512_VNNI, qs8_gemm__avx512vnni.cc). Both encode the
+// same operation; the EVEX one lets an AVX-512 VNNI CPU (which selects avx512vnni itself)
+// run and test this kernel under EDGEMT_ISA=avxvnni. Included only by those two sources
+// (anonymous namespace: each instantiates its own copy with its own flags).
+#pragma once
+
+#include <immintrin.h>
+
+#include "ops/gemm/pack.h"
+#include "ops/quant/qs8_gemm_driver.h"
+
+namespace edgemt::ops {
+
+// The EVEX instantiation (defined in qs8_gemm__avx512vnni.cc; run only where AVX512VL and
+// AVX512_VNNI are present).
+void qs8_gemm_vnni256_evex(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
+                           const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
+                           const GemmEpilogue& ep);
+
+namespace {
+
+template <class Dp, size_t Rows, bool Prefetch>
+EDGEMT_ALWAYS_INLINE void vnni256_tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp,
+                                       const int32_t* wsum, size_t cols, const int8_t* pf, int32_t* out) {
+  __m256i acc[Rows][2];
+  for (size_t r = 0; r < Rows; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_si256();
+  const __m256i flip = _mm256_set1_epi32(static_cast<int32_t>(0x80808080u));
+  for (size_t g = 0; g < kg; ++g) {
+    const int8_t* wg = wp + g * kPanel * kPanelK8;
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wg));
+    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wg + 32));
+    if constexpr (Prefetch)
+      _mm_prefetch(reinterpret_cast<const char*>(pf + g * kPanel * kPanelK8), _MM_HINT_T0);
+    for (size_t r = 0; r < Rows; ++r) {
+      int32_t a4;
+      __builtin_memcpy(&a4, q + r * ldq + g * kPanelK8, 4);
+      const __m256i a = _mm256_xor_si256(_mm256_set1_epi32(a4), flip);  // q + 128 as unsigned bytes
+      acc[r][0] = Dp::dp(acc[r][0], a, w0);
+      acc[r][1] = Dp::dp(acc[r][1], a, w1);
+    }
+  }
+  // Remove the shift: acc -= 128 * wsum (wsum is not padded: a partial panel masks its load).
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i n_cols = _mm256_set1_epi32(static_cast<int32_t>(cols < kPanel ? cols : kPanel));
+  const __m256i m0 = _mm256_cmpgt_epi32(n_cols, lane);
+  const __m256i m1 = _mm256_cmpgt_epi32(n_cols, _mm256_add_epi32(lane, _mm256_set1_epi32(8)));
+  const __m256i c0 = _mm256_slli_epi32(_mm256_maskload_epi32(wsum, m0), 7);
+  const __m256i c1 = _mm256_slli_epi32(_mm256_maskload_epi32(wsum + 8, m1), 7);
+  for (size_t r = 0; r < Rows; ++r) {
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out + r * kPanel), _mm256_sub_epi32(acc[r][0], c0));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(out + r * kPanel + 8), _mm256_sub_epi32(acc[r][1], c1));
+  }
+}
+
+template <class Dp>
+EDGEMT_ALWAYS_INLINE void qs8_gemm_vnni256(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq,
+                                           const float* sa, const int8_t* w, const float* sw,
+                                           const int32_t* wsum, float* c, size_t ldc,
+                                           const GemmEpilogue& ep) {
+  auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t* ws,
+                 size_t cols, const int8_t* pf, int32_t* out) {
+    if (pf != nullptr)
+      vnni256_tile<Dp, decltype(rows)::value, true>(kg, qr, ldq_, wp, ws, cols, pf, out);
+    else
+      vnni256_tile<Dp, decltype(rows)::value, false>(kg, qr, ldq_, wp, ws, cols, nullptr, out);
+  };
+  Qs8DirectLevel<6, decltype(tile)> level{tile};
+  qs8_gemm_drive<xsimd::fma3<xsimd::avx2>>(level, m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
+}
+
+}  // namespace
+}  // namespace edgemt::ops
