@@ -51,14 +51,14 @@ void BeamSearch::run(size_t sentences, size_t max_new, const SearchParams& param
     finished_counts_[s] = 0;
     state_.output_lengths[s] = 0;
     live_[s] = static_cast<int32_t>(K);  // kMarian: the first step takes the K best of one row
-    for (size_t i = 0; i < (marian ? 1 : K); ++i) {
-      const size_t slot = s * K + i;
-      step.slot[rows] = static_cast<int32_t>(slot);
-      step.sentence[rows] = static_cast<int32_t>(s);
-      step.token[rows] = c_.config->decoder_start_id;
-      running_scores_[slot] = i == 0 ? 0.0f : kBeamMasked;
-      ++rows;
-    }
+    // The first step decodes one row per sentence in both styles: its K beams are the same
+    // hypothesis (the start token), and transformers' K - 1 masked copies of it would give
+    // the same logits. select() reads that row for each of them.
+    step.slot[rows] = static_cast<int32_t>(s * K);
+    step.sentence[rows] = static_cast<int32_t>(s);
+    step.token[rows] = c_.config->decoder_start_id;
+    ++rows;
+    for (size_t i = 0; i < K; ++i) running_scores_[s * K + i] = i == 0 ? 0.0f : kBeamMasked;
   }
   current_ = 0;
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
@@ -194,19 +194,21 @@ void BeamSearch::candidates(size_t rows, size_t t) {
       4);
 }
 
-size_t BeamSearch::merge(size_t s, size_t r0, size_t n) {
-  // The n per-beam lists (rows r0.., each its top 2K) plus the beams' scores, sorted by
-  // (score desc, beam * vocab + token asc): insertion sort, n * 2K is small.
+size_t BeamSearch::merge(size_t s, size_t r0, size_t n, bool one_row) {
+  // The n per-beam lists (rows r0.., each its top 2K; one_row: row r0 for every beam) plus
+  // the beams' scores, sorted by (score desc, beam * vocab + token asc): insertion sort,
+  // n * 2K is small.
   const size_t K = beam_, K2 = 2 * K, vt = c_.dims.target_vocab;
   size_t nm = 0;
   for (size_t i = 0; i < n; ++i) {
     const float base = running_scores_[s * K + i];
+    const size_t row = r0 + (one_row ? 0 : i);
     for (size_t j = 0; j < K2; ++j) {
-      const float lp = candidate_scores_[(r0 + i) * K2 + j];
+      const float lp = candidate_scores_[row * K2 + j];
       const float v = lp + base;
       merged_scores_[nm] = std::isnan(v) ? kNegInf : v;
       merged_lps_[nm] = std::isnan(lp) ? kNegInf : lp;
-      merged_ids_[nm] = static_cast<int32_t>(i * vt + candidate_ids_[(r0 + i) * K2 + j]);
+      merged_ids_[nm] = static_cast<int32_t>(i * vt + candidate_ids_[row * K2 + j]);
       ++nm;
     }
   }
@@ -243,7 +245,7 @@ size_t BeamSearch::select_marian(size_t t, size_t rows) {
     while (r0 + n < rows && step.sentence[r0 + n] == step.sentence[r0]) ++n;
     const size_t take = static_cast<size_t>(live_[s]);
     const bool last = t + 1 >= static_cast<size_t>(state_.max_new[s]);
-    const size_t nm = merge(s, r0, n);
+    const size_t nm = merge(s, r0, n, false);
     // The best `take` expansions (Marian's toHyps: no more than the beam had; impossible
     // ones, -inf, are dropped); eos ends a hypothesis, the length limit ends them all.
     size_t nb = 0;
@@ -299,18 +301,23 @@ size_t BeamSearch::select(size_t t, size_t rows) {
   int32_t* fin_len = finished_lengths_;
   float* fin_score = finished_scores_;
   size_t kept = 0;
-  for (size_t r0 = 0; r0 < rows; r0 += K) {
-    const size_t s = static_cast<size_t>(step.sentence[r0]);
+  // The first step has one row per sentence, row s for sentence s (run()): beam b's row is
+  // r0 + row_of * b. Its K next rows per sentence overwrite rows not read yet, so the
+  // sentence comes from the row number, not from step.sentence.
+  const size_t row_of = t == 0 ? 0 : 1;
+  for (size_t r0 = 0; r0 < rows; r0 += t == 0 ? 1 : K) {
+    const size_t s = t == 0 ? r0 : static_cast<size_t>(step.sentence[r0]);
     const size_t max_new = static_cast<size_t>(state_.max_new[s]);
     const bool last = t + 1 >= max_new;
-    merge(s, r0, K);
+    merge(s, r0, K, t == 0);
     const float denom = static_cast<float>(std::pow(static_cast<double>(t + 1), static_cast<double>(lp)));
     // Finished hypotheses from the top K ranks.
     for (size_t j = 0; j < K; ++j) {
       const size_t beam = static_cast<size_t>(merged_ids_[j]) / vt;
       const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merged_ids_[j]) % vt);
       if (!(tok == eos || last)) continue;
-      finish(s, cur, s * K + beam, t, tok, merged_lps_[j], source_of(r0 + beam), merged_scores_[j] / denom);
+      finish(s, cur, s * K + row_of * beam, t, tok, merged_lps_[j], source_of(r0 + row_of * beam),
+             merged_scores_[j] / denom);
     }
     // Next running beams: the best K candidates that are not eos.
     bool is_done = last;
@@ -320,9 +327,9 @@ size_t BeamSearch::select(size_t t, size_t rows) {
         const size_t beam = static_cast<size_t>(merged_ids_[j]) / vt;
         const int32_t tok = static_cast<int32_t>(static_cast<size_t>(merged_ids_[j]) % vt);
         if (tok == eos) continue;
-        parents_[s * K + nb] = static_cast<int32_t>(beam);
-        nxt.copy(s * K + nb, cur, s * K + beam, t);
-        nxt.put(s * K + nb, t, tok, merged_lps_[j], source_of(r0 + beam));
+        parents_[s * K + nb] = static_cast<int32_t>(row_of * beam);
+        nxt.copy(s * K + nb, cur, s * K + row_of * beam, t);
+        nxt.put(s * K + nb, t, tok, merged_lps_[j], source_of(r0 + row_of * beam));
         running_scores_[s * K + nb] = merged_scores_[j];
         ++nb;
       }

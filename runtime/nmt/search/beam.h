@@ -60,7 +60,7 @@ class BeamSearch {
   size_t select_marian(size_t t, size_t rows);
   // Sentence s's candidates from its n rows r0.. (each its top 2K plus the row's score)
   // into merged_*, best first; returns their count.
-  size_t merge(size_t s, size_t r0, size_t n);
+  size_t merge(size_t s, size_t r0, size_t n, bool one_row);
   // Adds a finished hypothesis to sentence s's list (best first, at most K): tokens
   // [0, t) of row `row` of `from`, then `tok` (log-probability tok_lp, aligned to
   // tok_src) at t.
