@@ -59,6 +59,7 @@ const float* Decoder::layers(size_t rows, size_t t) {
   embed_rows(c_, w.target_embed, w.target_positions, rows, step_.token, nullptr, static_cast<int32_t>(t),
              hidden_, ProfOp::kDecEmbed);
   const Residual res(c_, ProfOp::kDecLayerNorm);
+  if (t == 0 && !ssru_layers()) cache_.reset();
   for (size_t l = 0; l < w.decoder.size(); ++l) {
     const DecoderLayerWeights& layer = w.decoder[l];
     const float* in = nullptr;

@@ -12,8 +12,11 @@ void KvCache::declare(ArenaLayout& layout) {
   layout.add(&keys_, "self-attention key cache", slots * slot_key_floats(), kPhaseDecode, kPhaseDecode);
   layout.add(&values_, "self-attention value cache", slots * d.max_target * d.model, kPhaseDecode,
              kPhaseDecode);
-  const size_t scratch = d.max_beam > 1 ? d.max_beam * (slot_key_floats() + d.max_target * d.model) : 0;
-  layout.add(&reorder_scratch_, "beam reorder scratch", scratch, kPhaseDecode, kPhaseDecode);
+  layout.add(&buffer_of_, "self-attention cache of each slot", d.max_rows, kPhaseDecode, kPhaseDecode);
+}
+
+void KvCache::reset() const {
+  for (size_t i = 0; i < c_.dims.max_rows; ++i) buffer_of_[i] = static_cast<int32_t>(i);
 }
 
 void KvCache::append(size_t layer, size_t slot, size_t head, size_t t, const float* key,
@@ -29,40 +32,48 @@ void KvCache::reorder(size_t first_slot, const int32_t* parents, size_t beams, s
   bool identity = true;
   for (size_t i = 0; i < beams; ++i) identity = identity && parents[i] == static_cast<int32_t>(i);
   if (identity) return;
-  // A slot is saved before it is overwritten when another slot still needs it.
-  bool needed[64] = {};
-  bool moved[64] = {};
+  // The sentence's slots in play: the children, and parents past them (Marian's search
+  // shrinks the beam as hypotheses end). Beams are at most 32 (Engine limits).
+  size_t range = beams;
+  for (size_t i = 0; i < beams; ++i) range = std::max(range, static_cast<size_t>(parents[i]) + 1);
+  constexpr size_t kMax = 64;
+  if (range > kMax) range = kMax;
+  int32_t* map = buffer_of_ + first_slot;
+  int32_t old[kMax];
+  std::copy(map, map + range, old);
+  // A parent's buffer goes, unchanged, to its first child; its other children get buffers
+  // no child continues (hypotheses that ended or fell out of the beam), copied from it.
+  bool taken[kMax] = {};
+  bool copy[kMax] = {};
   for (size_t i = 0; i < beams; ++i) {
-    if (parents[i] != static_cast<int32_t>(i)) {
-      needed[parents[i]] = true;
-      moved[i] = true;
+    const auto p = static_cast<size_t>(parents[i]);
+    if (!taken[p]) {
+      taken[p] = true;
+      map[i] = old[p];
+    } else {
+      copy[i] = true;
     }
   }
+  size_t free = 0;
+  const auto next_free = [&] {
+    while (taken[free]) ++free;
+    taken[free] = true;
+    return old[free];
+  };
+  for (size_t i = 0; i < beams; ++i)
+    if (copy[i]) map[i] = next_free();
+  for (size_t i = beams; i < range; ++i) map[i] = next_free();  // the rest stay a permutation
   const Dims& d = c_.dims;
-  const size_t heads = d.decoder_heads;
   const size_t key_bytes =
       (t / ops::kKeyBlock + 1) * d.decoder_head_dim * ops::kKeyBlock * sizeof(float);  // one head
   const size_t value_bytes = (t + 1) * d.model * sizeof(float);
-  const size_t saved_floats = slot_key_floats() + d.max_target * d.model;
-  for (size_t l = 0; l < d.decoder_layers; ++l) {
-    for (size_t s = 0; s < beams; ++s) {
-      if (!(needed[s] && moved[s])) continue;
-      float* tmp = reorder_scratch_ + s * saved_floats;
-      for (size_t h = 0; h < heads; ++h)
-        std::memcpy(tmp + h * head_key_floats(), keys(l, first_slot + s, h), key_bytes);
-      std::memcpy(tmp + slot_key_floats(), values(l, first_slot + s), value_bytes);
-    }
-    for (size_t i = 0; i < beams; ++i) {
-      if (!moved[i]) continue;
-      const size_t p = static_cast<size_t>(parents[i]);
-      const bool saved = moved[p];
-      const float* tmp = reorder_scratch_ + p * saved_floats;
-      for (size_t h = 0; h < heads; ++h) {
-        const float* src = saved ? tmp + h * head_key_floats() : keys(l, first_slot + p, h);
-        std::memcpy(keys(l, first_slot + i, h), src, key_bytes);
-      }
-      std::memcpy(values(l, first_slot + i), saved ? tmp + slot_key_floats() : values(l, first_slot + p),
-                  value_bytes);
+  for (size_t i = 0; i < beams; ++i) {
+    if (!copy[i]) continue;
+    const auto from = static_cast<size_t>(old[parents[i]]), to = static_cast<size_t>(map[i]);
+    for (size_t l = 0; l < d.decoder_layers; ++l) {
+      for (size_t h = 0; h < d.decoder_heads; ++h)
+        std::memcpy(buffer_keys(l, to, h), buffer_keys(l, from, h), key_bytes);
+      std::memcpy(buffer_values(l, to), buffer_values(l, from), value_bytes);
     }
   }
 }

@@ -25,17 +25,21 @@ class DecoderState {
 
 // Self-attention keys and values of every decoder layer and slot. Keys are stored in
 // the attention kernel's blocked layout ([heads][key blocks][head_dim][kKeyBlock]),
-// values row-major ([max_target][d]).
+// values row-major ([max_target][d]). A slot's hypothesis lives in one of max_rows
+// buffers (one per layer), found through a slot -> buffer map: reorder() hands a
+// parent's buffer to its first continuation and copies only for further ones.
 class KvCache final : public DecoderState {
  public:
   KvCache(const NmtContext& c) : c_(c) {}
   void declare(ArenaLayout& layout);
+  // Each slot in its own buffer (slot i in buffer i); at the first step of a run.
+  void reset() const;
 
   float* keys(size_t layer, size_t slot, size_t head) const {
-    return keys_ + ((layer * c_.dims.max_rows + slot) * c_.dims.decoder_heads + head) * head_key_floats();
+    return buffer_keys(layer, static_cast<size_t>(buffer_of_[slot]), head);
   }
   float* values(size_t layer, size_t slot) const {
-    return values_ + (layer * c_.dims.max_rows + slot) * c_.dims.max_target * c_.dims.model;
+    return buffer_values(layer, static_cast<size_t>(buffer_of_[slot]));
   }
   // Appends position t's key and value (one row of one head) for `slot`.
   void append(size_t layer, size_t slot, size_t head, size_t t, const float* key, const float* value) const;
@@ -47,11 +51,17 @@ class KvCache final : public DecoderState {
     return c_.dims.target_key_blocks * c_.dims.decoder_head_dim * ops::kKeyBlock;
   }
   size_t slot_key_floats() const { return c_.dims.decoder_heads * head_key_floats(); }
+  float* buffer_keys(size_t layer, size_t buffer, size_t head) const {
+    return keys_ + ((layer * c_.dims.max_rows + buffer) * c_.dims.decoder_heads + head) * head_key_floats();
+  }
+  float* buffer_values(size_t layer, size_t buffer) const {
+    return values_ + (layer * c_.dims.max_rows + buffer) * c_.dims.max_target * c_.dims.model;
+  }
 
   const NmtContext& c_;
-  float* keys_ = nullptr;             // [layers][max_rows][heads][key blocks][head_dim][kKeyBlock]
-  float* values_ = nullptr;           // [layers][max_rows][max_target][d]
-  float* reorder_scratch_ = nullptr;  // [max_beam][slot keys + slot values]
+  float* keys_ = nullptr;         // [layers][max_rows buffers][heads][key blocks][head_dim][kKeyBlock]
+  float* values_ = nullptr;       // [layers][max_rows buffers][max_target][d]
+  int32_t* buffer_of_ = nullptr;  // [max_rows] each slot's buffer (a permutation within each sentence)
 };
 
 // SSRU cell states c[layer][slot][d] (Marian's SSRU, rnn/cells.h): at step t,
