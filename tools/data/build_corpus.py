@@ -6,6 +6,7 @@ Sources
     (downloaded with `apt-get download`, cached under DATA/debs; see fetch_debs.py)
   * ding:    the trans-de-en dictionary (/usr/share/trans/de-en): example
     sentences, multi-word phrases and (sampled) head words
+  * man:     sentences of Debian's translated man pages (man_pairs.py)
 
 Pipeline: extract -> clean/filter -> per-package cap -> dedup on the normalized
 English side -> deterministic split by sha1 of the normalized English side
@@ -14,6 +15,9 @@ and DATA/corpus/stats.json. Everything is deterministic (no RNG; ordering and
 sampling use sha1 of the text).
 
 Usage: python3 tools/data/build_corpus.py [--data /work/edgemt-data] [--skip-fetch]
+--skip-fetch: no download of the gettext packages or the manuals (their caches are
+used as they are); man_pairs.py gets --skip-fetch too, which downloads only the man
+page packages missing from its cache (DATA/man/debs), so a first run still gets them.
 """
 import argparse
 import collections
@@ -174,7 +178,7 @@ def extract_ding(path, caps, stats):
             yield kind, en, de
 
 
-def extract_docs(path, stats):
+def extract_docs(path, stats, kind="doc"):
     """Yield (doc:<package>, en, de) from doc_pairs.py's DATA/docs/pairs.tsv: sentences of
     Debian's manuals whose German translation aligns with the English original."""
     with open(path, encoding="utf-8") as f:
@@ -183,17 +187,24 @@ def extract_docs(path, stats):
             if len(parts) != 3:
                 continue
             label, en, de = parts
-            stats["doc_raw"] += 1
+            stats[kind + "_raw"] += 1
             en = normalize_ws(en.replace("\u2019", "'"))
             de = normalize_ws(de)
             if acceptable(en, de):
-                stats["doc_clean"] += 1
+                stats[kind + "_clean"] += 1
                 yield label, en, de
 
 
+def extract_man(path, stats):
+    """Yield (man:<page>, en, de) from man_pairs.py's DATA/man/pairs.tsv: sentences of
+    Debian's German man pages (manpages-de) that align with the English originals."""
+    return extract_docs(path, stats, kind="man")
+
+
 def group(src):
-    """The source group of a label: gettext:<pkg> -> gettext, doc:<pkg> -> doc."""
-    return src.split(":", 1)[0] if src.startswith(("gettext:", "doc:")) else src
+    """The source group of a label: gettext:<pkg> -> gettext, doc:<pkg> -> doc,
+    man:<page> -> man."""
+    return src.split(":", 1)[0] if src.startswith(("gettext:", "doc:", "man:")) else src
 
 
 def main():
@@ -203,6 +214,7 @@ def main():
     ap.add_argument("--ding", default="/usr/share/trans/de-en")
     ap.add_argument("--skip-fetch", action="store_true", help="use the cached .mo files only")
     ap.add_argument("--no-docs", action="store_true", help="leave out the manuals (doc_pairs.py)")
+    ap.add_argument("--no-man", action="store_true", help="leave out the man pages (man_pairs.py)")
     ap.add_argument("--no-opusfilter", action="store_true",
                     help="leave out opus_filters.py's opusfilter pass (language id, numerals, ...)")
     ap.add_argument("--per-package-cap", type=int, default=4000)
@@ -223,6 +235,11 @@ def main():
         import doc_pairs
         sys.argv = [sys.argv[0], "--data", args.data] + (["--skip-fetch"] if args.skip_fetch else [])
         doc_pairs.main()
+    man_tsv = os.path.join(args.data, "man", "pairs.tsv")
+    if not args.no_man:
+        import man_pairs
+        sys.argv = [sys.argv[0], "--data", args.data] + (["--skip-fetch"] if args.skip_fetch else [])
+        man_pairs.main()
     modir = os.path.join(args.data, "debs", "mo")
 
     stats = collections.Counter()
@@ -233,11 +250,12 @@ def main():
     dropped = collections.Counter()
     seen = {}
     per_source = collections.Counter()
-    # order matters for dedup (first wins): ding sentences, manuals, gettext, ding phrases,
-    # ding words
+    # order matters for dedup (first wins): ding sentences, manuals, man pages, gettext,
+    # ding phrases, ding words
     streams = [
         extract_ding(args.ding, {"ding-phrase": 0, "ding-word": 0}, stats),  # sentences only
         [] if args.no_docs else extract_docs(docs_tsv, stats),
+        [] if args.no_man else extract_man(man_tsv, stats),
         extract_gettext(modir, packages, args.per_package_cap, stats),
         extract_ding(args.ding, {"ding-sent": 0, "ding-phrase": args.ding_phrase_cap,
                                  "ding-word": args.ding_word_cap}, collections.Counter()),
@@ -290,6 +308,7 @@ def main():
         "gettext_packages_used": len(pkg_counts),
         "gettext_top_packages": dict(pkg_counts.most_common(40)),
         "doc_per_package": dict(collections.Counter(src for src, _, _ in seen.values() if src.startswith("doc:"))),
+        "man_pages_used": len({src for src, _, _ in seen.values() if src.startswith("man:")}),
     }
     with open(os.path.join(outdir, "stats.json"), "w") as f:
         json.dump(out, f, indent=1, ensure_ascii=False)
