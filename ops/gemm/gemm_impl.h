@@ -38,10 +38,12 @@ struct GemmTile {
 // tiles always run the whole depth in one block.
 // Not inlined: each tile size is compiled once (keeps compile time and code size in
 // check, notably under sanitizers); a call per tile over a block of k costs nothing.
-template <class Arch, size_t Rows, size_t Np>
+// With Prefetch, `pf` is the same slice of the next tile column's panels: the tile asks
+// for its line of each panel at every k (see f32_gemm_generic).
+template <class Arch, size_t Rows, size_t Np, bool Prefetch>
 __attribute__((noinline)) void gemm_tile(size_t k, const float* a, size_t lda, const float* w,
                                          size_t panel_stride, float* c, size_t ldc, size_t cols,
-                                         const GemmEpilogue& ep, bool first, bool last) {
+                                         const GemmEpilogue& ep, bool first, bool last, const float* pf) {
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
   constexpr size_t Vp = kPanel / W;  // vectors per panel
@@ -56,6 +58,10 @@ __attribute__((noinline)) void gemm_tile(size_t k, const float* a, size_t lda, c
   EDGEMT_UNROLL
   for (size_t p = 0; p < Np; ++p) wp[p] = w + p * panel_stride;
   for (size_t kk = 0; kk < k; ++kk) {
+    if constexpr (Prefetch) {
+      EDGEMT_UNROLL
+      for (size_t p = 0; p < Np; ++p) __builtin_prefetch(pf + p * panel_stride + kk * kPanel);
+    }
     B b[Nv];
     EDGEMT_UNROLL
     for (size_t p = 0; p < Np; ++p) {
@@ -105,31 +111,33 @@ __attribute__((noinline)) void gemm_tile(size_t k, const float* a, size_t lda, c
 // Rows <= Mr of one tile column, as a sum of instantiated tile heights (Mr, 8, 4, 2,
 // 1): a handful of tile sizes instead of Mr of them. Each element's arithmetic is the
 // same in every tile height.
-template <class Arch, size_t Np, size_t Mr>
+template <class Arch, size_t Np, size_t Mr, bool Prefetch>
 EDGEMT_ALWAYS_INLINE void gemm_rows(size_t rows, size_t k, const float* a, size_t lda, const float* w,
                                     size_t ps, float* c, size_t ldc, size_t cols, const GemmEpilogue& ep,
-                                    bool first, bool last) {
+                                    bool first, bool last, const float* pf) {
   size_t r = 0;
   while (r < rows) {
     const size_t left = rows - r;
     size_t h;
     if (left >= Mr) {
-      gemm_tile<Arch, Mr, Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
+      gemm_tile<Arch, Mr, Np, Prefetch>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last,
+                                        pf);
       h = Mr;
     } else if (Mr > 8 && left >= 8) {
-      gemm_tile<Arch, (Mr > 8 ? 8 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first,
-                                            last);
+      gemm_tile<Arch, (Mr > 8 ? 8 : 1), Np, Prefetch>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep,
+                                                      first, last, pf);
       h = Mr > 8 ? 8 : 1;
     } else if (Mr > 4 && left >= 4) {
-      gemm_tile<Arch, (Mr > 4 ? 4 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first,
-                                            last);
+      gemm_tile<Arch, (Mr > 4 ? 4 : 1), Np, Prefetch>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep,
+                                                      first, last, pf);
       h = Mr > 4 ? 4 : 1;
     } else if (Mr > 2 && left >= 2) {
-      gemm_tile<Arch, (Mr > 2 ? 2 : 1), Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first,
-                                            last);
+      gemm_tile<Arch, (Mr > 2 ? 2 : 1), Np, Prefetch>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep,
+                                                      first, last, pf);
       h = Mr > 2 ? 2 : 1;
     } else {
-      gemm_tile<Arch, 1, Np>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last);
+      gemm_tile<Arch, 1, Np, Prefetch>(k, a + r * lda, lda, w, ps, c + r * ldc, ldc, cols, ep, first, last,
+                                       pf);
       h = 1;
     }
     r += h;
@@ -167,14 +175,26 @@ void f32_gemm_generic(size_t m, size_t n, size_t k, const float* a, size_t lda, 
         GemmEpilogue tep = ep;
         if (ep.bias != nullptr) tep.bias = ep.bias + j0;
         const float* wb = w + p * ps + k0 * kPanel;
+        // Weights that stay in no cache (the output projection: 119 MB for Opus-MT's 58k
+        // vocabulary) left the first row tile of each tile column waiting on memory. When
+        // a block has several row tiles, every tile prefetches the next tile column's
+        // slice as it goes (as qs8_gemm_driver.h does; with one tile, one stream, the
+        // hardware prefetcher keeps up). Prefetching changes no arithmetic.
+        const bool prefetch = i1 - i0 > Mr && np == Np && p + 2 * Np <= panels;
+        const float* pf = w + (p + Np) * ps + k0 * kPanel;
         for (size_t i = i0; i < i1; i += Mr) {
           const size_t rows = k_min(Mr, i1 - i);
           const float* ab = a + i * lda + k0;
           float* cb = c + i * ldc + j0;
-          if (np == Np) {
-            gemm_rows<Arch, Np, Mr>(rows, kd, ab, lda, wb, ps, cb, ldc, cols, tep, first, whole || last);
+          if (np != Np) {
+            gemm_rows<Arch, 1, Mr, false>(rows, kd, ab, lda, wb, ps, cb, ldc, cols, tep, first, whole || last,
+                                          nullptr);
+          } else if (prefetch) {
+            gemm_rows<Arch, Np, Mr, true>(rows, kd, ab, lda, wb, ps, cb, ldc, cols, tep, first, whole || last,
+                                          pf);
           } else {
-            gemm_rows<Arch, 1, Mr>(rows, kd, ab, lda, wb, ps, cb, ldc, cols, tep, first, whole || last);
+            gemm_rows<Arch, Np, Mr, false>(rows, kd, ab, lda, wb, ps, cb, ldc, cols, tep, first,
+                                           whole || last, nullptr);
           }
         }
       }
