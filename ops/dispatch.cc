@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "ops/common/cpu_x86.h"
 #include "ops/declarations.h"
 #include "ops/ops.h"
 

@@ -63,7 +63,7 @@
   X(avx2, x86, avx2, xsimd::fma3<xsimd::avx2>, "-mavx2 -mfma -mf16c",                                        \
     EDGEMT_X86_HAS("avx2") && EDGEMT_X86_HAS("fma"))                                                         \
   X(avxvnni, x86, avx2, xsimd::fma3<xsimd::avx2>, "-mavx2 -mfma -mf16c -mavxvnni",                           \
-    cpu_has(Isa::avx2) && (EDGEMT_X86_HAS("avxvnni") || cpu_has(Isa::avx512vnni)))                          \
+    cpu_has(Isa::avx2) && (cpu_has_avx_vnni() || cpu_has(Isa::avx512vnni)))                          \
   X(avx512, x86, avx512, xsimd::avx512bw, "-mavx2 -mfma -mf16c -mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx512cd", \
     EDGEMT_X86_HAS("avx512f") && EDGEMT_X86_HAS("avx512bw") && EDGEMT_X86_HAS("avx512dq") &&                 \
         EDGEMT_X86_HAS("avx512vl") && EDGEMT_X86_HAS("fma"))                                                 \
