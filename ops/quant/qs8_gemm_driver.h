@@ -81,15 +81,17 @@ EDGEMT_ALWAYS_INLINE void qs8_gemm_drive(Level& level, size_t m, size_t n, size_
 }
 
 // The int16-widening levels (SSE4.2, AVX2): a block's rows are widened once into a stack
-// buffer (at most 64 KiB) that every panel reuses; a depth too large for it (K > 8192)
-// widens chunk by chunk inside each tile instead. Tiles are 4, 2 or 1 rows high (a
-// 3-row tail is 2 + 1). Tiles provides widen_rows(q, ldq, rows, g0, g1, a16, lda16),
-// widened_tile<R>(a16, lda16, kg, panel, prefetch, out) and chunked_tile<R>(kg, q, ldq,
-// panel, out) (chunked tiles do not prefetch).
-template <class Tiles>
+// buffer (2048 k groups per tile row: at most 64 KiB for 4-row tiles, 96 KiB for 6) that
+// every panel reuses; a depth too large for it (K > 8192) widens chunk by chunk inside
+// each tile instead. Tiles are MaxRows high, and a shorter tail goes in tiles of 4, 2 and
+// 1 rows (5 = 4 + 1, 3 = 2 + 1). Tiles provides widen_rows(q, ldq, rows, g0, g1, a16,
+// lda16), widened_tile<R>(a16, lda16, kg, panel, prefetch, out) and chunked_tile<R>(kg, q,
+// ldq, panel, out) (chunked tiles do not prefetch).
+template <class Tiles, size_t MaxRows = 4>
 struct Qs8WidenedLevel {
-  static constexpr size_t kMaxRows = 4;
-  static constexpr size_t kWidened = 8192;  // int64 entries (4 int16 activations each)
+  static_assert(MaxRows >= 4);
+  static constexpr size_t kMaxRows = MaxRows;
+  static constexpr size_t kWidened = 2048 * MaxRows;  // int64 entries (4 int16 activations each)
   alignas(64) int64_t a16[kWidened];
   bool widened = false;
 
@@ -102,39 +104,29 @@ struct Qs8WidenedLevel {
   void prepare(const int8_t* q, size_t ldq, size_t rows, size_t kg) {
     if (widened) Tiles::widen_rows(q, ldq, rows, 0, kg, a16, kg);
   }
+  template <size_t R>
+  void tile_of(size_t r, const int8_t* q, size_t kg, size_t ldq, const int8_t* wp, const int8_t* prefetch,
+               int32_t* out) {
+    if (widened)
+      Tiles::template widened_tile<R>(a16 + r * kg, kg, kg, wp, prefetch, out);
+    else
+      Tiles::template chunked_tile<R>(kg, q, ldq, wp, out);
+  }
   void tile(size_t r, size_t rows, const int8_t* q, size_t ldq, size_t kg, const int8_t* wp, const int32_t*,
             size_t, const int8_t* prefetch, int32_t* acc) {
     for (size_t r0 = 0; r0 < rows;) {
       const size_t left = rows - r0;
-      const size_t h = left >= 4 ? 4 : left >= 2 ? 2 : 1;
+      const size_t h = left >= MaxRows ? MaxRows : left >= 4 ? 4 : left >= 2 ? 2 : 1;
       int32_t* out = acc + r0 * kPanel;
-      if (widened) {
-        const int64_t* ar = a16 + (r + r0) * kg;
-        switch (h) {
-          case 4:
-            Tiles::template widened_tile<4>(ar, kg, kg, wp, prefetch, out);
-            break;
-          case 2:
-            Tiles::template widened_tile<2>(ar, kg, kg, wp, prefetch, out);
-            break;
-          default:
-            Tiles::template widened_tile<1>(ar, kg, kg, wp, prefetch, out);
-            break;
-        }
-      } else {
-        const int8_t* qr = q + r0 * ldq;
-        switch (h) {
-          case 4:
-            Tiles::template chunked_tile<4>(kg, qr, ldq, wp, out);
-            break;
-          case 2:
-            Tiles::template chunked_tile<2>(kg, qr, ldq, wp, out);
-            break;
-          default:
-            Tiles::template chunked_tile<1>(kg, qr, ldq, wp, out);
-            break;
-        }
-      }
+      const int8_t* qr = q + r0 * ldq;
+      if (h == MaxRows)
+        tile_of<MaxRows>(r + r0, qr, kg, ldq, wp, prefetch, out);
+      else if (h == 4)
+        tile_of<4>(r + r0, qr, kg, ldq, wp, prefetch, out);
+      else if (h == 2)
+        tile_of<2>(r + r0, qr, kg, ldq, wp, prefetch, out);
+      else
+        tile_of<1>(r + r0, qr, kg, ldq, wp, prefetch, out);
       r0 += h;
     }
   }

@@ -125,35 +125,45 @@ void test_qs8_gemm(const Kernels& k) {
   uint32_t seed = 300;
   std::mt19937 g(7);
   std::uniform_int_distribution<int> dist(-127, 127);
+  auto check = [&](size_t m, size_t n, size_t kk) {
+    const size_t ldq = qs8_k_padded(kk);
+    std::vector<int8_t> q(m * ldq, 0), w(n * kk);
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < kk; ++j) q[i * ldq + j] = static_cast<int8_t>(dist(g));
+    // Include the extremes, where saturating instructions would go wrong.
+    for (auto& x : w) x = static_cast<int8_t>(dist(g));
+    if (!w.empty()) w[0] = -127;
+    if (w.size() > 1) w[1] = 127;
+    if (!q.empty()) q[0] = -127;
+    std::vector<int8_t> packed(qs8_panel_size(n, kk) + 64);
+    pack_qs8_panels(n, kk, w.data(), packed.data());
+    std::vector<int32_t> sums(n, 0);
+    for (size_t r = 0; r < n; ++r)
+      for (size_t c = 0; c < kk; ++c) sums[r] += w[r * kk + c];
+    const auto sa = random_floats(m, seed++, 0.001f, 0.05f);
+    const auto sw = random_floats(n, seed++, 0.001f, 0.05f);
+    const auto bias = random_floats(n, seed++);
+    std::vector<float> got(m * n), want(m * n);
+    const GemmEpilogue ep{bias.data(), Activation::kNone};
+    k.qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), got.data(), n, ep);
+    ref().qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), want.data(), n,
+                   ep);
+    ASSERT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * 4))
+        << "qs8_gemm not bit-exact, m=" << m << " n=" << n << " k=" << kk;
+  };
   for (size_t m : kRows)
     for (size_t n : kCols)
       for (size_t kk : kDepth) {
-        const size_t ldq = qs8_k_padded(kk);
-        std::vector<int8_t> q(m * ldq, 0), w(n * kk);
-        for (size_t i = 0; i < m; ++i)
-          for (size_t j = 0; j < kk; ++j) q[i * ldq + j] = static_cast<int8_t>(dist(g));
-        // Include the extremes, where saturating instructions would go wrong.
-        for (auto& x : w) x = static_cast<int8_t>(dist(g));
-        if (!w.empty()) w[0] = -127;
-        if (w.size() > 1) w[1] = 127;
-        if (!q.empty()) q[0] = -127;
-        std::vector<int8_t> packed(qs8_panel_size(n, kk) + 64);
-        pack_qs8_panels(n, kk, w.data(), packed.data());
-        std::vector<int32_t> sums(n, 0);
-        for (size_t r = 0; r < n; ++r)
-          for (size_t c = 0; c < kk; ++c) sums[r] += w[r * kk + c];
-        const auto sa = random_floats(m, seed++, 0.001f, 0.05f);
-        const auto sw = random_floats(n, seed++, 0.001f, 0.05f);
-        const auto bias = random_floats(n, seed++);
-        std::vector<float> got(m * n), want(m * n);
-        const GemmEpilogue ep{bias.data(), Activation::kNone};
-        k.qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), got.data(), n,
-                   ep);
-        ref().qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), want.data(),
-                       n, ep);
-        ASSERT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * 4))
-            << "qs8_gemm not bit-exact, m=" << m << " n=" << n << " k=" << kk;
+        check(m, n, kk);
+        if (::testing::Test::HasFatalFailure()) return;
       }
+  // Depths beyond the widening levels' stack buffer (K > 8192), which they widen chunk by
+  // chunk, with every tile height.
+  for (size_t m : {1, 2, 4, 5, 6, 7, 13})
+    for (size_t kk : {8193, 9000}) {
+      check(m, 17, kk);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
 }
 
 // ---- rows ------------------------------------------------------------------------------
