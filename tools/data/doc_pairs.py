@@ -172,13 +172,14 @@ def parse_blocks(path):
     return p.blocks
 
 
-def sections(blocks):
-    """Group blocks into sections; each starts at a heading (or at the top)."""
+def sections(blocks, headings=HEADINGS):
+    """Group (kind, text) blocks into sections; each starts at a block whose kind is in
+    `headings` (or at the top). man_pairs.py uses it with .SH/.SS."""
     secs = [[]]
-    for tag, text in blocks:
-        if tag in HEADINGS and secs[-1]:
+    for kind, text in blocks:
+        if kind in headings and secs[-1]:
             secs.append([])
-        secs[-1].append((tag, text))
+        secs[-1].append((kind, text))
     return [s for s in secs if s]
 
 

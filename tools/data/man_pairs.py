@@ -62,7 +62,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from doc_pairs import (MAX_CHARS, normalize_ws, reject_reason,  # noqa: E402
-                       split_sentences)
+                       sections, signature, split_sentences)
 
 DE_PACKAGES = ["manpages-de", "manpages-de-dev"]
 # English originals not in the gettext cache (DATA/debs): the Linux man-pages project
@@ -601,19 +601,6 @@ def is_redirect(text):
     return len(lines) <= 2 and any(l.startswith(".so ") for l in lines)
 
 
-def sections(blocks):
-    secs = [[]]
-    for k, t in blocks:
-        if k in HEADING_KINDS and secs[-1]:
-            secs.append([])
-        secs[-1].append((k, t))
-    return [s for s in secs if s]
-
-
-def signature(sec):
-    return tuple(k for k, _ in sec)
-
-
 # ---------------------------------------------------------------- filters
 
 _URL = re.compile(r"https?://|www\.|<[^<>\s]+@[^<>\s]+>")
@@ -664,7 +651,7 @@ def anchors_agree(en, de):
 
 def align_page(blocks_en, blocks_de, c, drifted=None):
     """Yield (en, de) text block pairs of the sections of identical shape."""
-    secs_en, secs_de = sections(blocks_en), sections(blocks_de)
+    secs_en, secs_de = sections(blocks_en, HEADING_KINDS), sections(blocks_de, HEADING_KINDS)
     sm = difflib.SequenceMatcher(None, [signature(s) for s in secs_en],
                                  [signature(s) for s in secs_de], autojunk=False)
     c["sections_en"] += len(secs_en)
