@@ -61,7 +61,7 @@ void BM_f32_gemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m) {
   set_gemm_counters(st, m, n, k, ops::f32_panel_size(n, k) * 4);
 }
 
-void BM_qs8_gemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m) {
+void BM_qs8_gemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m, bool w7) {
   size_t n, k;
   layer_dims(ms, layer, &n, &k);
   const size_t kp = ops::qs8_k_padded(k);
@@ -69,13 +69,16 @@ void BM_qs8_gemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m) {
   std::vector<int8_t> q(m * kp), w(ops::qs8_panel_size(n, k));
   std::vector<float> sa(m);
   std::vector<int32_t> sums(n, 0);
-  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i * 31 % 255) - 127);
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] =
+        static_cast<int8_t>(w7 ? static_cast<int>(i * 31 % 127) - 63 : static_cast<int>(i * 31 % 255) - 127);
+  const ops::Qs8GemmFn gemm = w7 ? K().qs8_gemm_w7 : K().qs8_gemm;
   for (size_t i = 0; i < n; ++i) sw.p[i] = 0.01f;
   const ops::GemmEpilogue ep{bias.p, ops::Activation::kNone};
   for (auto _ : st) {
     // Includes the per-row quantization of activations, as in the runtime.
     K().qs8_quantize(m, k, a.p, k, q.data(), kp, sa.data());
-    K().qs8_gemm(m, n, k, q.data(), kp, sa.data(), w.data(), sw.p, sums.data(), c.p, n, ep);
+    gemm(m, n, k, q.data(), kp, sa.data(), w.data(), sw.p, sums.data(), c.p, n, ep);
     benchmark::DoNotOptimize(c.p);
     benchmark::ClobberMemory();
   }
@@ -264,7 +267,16 @@ void bench_qs8_gemm() {  // includes the activations' quantization, as in the ru
       for (size_t m : kRows)
         benchmark::RegisterBenchmark(
             ("gemm/qs8/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
-            BM_qs8_gemm, ms, l, m)
+            BM_qs8_gemm, ms, l, m, false)
+            ->Unit(benchmark::kMicrosecond);
+}
+void bench_qs8_gemm_w7() {  // 7-bit weights (ops.h), with the activations' quantization
+  for (const ModelShape& ms : kModels)
+    for (Layer l : kLayers)
+      for (size_t m : kRows)
+        benchmark::RegisterBenchmark(
+            ("gemm/qs8w7/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
+            BM_qs8_gemm, ms, l, m, true)
             ->Unit(benchmark::kMicrosecond);
 }
 void bench_qs8_quantize() {

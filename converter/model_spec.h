@@ -23,6 +23,7 @@ struct SpecTensor {
   std::vector<uint8_t> data;      // bytes in `layout`
   std::vector<float> scales;      // kI8
   std::vector<int32_t> row_sums;  // kI8 linear weights
+  uint8_t max_abs = 0;            // kI8 linear weights: max |int8| (Tensor.max_abs)
 };
 
 struct ModelSpec {

@@ -70,7 +70,8 @@ ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
   auto add_embedding = [&](std::string_view name, size_t rows, const std::vector<float>& table,
                            bool is_output, float int8_step) {
     if (int8_embeddings) {
-      spec.tensors.push_back(quantize_embedding(std::string(name), rows, d, table, is_output, int8_step));
+      spec.tensors.push_back(
+          quantize_embedding(std::string(name), rows, d, table, is_output, int8_step, opt.int8_levels));
     } else if (is_output) {
       spec.tensors.push_back(f32_panels(std::string(name), rows, d, table));
     } else {
@@ -96,7 +97,8 @@ ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
     }
     check(names::weight(p.module), p.weight, p.n * p.k, p.origin);
     if (opt.quantize_int8) {
-      spec.tensors.push_back(quantize_linear(names::weight(p.module), p.n, p.k, p.weight, p.int8_steps));
+      spec.tensors.push_back(
+          quantize_linear(names::weight(p.module), p.n, p.k, p.weight, p.int8_steps, opt.int8_levels));
     } else {
       spec.tensors.push_back(f32_panels(names::weight(p.module), p.n, p.k, p.weight));
     }
@@ -112,7 +114,7 @@ ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
     const float step = shared ? src.source_embed_int8_step : src.target_embed_int8_step;
     spec.tensors.push_back(quantize_linear(names::weight(names::kOutputProjection), tv, d,
                                            shared ? src.source_embed : src.target_embed,
-                                           std::vector<float>(step > 0.0f ? tv : 0, step)));
+                                           std::vector<float>(step > 0.0f ? tv : 0, step), opt.int8_levels));
   }
   // A bias of zeros is not stored.
   bool nonzero = false;

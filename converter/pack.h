@@ -12,6 +12,7 @@ namespace edgemt::convert {
 struct ConvertOptions {
   bool quantize_int8 = false;        // linear weights (and embeddings) as int8
   bool keep_embeddings_f32 = false;  // with int8: keep the embedding tables float32
+  int int8_levels = 127;             // with int8: largest |q| of gemm weights (127, or 63 = 7-bit)
 };
 
 // Throws ConvertError (a non-finite value, a size that does not match the config).

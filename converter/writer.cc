@@ -57,6 +57,7 @@ void write_model(const ModelSpec& spec, const std::string& path, const WriteOpti
     tb.add_data(data);
     if (!t.scales.empty()) tb.add_scales(scales);
     if (!t.row_sums.empty()) tb.add_row_sums(sums);
+    if (t.max_abs != 0) tb.add_max_abs(t.max_abs);
     tensors.push_back(tb.Finish());
   }
   const auto tensors_vec = fbb.CreateVector(tensors);

@@ -23,6 +23,7 @@
   X(f32_gemm, F32GemmFn, by_base, gemm, __VA_ARGS__)                          \
   X(qs8_quantize, Qs8QuantizeFn, by_base, quant, __VA_ARGS__)                 \
   X(qs8_gemm, Qs8GemmFn, by_own, quant, __VA_ARGS__)                          \
+  X(qs8_gemm_w7, Qs8GemmFn, by_own, quant, __VA_ARGS__)                       \
   X(f32_activation, F32ActivationFn, by_base, activation, __VA_ARGS__)        \
   X(f32_softmax, F32SoftmaxFn, by_base, softmax, __VA_ARGS__)                 \
   X(f32_logsumexp, F32LogSumExpFn, by_base, softmax, __VA_ARGS__)             \

@@ -87,6 +87,11 @@ using Qs8QuantizeFn = void (*)(size_t m, size_t k, const float* a, size_t lda, i
 using Qs8GemmFn = void (*)(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
                            const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
                            const GemmEpilogue& ep);
+// qs8_gemm_w7: qs8_gemm for weights known to lie in [-64, 64] (7-bit weights: a model
+// quantized with 63 levels per side), the same results bit for bit. The bound lets the
+// AVX2 level multiply unsigned activations (q + 128) by signed weights with VPMADDUBSW,
+// whose int16 pair sums cannot then saturate (255 * 64 * 2 = 32640); other levels run
+// their qs8_gemm. Weights outside the bound give wrong results on AVX2.
 
 // ---- elementwise / rows ------------------------------------------------------------
 // f32_activation: y[i] = act(x[i]); y may equal x.

@@ -62,6 +62,7 @@ EDGEMT_ALWAYS_INLINE void vnni_tile(size_t kg, const int8_t* q, size_t ldq, cons
 
 // The avxvnni level's kernel in its EVEX form (qs8_gemm_vnni256.h).
 struct EvexDp {
+  static constexpr size_t kMaxRows = 6;
   static EDGEMT_ALWAYS_INLINE __m256i dp(__m256i acc, __m256i a, __m256i w) {
     return _mm256_dpbusd_epi32(acc, a, w);
   }

@@ -9,6 +9,7 @@ namespace edgemt::ops {
 namespace {
 
 struct VexDp {
+  static constexpr size_t kMaxRows = 6;
   static EDGEMT_ALWAYS_INLINE __m256i dp(__m256i acc, __m256i a, __m256i w) {
     return _mm256_dpbusd_avx_epi32(acc, a, w);
   }

@@ -7,10 +7,12 @@
 // by flipping the sign bit) and the shift removed at the end with wsum (sum_k W8[j, k]):
 // all int32, exact, the same integers as the scalar reference.
 //
-// Tile: up to 6 rows (12 accumulators + 2 weight vectors + the activation + the sign-flip
-// constant = the 16 ymm registers). Dp::dp(acc, a, w) is the instruction: the VEX form
-// (_mm256_dpbusd_avx_epi32, qs8_gemm__avxvnni.cc) or the EVEX form on ymm
-// (_mm256_dpbusd_epi32, AVX512VL + AVX512_VNNI, qs8_gemm__avx512vnni.cc). Both encode the
+// Tile: up to Dp::kMaxRows rows: 6 for VPDPBUSD (12 accumulators + 2 weight vectors + the
+// activation + the sign-flip constant = the 16 ymm registers). Dp::dp(acc, a, w) is the
+// instruction: the VEX form (_mm256_dpbusd_avx_epi32, qs8_gemm__avxvnni.cc), the EVEX
+// form on ymm (_mm256_dpbusd_epi32, AVX512VL + AVX512_VNNI, qs8_gemm__avx512vnni.cc), or,
+// for 7-bit weights on plain AVX2, VPMADDUBSW + VPMADDWD by ones + VPADDD
+// (qs8_gemm_w7__avx2.cc, 4 rows: it needs the ones constant and a product register). Both encode the
 // same operation; the EVEX one lets an AVX-512 VNNI CPU (which selects avx512vnni itself)
 // run and test this kernel under EDGEMT_ISA=avxvnni. Included only by those two sources
 // (anonymous namespace: each instantiates its own copy with its own flags).
@@ -50,7 +52,7 @@ template <class Dp, size_t Rows, bool Prefetch>
 __attribute__((noinline)) void vnni256_tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp,
                                             const int32_t* wsum, size_t cols, const int8_t* pf,
                                             int32_t* out) {
-  static_assert(Rows >= 1 && Rows <= 6);
+  static_assert(Rows >= 1 && Rows <= Dp::kMaxRows && Dp::kMaxRows <= 6);
   __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00,
           c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
   const __m256i flip = _mm256_set1_epi32(static_cast<int32_t>(0x80808080u));
@@ -94,7 +96,7 @@ EDGEMT_ALWAYS_INLINE void qs8_gemm_vnni256(size_t m, size_t n, size_t k, const i
     else
       vnni256_tile<Dp, decltype(rows)::value, false>(kg, qr, ldq_, wp, ws, cols, nullptr, out);
   };
-  Qs8DirectLevel<6, decltype(tile)> level{tile};
+  Qs8DirectLevel<Dp::kMaxRows, decltype(tile)> level{tile};
   qs8_gemm_drive<xsimd::fma3<xsimd::avx2>>(level, m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
 }
 

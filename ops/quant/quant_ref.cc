@@ -38,4 +38,10 @@ void qs8_gemm__ref(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, co
   }
 }
 
+void qs8_gemm_w7__ref(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
+                      const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
+                      const GemmEpilogue& ep) {
+  qs8_gemm__ref(m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
+}
+
 }  // namespace edgemt::ops

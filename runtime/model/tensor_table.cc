@@ -95,6 +95,7 @@ Status TensorTable::linear(std::string_view module, size_t n, size_t k, LinearWe
       return invalid_model("tensor " + wname + " has no row sums for its " + std::to_string(n) + " channels");
     EDGEMT_RETURN_IF_ERROR(check_aligned(wname, t->row_sums()->Data()));
     w->row_sums = t->row_sums()->data();
+    w->w7 = t->max_abs() != 0 && t->max_abs() <= 64;
   } else {
     return invalid_model("tensor " + wname + " has dtype " + dtype_name(t->dtype()) + ", expected f32 or i8");
   }
@@ -136,6 +137,7 @@ Status TensorTable::embedding(std::string_view name, size_t rows, size_t d, Embe
                              std::to_string(rows) + " rows");
       EDGEMT_RETURN_IF_ERROR(check_aligned(name, t->row_sums()->Data()));
       e->row_sums = t->row_sums()->data();
+      e->w7 = t->max_abs() != 0 && t->max_abs() <= 64;
     }
   } else {
     return invalid_model("tensor " + std::string(name) + " has dtype " + dtype_name(t->dtype()) +

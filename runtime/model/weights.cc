@@ -89,6 +89,7 @@ Status ModelWeights::load(const TensorTable& t, const ModelConfig& cfg) {
     output.w8 = target_embed.i8;
     output.scales = target_embed.scales;
     output.row_sums = target_embed.row_sums;
+    output.w7 = target_embed.w7;
   }
   if (cfg.has_final_logits_bias)
     EDGEMT_RETURN_IF_ERROR(t.f32(names::kFinalLogitsBias, {static_cast<int64_t>(tv)}, &final_logits_bias));

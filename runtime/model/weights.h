@@ -22,6 +22,7 @@ struct LinearWeights {
   const float* scales = nullptr;      // kI8: [n]
   const int32_t* row_sums = nullptr;  // kI8: [n]
   const float* bias = nullptr;        // [n] or null
+  bool w7 = false;                    // kI8: every value in [-64, 64] (Tensor.max_abs): ops::qs8_gemm_w7
 };
 
 // Token embeddings [rows, d]: f32 row-major, or int8 with a scale per row, row-major
@@ -33,6 +34,7 @@ struct EmbeddingWeights {
   const int8_t* i8 = nullptr;
   const float* scales = nullptr;
   const int32_t* row_sums = nullptr;  // int8 panel layout only
+  bool w7 = false;                    // int8 panel layout: every value in [-64, 64] (Tensor.max_abs)
   bool panel = false;                 // rows live in PanelF32x16 / PanelI8x16x4 panels
   // f32: first element of row r and the distance between its elements.
   const float* f32_row(size_t r) const;

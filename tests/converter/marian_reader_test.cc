@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +22,7 @@
 #include "converter/npz.h"
 #include "converter/quantize.h"
 #include "converter/readers.h"
+#include "ops/gemm/pack.h"
 #include "tests/converter/stored_zip.h"
 
 namespace edgemt::convert {
@@ -476,6 +479,48 @@ TEST(MarianIntgemm8, Int8ConversionKeepsMariansValuesAndMultipliers) {
   const SpecTensor mixed = quantize_linear("fc1", fc1->n, fc1->k, off, fc1->int8_steps);
   EXPECT_NE(mixed.scales[0], w1.int8_step);
   EXPECT_EQ(mixed.scales[1], w1.int8_step);
+}
+
+// --int8-weight-bits 7: every value in [-63, 63] and max_abs recorded (Tensor.max_abs,
+// which lets AVX2 run ops::qs8_gemm_w7); intgemm8 rows keep Marian's values and step
+// only where those fit in 7 bits, and are requantized on their own scales otherwise.
+TEST(MarianIntgemm8, SevenBitWeightsStayWithin63AndRecordTheirMaximum) {
+  const fs::path dir = fs::path(EDGEMT_MARIAN_SOURCE_DIR) / "mar6_ssru_intgemm8_bin";
+  const SourceModel m = read_checkpoint(dir.string());
+  const SourceParam* fc1 = nullptr;
+  for (const SourceParam& p : m.params)
+    if (p.origin == "encoder_l1_ffn_W1") fc1 = &p;
+  ASSERT_NE(fc1, nullptr);
+  const SpecTensor q8 = quantize_linear("fc1", fc1->n, fc1->k, fc1->weight, fc1->int8_steps);
+  const SpecTensor q7 = quantize_linear("fc1", fc1->n, fc1->k, fc1->weight, fc1->int8_steps, 63);
+  EXPECT_GT(q8.max_abs, 63);
+  EXPECT_LE(q8.max_abs, 127);
+  EXPECT_EQ(q7.max_abs, 63);
+  int mx = 0;
+  for (uint8_t b : q7.data) mx = std::max(mx, std::abs(static_cast<int>(static_cast<int8_t>(b))));
+  EXPECT_EQ(mx, 63);
+  size_t kept = 0, requantized = 0;
+  for (size_t r = 0; r < fc1->n; ++r) {
+    float row_max = 0.0f;
+    for (size_t c = 0; c < fc1->k; ++c) row_max = std::max(row_max, std::fabs(fc1->weight[r * fc1->k + c]));
+    const bool fits = std::round(row_max / fc1->int8_steps[r]) <= 63.0f;
+    if (fits) {
+      ++kept;
+      EXPECT_EQ(q7.scales[r], fc1->int8_steps[r]) << "row " << r;
+    } else {
+      ++requantized;
+      EXPECT_FLOAT_EQ(q7.scales[r], row_max / 63.0f) << "row " << r;
+    }
+  }
+  EXPECT_GT(requantized, 0u) << "no intgemm8 row exceeds 63: the test would not notice";
+  EXPECT_GT(kept + requantized, 0u);
+  // The row sums follow the new values.
+  for (size_t r = 0; r < fc1->n; ++r) {
+    int32_t s = 0;
+    for (size_t c = 0; c < fc1->k; ++c)
+      s += ops::qs8_panel_at(reinterpret_cast<const int8_t*>(q7.data.data()), fc1->k, r, c);
+    EXPECT_EQ(q7.row_sums[r], s) << "row " << r;
+  }
 }
 }  // namespace
 }  // namespace edgemt::convert

@@ -121,19 +121,21 @@ void test_qs8_quantize(const Kernels& k) {
     }
 }
 
-void test_qs8_gemm(const Kernels& k) {
+// gemm(...) against the reference qs8_gemm, weights in [-wmax, wmax] (the extremes
+// included), activations in [-127, 127].
+void check_qs8_gemm(Qs8GemmFn gemm, int wmax) {
   uint32_t seed = 300;
   std::mt19937 g(7);
-  std::uniform_int_distribution<int> dist(-127, 127);
+  std::uniform_int_distribution<int> dist(-127, 127), wdist(-wmax, wmax);
   auto check = [&](size_t m, size_t n, size_t kk) {
     const size_t ldq = qs8_k_padded(kk);
     std::vector<int8_t> q(m * ldq, 0), w(n * kk);
     for (size_t i = 0; i < m; ++i)
       for (size_t j = 0; j < kk; ++j) q[i * ldq + j] = static_cast<int8_t>(dist(g));
     // Include the extremes, where saturating instructions would go wrong.
-    for (auto& x : w) x = static_cast<int8_t>(dist(g));
-    if (!w.empty()) w[0] = -127;
-    if (w.size() > 1) w[1] = 127;
+    for (auto& x : w) x = static_cast<int8_t>(wdist(g));
+    if (!w.empty()) w[0] = static_cast<int8_t>(-wmax);
+    if (w.size() > 1) w[1] = static_cast<int8_t>(wmax);
     if (!q.empty()) q[0] = -127;
     std::vector<int8_t> packed(qs8_panel_size(n, kk) + 64);
     pack_qs8_panels(n, kk, w.data(), packed.data());
@@ -145,7 +147,7 @@ void test_qs8_gemm(const Kernels& k) {
     const auto bias = random_floats(n, seed++);
     std::vector<float> got(m * n), want(m * n);
     const GemmEpilogue ep{bias.data(), Activation::kNone};
-    k.qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), got.data(), n, ep);
+    gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), got.data(), n, ep);
     ref().qs8_gemm(m, n, kk, q.data(), ldq, sa.data(), packed.data(), sw.data(), sums.data(), want.data(), n,
                    ep);
     ASSERT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * 4))
@@ -165,6 +167,12 @@ void test_qs8_gemm(const Kernels& k) {
       if (::testing::Test::HasFatalFailure()) return;
     }
 }
+
+void test_qs8_gemm(const Kernels& k) { check_qs8_gemm(k.qs8_gemm, 127); }
+
+// 7-bit weights at their bound, where the AVX2 level's VPMADDUBSW pair sums are largest
+// (q = 127 -> 255 unsigned, times 64, twice: 32640).
+void test_qs8_gemm_w7(const Kernels& k) { check_qs8_gemm(k.qs8_gemm_w7, 64); }
 
 // ---- rows ------------------------------------------------------------------------------
 void test_f32_activation(const Kernels& k) {
