@@ -22,8 +22,8 @@ weights. The reader is chosen from what INPUT holds (see formats below), or by
   --keep-embeddings-f32   with --quantize int8, keep the embedding tables float32
   --int8-weight-bits N    with --quantize int8: 8 (the default, values in [-127, 127])
                           or 7 (the matrices that gemms multiply in [-63, 63]): 7-bit
-                          weights run about 1.3-1.45x faster on x86 CPUs with AVX2 but
-                          no VNNI, the same elsewhere, at a small cost in precision
+                          weights run about 1.2x faster on x86 CPUs with AVX2 but no
+                          VNNI, the same elsewhere, at a small cost in precision
                           (intgemm8 rows whose values exceed 63 are requantized)
   --help                  show this help
 
