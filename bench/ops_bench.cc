@@ -12,6 +12,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/shapes.h"
@@ -252,33 +253,23 @@ void BM_pack_keys(benchmark::State& st, size_t len, size_t hd) {
 // kernel without one does not compile), plus the baselines ----------------------------
 std::string shape_name(const ModelShape& ms) { return ms.name; }
 
-void bench_f32_gemm() {
+// gemm/<kind>/<shape>/<layer>/m:<rows> for every model shape, layer and row count.
+template <class... Extra>
+void register_gemms(const std::string& kind,
+                    void (*bm)(benchmark::State&, ModelShape, Layer, size_t, Extra...),
+                    std::type_identity_t<Extra>... extra) {
   for (const ModelShape& ms : kModels)
     for (Layer l : kLayers)
       for (size_t m : kRows)
         benchmark::RegisterBenchmark(
-            ("gemm/f32/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
-            BM_f32_gemm, ms, l, m)
+            ("gemm/" + kind + "/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
+            bm, ms, l, m, extra...)
             ->Unit(benchmark::kMicrosecond);
 }
-void bench_qs8_gemm() {  // includes the activations' quantization, as in the runtime
-  for (const ModelShape& ms : kModels)
-    for (Layer l : kLayers)
-      for (size_t m : kRows)
-        benchmark::RegisterBenchmark(
-            ("gemm/qs8/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
-            BM_qs8_gemm, ms, l, m, false)
-            ->Unit(benchmark::kMicrosecond);
-}
-void bench_qs8_gemm_w7() {  // 7-bit weights (ops.h), with the activations' quantization
-  for (const ModelShape& ms : kModels)
-    for (Layer l : kLayers)
-      for (size_t m : kRows)
-        benchmark::RegisterBenchmark(
-            ("gemm/qs8w7/" + shape_name(ms) + "/" + layer_name(l) + "/m:" + std::to_string(m)).c_str(),
-            BM_qs8_gemm, ms, l, m, true)
-            ->Unit(benchmark::kMicrosecond);
-}
+void bench_f32_gemm() { register_gemms("f32", BM_f32_gemm); }
+// The int8 gemms include the activations' quantization, as in the runtime.
+void bench_qs8_gemm() { register_gemms("qs8", BM_qs8_gemm, false); }
+void bench_qs8_gemm_w7() { register_gemms("qs8w7", BM_qs8_gemm, true); }  // 7-bit weights (ops.h)
 void bench_qs8_quantize() {
   for (const ModelShape& ms : kModels)
     for (size_t rows : {1, 16})

@@ -17,7 +17,8 @@
 //                     instantiated for the ISA's base level (see the ISA list);
 //   source = by_own:  every ISA level has its own symbol name__<isa>, from
 //                     ops/<folder>/<name>__<isa>.cc (int8 gemms, whose levels differ in
-//                     integer instructions, not in vector width).
+//                     integer instructions, not in vector width), or, for levels without
+//                     that file, from ops/<folder>/<name>__default.cc.in (generated).
 // Every folder has a scalar reference, ops/<folder>/<folder>_ref.cc.
 #define EDGEMT_KERNELS(X, ...)                                                \
   X(f32_gemm, F32GemmFn, by_base, gemm, __VA_ARGS__)                          \

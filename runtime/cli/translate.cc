@@ -617,18 +617,18 @@ int main(int argc, char** argv) {
   if (a.stats) {
     std::fprintf(stderr,
                  "model file:   %s\n"
-                 "mapped model: %zu bytes (%.1f MiB)%s\n"
+                 "mapped model: %zu bytes (%.1f MiB), %s\n"
                  "model load:   %.2f ms\n"
                  "arena:        %zu bytes (%.1f MiB), batch %d, beam %d, source %d, target %d tokens\n"
                  "peak RSS:     %ld KiB (%.1f MiB)\n"
                  "isa:          %s, %d thread%s\n"
                  "translated:   %zu lines in %.3f s (%.1f lines/s)\n",
                  a.model.c_str(), t.model().file_bytes(), t.model().file_bytes() / 1048576.0,
-                 t.model().is_quantized() ? " int8" : " float32", load_ms, t.arena_bytes(),
-                 t.arena_bytes() / 1048576.0, t.limits().max_batch, t.limits().max_beam,
-                 t.limits().max_source_length, t.limits().max_target_length, peak_rss_kib(),
-                 peak_rss_kib() / 1024.0, edgemt::active_isa(), a.threads, a.threads == 1 ? "" : "s",
-                 c.sentences, c.seconds, c.seconds > 0 ? c.sentences / c.seconds : 0.0);
+                 t.model().precision(), load_ms, t.arena_bytes(), t.arena_bytes() / 1048576.0,
+                 t.limits().max_batch, t.limits().max_beam, t.limits().max_source_length,
+                 t.limits().max_target_length, peak_rss_kib(), peak_rss_kib() / 1024.0, edgemt::active_isa(),
+                 a.threads, a.threads == 1 ? "" : "s", c.sentences, c.seconds,
+                 c.seconds > 0 ? c.sentences / c.seconds : 0.0);
     if (a.ids && c.seconds > 0)
       std::fprintf(stderr, "target tokens: %zu (%.1f tokens/s)\n", c.target_tokens,
                    c.target_tokens / c.seconds);

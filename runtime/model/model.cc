@@ -193,6 +193,12 @@ Status Model::parse() {
 
   quantized_ = w.source_embed.type == WeightType::kI8;
   for (const auto& l : w.encoder) quantized_ = quantized_ || l.qkv.type == WeightType::kI8;
+  size_t i8 = 0, w7 = 0;
+  for (const LinearWeights* lw : w.linears()) {
+    i8 += lw->type == WeightType::kI8 ? 1 : 0;
+    w7 += lw->type == WeightType::kI8 && lw->w7 ? 1 : 0;
+  }
+  int8_w7_ = quantized_ && i8 > 0 && w7 == i8;
 
   // Tokenizer.
   const fb::Tokenizer* tok = fm->tokenizer();
@@ -263,6 +269,11 @@ Status Model::parse() {
   if (source_language_.empty() || target_language_.empty())
     language_pair_of_file(file_name_, &source_language_, &target_language_);
   return Status::ok();
+}
+
+const char* Model::precision() const {
+  if (!quantized_) return "float32";
+  return int8_w7_ ? "int8, 7-bit weights" : "int8";
 }
 
 bool Model::language_pair_of_file(const std::string& path, std::string* source, std::string* target) {

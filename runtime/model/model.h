@@ -37,6 +37,9 @@ class Model {
   size_t file_bytes() const { return size_; }
   const uint8_t* file_data() const { return data_; }
   bool is_quantized() const { return quantized_; }
+  // "float32", "int8", or "int8, 7-bit weights" when every int8 gemm weight lies in
+  // [-64, 64] (edgemt-convert --int8-weight-bits 7: AVX2 runs ops::qs8_gemm_w7).
+  const char* precision() const;
   // The lexical shortlist, when the model has one (verified at load).
   const ShortlistView& shortlist() const { return shortlist_; }
   // Free-form metadata (converter, source checkpoint...).
@@ -63,6 +66,7 @@ class Model {
   ModelWeights weights_;
   std::unique_ptr<Tokenizer> tokenizer_;
   bool quantized_ = false;
+  bool int8_w7_ = false;  // quantized_ and every int8 gemm weight marked w7
   ShortlistView shortlist_;
   std::vector<std::pair<std::string, std::string>> metadata_;
   std::string file_name_;  // load() only

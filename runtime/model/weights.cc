@@ -47,6 +47,15 @@ Status DecoderLayerWeights::load(const TensorTable& t, const ModelConfig& cfg, i
   return t.norm(names::layer(Stack::kDecoder, i, names::kFinalNorm), d, &final_norm);
 }
 
+std::vector<const LinearWeights*> ModelWeights::linears() const {
+  std::vector<const LinearWeights*> out;
+  for (const EncoderLayerWeights& l : encoder) out.insert(out.end(), {&l.qkv, &l.out, &l.fc1, &l.fc2});
+  for (const DecoderLayerWeights& l : decoder)
+    out.insert(out.end(), {&l.qkv, &l.out, &l.ssru, &l.cross_q, &l.cross_kv, &l.cross_out, &l.fc1, &l.fc2});
+  out.push_back(&output);
+  return out;
+}
+
 Status ModelWeights::load(const TensorTable& t, const ModelConfig& cfg) {
   const size_t d = static_cast<size_t>(cfg.d_model);
   const size_t sv = static_cast<size_t>(cfg.source_vocab_size),

@@ -90,6 +90,9 @@ struct ModelWeights {
 
   // Embeddings, positions, every layer, final norms and the output projection.
   Status load(const TensorTable& tensors, const ModelConfig& cfg);
+  // Every gemm weight, empty ones included: each encoder layer's qkv, out, fc1, fc2, each
+  // decoder layer's qkv, out, ssru, cross_q, cross_kv, cross_out, fc1, fc2, then output.
+  std::vector<const LinearWeights*> linears() const;
 };
 
 }  // namespace edgemt

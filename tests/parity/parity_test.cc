@@ -43,9 +43,15 @@ const std::vector<Case>& cases() {
 
 class Parity : public ReferenceTest {
  protected:
-  // The int8 file <name><suffix>: the checks of Int8WithinQuantizationErrorOnEveryIsa
-  // (every ISA against the scalar reference's int8 result only when isa_vs_ref).
-  void check_int8_model(const std::string& suffix, bool isa_vs_ref = true);
+  // One ISA's int8 encoder output and first-step logits (sentences concatenated).
+  struct Int8Outputs {
+    ops::Isa isa;
+    std::vector<float> enc, logits;
+  };
+  // Loads the int8 file <name><suffix> into model_, runs it on every runnable ISA (the
+  // scalar reference first) and checks each within quantization error of transformers'
+  // float32; returns the outputs and the reference's largest magnitudes.
+  std::vector<Int8Outputs> check_int8_model(const std::string& suffix, float* enc_scale, float* logit_scale);
   void SetUp() override { ASSERT_NO_FATAL_FAILURE(load(cases())); }
 
   std::unique_ptr<Engine> engine(const ops::Kernels* isa, int threads, int batch, int beam,
@@ -251,11 +257,14 @@ TEST_P(Parity, FusedLogitsPickWhatTheFullLogitsPick) {
 //  - every ISA gives the scalar reference's int8 result up to float rounding (integer
 //    products are exact; only the float parts around them differ), so the SIMD int8
 //    kernels are checked inside a real model, not only one GEMM at a time.
-void Parity::check_int8_model(const std::string& suffix, bool isa_vs_ref) {
+std::vector<Parity::Int8Outputs> Parity::check_int8_model(const std::string& suffix, float* enc_scale,
+                                                          float* logit_scale) {
+  std::vector<Int8Outputs> runs;
   const fs::path f = c_->model_file.parent_path() / (c_->name + suffix);
-  ASSERT_TRUE(fs::exists(f)) << f << " was not converted (run ctest, which converts first)";
+  EXPECT_TRUE(fs::exists(f)) << f << " was not converted (run ctest, which converts first)";
   auto m = Model::load(f.string());
-  ASSERT_TRUE(m.has_value()) << m.status().to_string();
+  EXPECT_TRUE(m.has_value()) << m.status().to_string();
+  if (!m.has_value()) return runs;
   model_ = m.value();
   const json& enc = c_->ref.at("encoder_output");
   const json& logits = c_->ref.at("first_step_logits");
@@ -271,53 +280,64 @@ void Parity::check_int8_model(const std::string& suffix, bool isa_vs_ref) {
     for (float x : v) mx = std::max(mx, std::fabs(x));
     return mx;
   };
-  const float enc_scale = max_abs(want_enc), logit_scale = max_abs(want_logits);
-  std::vector<float> ref_enc, ref_logits;  // the scalar reference ISA's int8 outputs
+  *enc_scale = max_abs(want_enc);
+  *logit_scale = max_abs(want_logits);
   for (ops::Isa isa : runnable_isas()) {
     SCOPED_TRACE(std::string("isa ") + ops::isa_name(isa));
     auto e = engine(ops::kernels_for(isa), 1, static_cast<int>(n), 1, true);
-    ASSERT_NE(e, nullptr);
+    EXPECT_NE(e, nullptr);
+    if (e == nullptr) return {};
     run(*e, 0, n, 1);
     std::vector<float> got_enc(e->last_encoder_output(), e->last_encoder_output() + want_enc.size());
     std::vector<float> got_logits;
     for (size_t s = 0; s < logits.size(); ++s) {
       const float* l = e->first_logits(static_cast<int>(s));
-      ASSERT_NE(l, nullptr);
+      EXPECT_NE(l, nullptr);
+      if (l == nullptr) return {};
       got_logits.insert(got_logits.end(), l, l + logits[s].size());
     }
-    ASSERT_EQ(got_enc.size(), n == 0 ? 0 : want_enc.size());
+    EXPECT_EQ(got_enc.size(), n == 0 ? 0 : want_enc.size());
     float enc_err = 0.0f, logit_err = 0.0f;
     for (size_t i = 0; i < want_enc.size(); ++i)
       enc_err = std::max(enc_err, std::fabs(got_enc[i] - want_enc[i]));
     for (size_t i = 0; i < want_logits.size(); ++i)
       logit_err = std::max(logit_err, std::fabs(got_logits[i] - want_logits[i]));
     RecordProperty("int8_encoder_rel_err_" + std::string(ops::isa_name(isa)),
-                   std::to_string(enc_err / enc_scale));
+                   std::to_string(enc_err / *enc_scale));
     RecordProperty("int8_logits_rel_err_" + std::string(ops::isa_name(isa)),
-                   std::to_string(logit_err / logit_scale));
-    EXPECT_LE(enc_err, kInt8EncoderRelTol * enc_scale)
+                   std::to_string(logit_err / *logit_scale));
+    EXPECT_LE(enc_err, kInt8EncoderRelTol * *enc_scale)
         << c_->name << " int8 encoder output vs transformers float32";
-    EXPECT_LE(logit_err, kInt8LogitsRelTol * logit_scale)
+    EXPECT_LE(logit_err, kInt8LogitsRelTol * *logit_scale)
         << c_->name << " int8 first logits vs transformers float32";
-    if (!isa_vs_ref) continue;
-    if (ref_enc.empty()) {
-      ASSERT_EQ(isa, ops::Isa::ref) << "runnable_isas() starts with the scalar reference";
-      ref_enc = got_enc;
-      ref_logits = got_logits;
-      continue;
-    }
+    runs.push_back({isa, std::move(got_enc), std::move(got_logits)});
+  }
+  return runs;
+}
+
+TEST_P(Parity, Int8WithinQuantizationErrorOnEveryIsa) {
+  float enc_scale = 0.0f, logit_scale = 0.0f;
+  const std::vector<Int8Outputs> runs = check_int8_model(".int8.emt", &enc_scale, &logit_scale);
+  ASSERT_FALSE(runs.empty());
+  EXPECT_STREQ(model_->precision(), "int8") << c_->name;
+  const Int8Outputs& ref = runs[0];
+  ASSERT_EQ(ref.isa, ops::Isa::ref) << "runnable_isas() starts with the scalar reference";
+  for (size_t r = 1; r < runs.size(); ++r) {
+    const Int8Outputs& got = runs[r];
+    SCOPED_TRACE(std::string("isa ") + ops::isa_name(got.isa));
+    ASSERT_EQ(got.enc.size(), ref.enc.size());
+    ASSERT_EQ(got.logits.size(), ref.logits.size());
     float isa_err = 0.0f;
-    for (size_t i = 0; i < ref_enc.size(); ++i)
-      isa_err = std::max(isa_err, std::fabs(got_enc[i] - ref_enc[i]));
-    for (size_t i = 0; i < ref_logits.size(); ++i)
-      isa_err = std::max(isa_err, std::fabs(got_logits[i] - ref_logits[i]) / logit_scale * enc_scale);
-    RecordProperty("int8_vs_ref_isa_" + std::string(ops::isa_name(isa)), std::to_string(isa_err / enc_scale));
+    for (size_t i = 0; i < ref.enc.size(); ++i)
+      isa_err = std::max(isa_err, std::fabs(got.enc[i] - ref.enc[i]));
+    for (size_t i = 0; i < ref.logits.size(); ++i)
+      isa_err = std::max(isa_err, std::fabs(got.logits[i] - ref.logits[i]) / logit_scale * enc_scale);
+    RecordProperty("int8_vs_ref_isa_" + std::string(ops::isa_name(got.isa)),
+                   std::to_string(isa_err / enc_scale));
     EXPECT_LE(isa_err, kInt8IsaRelTol * enc_scale)
         << c_->name << " int8 on this ISA vs int8 on the scalar reference";
   }
 }
-
-TEST_P(Parity, Int8WithinQuantizationErrorOnEveryIsa) { check_int8_model(".int8.emt"); }
 
 // 7-bit weights (edgemt-convert --int8-weight-bits 7): every gemm weight in [-63, 63],
 // the file says so (Tensor.max_abs), the loader marks them for ops::qs8_gemm_w7 (the
@@ -328,8 +348,8 @@ TEST_P(Parity, Int8WithinQuantizationErrorOnEveryIsa) { check_int8_model(".int8.
 // step: with 7-bit weights that shows on m3 at 2% of the output's scale, so ISAs are
 // not compared with the scalar reference here.)
 TEST_P(Parity, Int8SevenBitWeightsRunTheSevenBitKernelOnEveryIsa) {
-  check_int8_model(".int8w7.emt", /*isa_vs_ref=*/false);
-  if (HasFatalFailure()) return;
+  float enc_scale = 0.0f, logit_scale = 0.0f;
+  ASSERT_FALSE(check_int8_model(".int8w7.emt", &enc_scale, &logit_scale).empty());
   const size_t n = c_->ref.at("encoder_output").size();
   for (ops::Isa isa : runnable_isas()) {
     SCOPED_TRACE(std::string("isa ") + ops::isa_name(isa));
@@ -356,31 +376,19 @@ TEST_P(Parity, Int8SevenBitWeightsRunTheSevenBitKernelOnEveryIsa) {
     EXPECT_EQ(0, std::memcmp(out[0].data(), out[1].data(), out[0].size() * sizeof(float)))
         << c_->name << ": qs8_gemm_w7 and qs8_gemm differ in a real model";
   }
-  const ModelWeights& w = model_->weights();
   size_t gemms = 0;
-  auto check = [&](const LinearWeights& l, const std::string& what) {
-    if (l.type != WeightType::kI8) return;
+  const std::vector<const LinearWeights*> linears = model_->weights().linears();
+  for (size_t i = 0; i < linears.size(); ++i) {
+    const LinearWeights& l = *linears[i];
+    if (l.type != WeightType::kI8) continue;
     ++gemms;
-    EXPECT_TRUE(l.w7) << c_->name << " " << what << " is not marked 7-bit";
+    EXPECT_TRUE(l.w7) << c_->name << " gemm weight " << i << " is not marked 7-bit";
     const size_t bytes = ops::qs8_panel_size(l.n, l.k);
     int mx = 0;
-    for (size_t i = 0; i < bytes; ++i) mx = std::max(mx, std::abs(static_cast<int>(l.w8[i])));
-    EXPECT_LE(mx, 63) << c_->name << " " << what;
-  };
-  for (size_t i = 0; i < w.encoder.size(); ++i) {
-    const std::string l = "encoder layer " + std::to_string(i);
-    for (const LinearWeights* x :
-         {&w.encoder[i].qkv, &w.encoder[i].out, &w.encoder[i].fc1, &w.encoder[i].fc2})
-      check(*x, l);
+    for (size_t j = 0; j < bytes; ++j) mx = std::max(mx, std::abs(static_cast<int>(l.w8[j])));
+    EXPECT_LE(mx, 63) << c_->name << " gemm weight " << i;
   }
-  for (size_t i = 0; i < w.decoder.size(); ++i) {
-    const DecoderLayerWeights& d = w.decoder[i];
-    const std::string l = "decoder layer " + std::to_string(i);
-    for (const LinearWeights* x :
-         {&d.qkv, &d.out, &d.ssru, &d.cross_q, &d.cross_kv, &d.cross_out, &d.fc1, &d.fc2})
-      check(*x, l);
-  }
-  check(w.output, "output projection");
+  EXPECT_STREQ(model_->precision(), "int8, 7-bit weights") << c_->name;
   EXPECT_GT(gemms, 4u) << c_->name << ": no int8 gemm weights";
 }
 
