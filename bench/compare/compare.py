@@ -189,7 +189,8 @@ def prepare_model(m, args, bins):
     fresh = old.get("hf") == stamp
     files = {}
     # edgemt: always reconverted (seconds), so the file matches the current converter.
-    for prec, extra in (("float32", []), ("int8", ["--quantize", "int8"])):
+    int8 = ["--quantize", "int8", "--int8-weight-bits", str(args.edgemt_int8_weight_bits)]
+    for prec, extra in (("float32", []), ("int8", int8)):
         out = os.path.join(cache, f"edgemt-{prec}.emt")
         t0 = time.time()
         sh([bins["convert"], *extra, m["hf_dir"], out])
@@ -280,6 +281,8 @@ def engine_cmd(engine, prec, m, cfg, args, bins, ids, out_ids=None, cold=False, 
     return cmd
 
 
+# Read by the engines: edgemt's kernel level, CTranslate2's ISA and its oneDNN's.
+ISA_ENV = ("EDGEMT_ISA", "CT2_FORCE_CPU_ISA", "ONEDNN_MAX_CPU_ISA")
 OMP_ENV = {"OMP_WAIT_POLICY": "PASSIVE", "KMP_BLOCKTIME": "0"}
 
 
@@ -389,6 +392,12 @@ def write_markdown(path, info, models, skipped, rows, agree, cold, profiles, arg
              f"loadavg column). Versions: edgemt {info.get('edgemt_build', '?')}, CTranslate2 "
              f"{info.get('ctranslate2')}, transformers {info.get('transformers')}, torch {info.get('torch')}. CTranslate2 on this CPU: "
              f"{info.get('ctranslate2_cpu', '?')}.\n")
+    if info.get("isa_env"):
+        L.append("Instruction sets forced for this run: " +
+                 ", ".join(f"`{k}={v}`" for k, v in info["isa_env"].items()) + ".\n")
+    if info.get("edgemt_int8_weight_bits", 8) != 8:
+        L.append(f"edgemt's int8 model: `edgemt-convert --quantize int8 --int8-weight-bits "
+                 f"{info['edgemt_int8_weight_bits']}`.\n")
     if info.get("engine_env"):
         L.append("Engine processes run with " + ", ".join(f"`{k}={v}`" for k, v in info["engine_env"].items()) +
                  ": on a shared, oversubscribed machine OpenMP's default busy-waiting makes CTranslate2 and torch "
@@ -550,6 +559,8 @@ def main():
     ap.add_argument("--precisions", default="float32,int8")
     ap.add_argument("--engines", default=",".join(ENGINES))
     ap.add_argument("--hf-int8", action="store_true", help="also transformers with torch dynamic int8 quantization")
+    ap.add_argument("--edgemt-int8-weight-bits", type=int, choices=(7, 8), default=8,
+                    help="edgemt-convert --int8-weight-bits for edgemt's int8 model (7: AVX2's VPMADDUBSW kernel)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--warmup", type=int, default=2)
@@ -589,6 +600,9 @@ def main():
                      f"-DCMAKE_BUILD_TYPE=Release && cmake --build {args.build_dir} -j2")
     info = machine_info(args.build_dir)
     info["engine_env"] = dict(OMP_ENV)
+    # Instruction-set overrides the engines inherit (an AVX2 machine simulated on a newer one).
+    info["isa_env"] = {k: os.environ[k] for k in ISA_ENV if k in os.environ}
+    info["edgemt_int8_weight_bits"] = args.edgemt_int8_weight_bits
     log(f"machine: {info.get('Model name')}, {info.get('CPU(s)')} CPUs, load {info['loadavg_start']}")
 
     wanted = args.models.split(",")
