@@ -1,8 +1,8 @@
 // int8 quantization of weights: symmetric, one scale per output channel (row):
 //   scale[r] = max_k |W[r, k]| / L,  q[r, k] = round(W[r, k] / scale[r]) in [-L, L],
-// L = 127 (8-bit weights) or 63 (7-bit: --int8-weight-bits 7, for AVX2's qs8_gemm_w7),
-// except rows that already hold int8 values (steps[r] > 0: W[r, k] = q * steps[r], as
-// Marian's intgemm8 matrices): those keep their values and step (no second rounding).
+// L = 127 (8-bit weights) or 63 (7-bit: --int8-weight-bits 7, for qs8_gemm_w7 on AVX2 and AVX-512 without
+// VNNI), except rows that already hold int8 values (steps[r] > 0: W[r, k] = q * steps[r], as Marian's
+// intgemm8 matrices): those keep their values and step (no second rounding).
 #pragma once
 
 #include <string>

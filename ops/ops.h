@@ -89,9 +89,10 @@ using Qs8GemmFn = void (*)(size_t m, size_t n, size_t k, const int8_t* q, size_t
                            const GemmEpilogue& ep);
 // qs8_gemm_w7: qs8_gemm for weights known to lie in [-64, 64] (7-bit weights: a model
 // quantized with 63 levels per side), the same results bit for bit. The bound lets the
-// AVX2 level multiply unsigned activations (q + 128) by signed weights with VPMADDUBSW,
-// whose int16 pair sums cannot then saturate (255 * 64 * 2 = 32640); other levels run
-// their qs8_gemm. Weights outside the bound give wrong results on AVX2.
+// AVX2 and AVX-512 (without VNNI) levels multiply unsigned activations (q + 128) by signed
+// weights with VPMADDUBSW, whose int16 pair sums cannot then saturate (255 * 64 * 2 =
+// 32640); other levels run their qs8_gemm. Weights outside the bound give wrong results
+// on those two levels.
 
 // ---- elementwise / rows ------------------------------------------------------------
 // f32_activation: y[i] = act(x[i]); y may equal x.

@@ -1,64 +1,22 @@
-// qs8_gemm for AVX-512 VNNI (contract in ops/ops.h). VPDPBUSD multiplies unsigned by
-// signed bytes, 4 per int32 lane, and adds them to the lane: a panel row of 64 bytes
-// (16 columns x 4 k) against a row's 4 activations broadcast to all lanes yields the
-// 16 columns' partial sums in one instruction. Activations are signed, so they are
-// shifted to unsigned (q + 128, by flipping the sign bit) and the shift is removed at
-// the end: sum (q + 128) w = sum q w + 128 * wsum, with wsum[j] = sum_k W8[j, k] stored
-// in the model file. All int32 arithmetic: exact (no saturation: VPDPBUSD, not
-// VPDPBUSDS).
-//
-// Panels are read with unaligned loads: model files place them on 64-byte boundaries
-// (where the load costs the same), but a caller's buffer need not be (the kernel test's
-// vectors were not, and the aligned load faulted on the first VNNI machine it ran on,
-// an AMD EPYC Zen 4).
+// qs8_gemm for AVX-512 VNNI (contract in ops/ops.h): VPDPBUSD in the 512-bit kernel of
+// qs8_gemm_vnni512.h. VPDPBUSD multiplies unsigned by signed bytes, 4 per int32 lane, and
+// adds them to the lane: a panel row of 64 bytes (16 columns x 4 k) against a row's 4
+// activations broadcast to all lanes yields the 16 columns' partial sums in one
+// instruction. Exact: VPDPBUSD, not the saturating VPDPBUSDS.
 #include <immintrin.h>
 
 #include "ops/declarations.h"
-#include "ops/gemm/pack.h"
-#include "ops/quant/qs8_gemm_driver.h"
 #include "ops/quant/qs8_gemm_vnni256.h"
+#include "ops/quant/qs8_gemm_vnni512.h"
 
 namespace edgemt::ops {
 namespace {
 
-// One row of a k group: c += (its 4 activations at a, shifted to unsigned) . wv.
-EDGEMT_ALWAYS_INLINE void dp_row(const int8_t* a, __m512i wv, __m512i flip, __m512i& c) {
-  int32_t a4;
-  __builtin_memcpy(&a4, a, 4);
-  c = _mm512_dpbusd_epi32(c, _mm512_xor_si512(_mm512_set1_epi32(a4), flip), wv);  // q + 128 as unsigned bytes
-}
-
-// Prefetch: pf (the next panel, see qs8_gemm_driver.h) when not null. Inlined into the
-// driver: as a separate function (21 instructions per 8-row k group instead of 37, GCC
-// 12 copying every accumulator twice when inlined) it measured 1.2x slower on Zen 4
-// (edgemt-bench-ops ffn1, 16 and 64 rows), the opposite of the 256-bit kernels.
-template <size_t Rows, bool Prefetch>
-EDGEMT_ALWAYS_INLINE void vnni_tile(size_t kg, const int8_t* q, size_t ldq, const int8_t* wp,
-                                    const int32_t* wsum, size_t cols, const int8_t* pf, int32_t* out) {
-  static_assert(Rows >= 1 && Rows <= 8);
-  __m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
-  const __m512i flip = _mm512_set1_epi32(static_cast<int32_t>(0x80808080u));
-  for (size_t g = 0; g < kg; ++g) {
-    const __m512i wv = _mm512_loadu_si512(reinterpret_cast<const void*>(wp + g * kPanel * kPanelK8));
-    if constexpr (Prefetch)
-      _mm_prefetch(reinterpret_cast<const char*>(pf + g * kPanel * kPanelK8), _MM_HINT_T0);
-    const int8_t* a = q + g * kPanelK8;
-    dp_row(a, wv, flip, c0);
-    if constexpr (Rows > 1) dp_row(a + ldq, wv, flip, c1);
-    if constexpr (Rows > 2) dp_row(a + 2 * ldq, wv, flip, c2);
-    if constexpr (Rows > 3) dp_row(a + 3 * ldq, wv, flip, c3);
-    if constexpr (Rows > 4) dp_row(a + 4 * ldq, wv, flip, c4);
-    if constexpr (Rows > 5) dp_row(a + 5 * ldq, wv, flip, c5);
-    if constexpr (Rows > 6) dp_row(a + 6 * ldq, wv, flip, c6);
-    if constexpr (Rows > 7) dp_row(a + 7 * ldq, wv, flip, c7);
+struct Vnni512Dp {
+  static EDGEMT_ALWAYS_INLINE __m512i dp(__m512i acc, __m512i a, __m512i w) {
+    return _mm512_dpbusd_epi32(acc, a, w);
   }
-  // Remove the shift: acc -= 128 * wsum (wsum is not padded: partial panels mask it).
-  const __mmask16 mask = static_cast<__mmask16>(cols >= kPanel ? 0xFFFFu : ((1u << cols) - 1u));
-  const __m512i corr = _mm512_maskz_slli_epi32(mask, _mm512_maskz_loadu_epi32(mask, wsum), 7);
-  const __m512i acc[8] = {c0, c1, c2, c3, c4, c5, c6, c7};
-  for (size_t r = 0; r < Rows; ++r)
-    _mm512_store_si512(reinterpret_cast<void*>(out + r * kPanel), _mm512_sub_epi32(acc[r], corr));
-}
+};
 
 // The avxvnni level's kernel in its EVEX form (qs8_gemm_vnni256.h).
 struct EvexDp {
@@ -79,15 +37,7 @@ void qs8_gemm_vnni256_evex(size_t m, size_t n, size_t k, const int8_t* q, size_t
 void qs8_gemm__avx512vnni(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
                           const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
                           const GemmEpilogue& ep) {
-  auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t* ws,
-                 size_t cols, const int8_t* pf, int32_t* out) {
-    if (pf != nullptr)
-      vnni_tile<decltype(rows)::value, true>(kg, qr, ldq_, wp, ws, cols, pf, out);
-    else
-      vnni_tile<decltype(rows)::value, false>(kg, qr, ldq_, wp, ws, cols, nullptr, out);
-  };
-  Qs8DirectLevel<8, decltype(tile)> level{tile};
-  qs8_gemm_drive<xsimd::avx512bw>(level, m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
+  qs8_gemm_vnni512<Vnni512Dp>(m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
 }
 
 }  // namespace edgemt::ops

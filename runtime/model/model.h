@@ -38,7 +38,7 @@ class Model {
   const uint8_t* file_data() const { return data_; }
   bool is_quantized() const { return quantized_; }
   // "float32", "int8", or "int8, 7-bit weights" when every int8 gemm weight lies in
-  // [-64, 64] (edgemt-convert --int8-weight-bits 7: AVX2 runs ops::qs8_gemm_w7).
+  // [-64, 64] (edgemt-convert --int8-weight-bits 7: ops::qs8_gemm_w7).
   const char* precision() const;
   // The lexical shortlist, when the model has one (verified at load).
   const ShortlistView& shortlist() const { return shortlist_; }
