@@ -10,6 +10,7 @@
 #   BEAMS=1,4 PROTECT=both ...   (PROTECT: no = --no-protect, the transformers-parity run;
 #                                 yes = translate's default; both)
 #   OLD=models/edgemt-en-de.emt ...   also score an earlier .emt (int8 as shipped)
+#   INT8_BITS=8 ...   8-bit int8 weights (default 7, as the bundled models: --int8-weight-bits)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -20,6 +21,7 @@ MODEL="${MODEL:-$DATA/model-hf}"
 OUT="${OUT:-$DATA/eval}"
 BEAMS="${BEAMS:-1,4}"
 PROTECT="${PROTECT:-both}"
+INT8_BITS="${INT8_BITS:-7}"
 PY="${PYTHON:-python3}"
 s=${PAIR%-*}
 t=${PAIR#*-}
@@ -27,7 +29,7 @@ ship="$OUT/ship"
 mkdir -p "$ship"
 
 "$BUILD/converter/edgemt-convert" "$MODEL" "$ship/edgemt-$PAIR.f32.emt"
-"$BUILD/converter/edgemt-convert" --quantize int8 "$MODEL" "$ship/edgemt-$PAIR.int8.emt"
+"$BUILD/converter/edgemt-convert" --quantize int8 --int8-weight-bits "$INT8_BITS" "$MODEL" "$ship/edgemt-$PAIR.int8.emt"
 
 # The general-domain set as files (its order is evaluate.py's).
 "$PY" -c "
