@@ -311,15 +311,65 @@ Status Translator::encode_sentence(std::string_view sentence, Protection protect
                                    std::vector<int32_t>* ids) {
   const Tokenizer& tok = model_->tokenizer();
   if (!protect.any()) return tok.encode(sentence, ids);
-  ProtectedSentence p = protect_spans(sentence, protect.glossary, protect.spans);
+  ProtectedSentence p = protect_spans(sentence, protect.glossary, protect.spans, SpanMode::kInPlace);
   const Status st = tok.encode(p.verbatim ? std::string_view() : std::string_view(p.text), ids);
   seg->kept.push_back(std::move(p));
   return st;
 }
 
+Status Translator::run_segments(const std::vector<std::string>& texts, Segments* seg,
+                                const SearchParams& params, std::vector<std::vector<int32_t>>* best,
+                                size_t nbest_count, std::vector<std::vector<std::vector<int32_t>>>* nbest,
+                                std::vector<std::vector<float>>* scores,
+                                std::vector<std::vector<std::vector<float>>>* token_logprobs,
+                                std::vector<std::vector<std::vector<int32_t>>>* alignments) {
+  best->resize(seg->ids.size());
+  EDGEMT_RETURN_IF_ERROR(
+      run_chunked(views_of(seg->ids), *best, params, nbest_count, nbest, scores, token_logprobs, alignments));
+  if (seg->kept.empty()) return Status::ok();
+  const Tokenizer& tok = model_->tokenizer();
+  std::vector<size_t> redo;
+  for (size_t k = 0; k < seg->ids.size(); ++k) {
+    const ProtectedSentence& p = seg->kept[k];
+    if (p.in_place.empty() || p.verbatim || seg->ids[k].size() <= 1) continue;
+    bool kept = spans_kept(tok.decode((*best)[k]), p);
+    if (nbest != nullptr)
+      for (size_t h = 0; kept && h < (*nbest)[k].size(); ++h)
+        kept = spans_kept(tok.decode((*nbest)[k][h]), p);
+    if (!kept) redo.push_back(k);
+  }
+  if (redo.empty()) return Status::ok();
+  std::vector<std::vector<int32_t>> ids(redo.size()), best2(redo.size());
+  for (size_t r = 0; r < redo.size(); ++r) {
+    const size_t k = redo[r];
+    const std::string_view text = texts[seg->text[k]];
+    const std::string_view sentence =
+        seg->span.empty() ? text : text.substr(seg->span[k].begin, seg->span[k].size());
+    seg->kept[k] = protect_spans(sentence, seg->protect.glossary, seg->protect.spans, SpanMode::kMarkers);
+    EDGEMT_RETURN_IF_ERROR(tok.encode(seg->kept[k].text, &ids[r]));
+    seg->ids[k] = ids[r];
+  }
+  std::vector<std::vector<std::vector<int32_t>>> nbest2, aligns2;
+  std::vector<std::vector<float>> scores2;
+  std::vector<std::vector<std::vector<float>>> lps2;
+  EDGEMT_RETURN_IF_ERROR(run_chunked(views_of(ids), best2, params, nbest_count, nbest ? &nbest2 : nullptr,
+                                     scores ? &scores2 : nullptr, token_logprobs ? &lps2 : nullptr,
+                                     alignments ? &aligns2 : nullptr));
+  for (size_t r = 0; r < redo.size(); ++r) {
+    const size_t k = redo[r];
+    (*best)[k] = std::move(best2[r]);
+    if (nbest != nullptr) (*nbest)[k] = std::move(nbest2[r]);
+    if (scores != nullptr) (*scores)[k] = std::move(scores2[r]);
+    if (token_logprobs != nullptr) (*token_logprobs)[k] = std::move(lps2[r]);
+    if (alignments != nullptr) (*alignments)[k] = std::move(aligns2[r]);
+  }
+  return Status::ok();
+}
+
 Status Translator::segment(const std::vector<std::string>& texts, bool split, Protection protect,
                            Segments* seg) {
   ScopedProf sp(&engine_->profiler(), ProfOp::kTokenize);
+  seg->protect = protect;
   if (!split) {
     for (size_t i = 0; i < texts.size(); ++i) {
       std::vector<int32_t> v;
@@ -469,8 +519,8 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
   const bool split = options.split_sentences.value_or(true);
   Segments seg;
   EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
-  std::vector<std::vector<int32_t>> out(seg.ids.size());
-  EDGEMT_RETURN_IF_ERROR(run_chunked(views_of(seg.ids), out, p.value()));
+  std::vector<std::vector<int32_t>> out;
+  EDGEMT_RETURN_IF_ERROR(run_segments(texts, &seg, p.value(), &out));
   std::vector<std::string> result(texts.size());
   const Tokenizer& tok = model_->tokenizer();
   ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
@@ -523,12 +573,17 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
         [&](const std::vector<std::string>& units) { return translate_nbest(units, num_hypotheses, plain); },
         aligner(plain, num_hypotheses));
   }
+  if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
+  auto p = resolve(text_defaults(options));
+  if (!p) return p.status();
+  p.value().greedy_scores = false;
+  p.value().alignments = false;
   const bool split = options.split_sentences.value_or(true);
   Segments seg;
   EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
+  std::vector<std::vector<int32_t>> best;
   std::vector<std::vector<std::vector<int32_t>>> hyps;
-  EDGEMT_RETURN_IF_ERROR(
-      translate_ids_nbest(views_of(seg.ids), num_hypotheses, &hyps, text_defaults(options)));
+  EDGEMT_RETURN_IF_ERROR(run_segments(texts, &seg, p.value(), &best, num_hypotheses, &hyps));
   const Tokenizer& tok = model_->tokenizer();
   std::vector<std::vector<std::string>> result(texts.size(), std::vector<std::string>(1));
   for (size_t j = 0; j < seg.ids.size();) {
@@ -609,13 +664,13 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
   const bool split = options.split_sentences.value_or(true);
   Segments seg;
   EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
-  std::vector<std::vector<int32_t>> best(seg.ids.size());
+  std::vector<std::vector<int32_t>> best;
   std::vector<std::vector<std::vector<int32_t>>> hyps;
   std::vector<std::vector<float>> scores;
   std::vector<std::vector<std::vector<float>>> lps;
   std::vector<std::vector<std::vector<int32_t>>> aligns;
   EDGEMT_RETURN_IF_ERROR(
-      run_chunked(views_of(seg.ids), best, p.value(), num_hypotheses, &hyps, &scores, &lps, &aligns));
+      run_segments(texts, &seg, p.value(), &best, num_hypotheses, &hyps, &scores, &lps, &aligns));
   ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
   std::vector<ScoredText> result(texts.size());
   for (size_t j = 0; j < seg.ids.size();) {

@@ -259,17 +259,6 @@ class Translator {
                      std::vector<std::vector<float>>* scores = nullptr,
                      std::vector<std::vector<std::vector<float>>>* token_logprobs = nullptr,
                      std::vector<std::vector<std::vector<int32_t>>>* alignments = nullptr);
-  // The text layer: texts -> sentences to translate (ids) -> texts.
-  struct Segments {
-    std::vector<std::vector<int32_t>> ids;  // each sentence's tokens (eos-terminated)
-    std::vector<size_t> text;               // the text each sentence belongs to
-    std::vector<TextSpan> span;             // its bytes in that text (split mode only)
-    std::vector<ProtectedSentence> kept;    // its protected spans (when protecting)
-    // Sentence k's translation from its decoded output: the protected spans put back.
-    std::string finish(size_t k, std::string decoded) const {
-      return kept.empty() ? decoded : restore_spans(decoded, kept[k]);
-    }
-  };
 
  public:
   // How text calls protect sentences (protect_spans, glossary).
@@ -280,11 +269,34 @@ class Translator {
   };
 
  private:
+  // The text layer: texts -> sentences to translate (ids) -> texts.
+  struct Segments {
+    Protection protect;                     // how its sentences were protected
+    std::vector<std::vector<int32_t>> ids;  // each sentence's tokens (eos-terminated)
+    std::vector<size_t> text;               // the text each sentence belongs to
+    std::vector<TextSpan> span;             // its bytes in that text (split mode only)
+    std::vector<ProtectedSentence> kept;    // its protected spans (when protecting)
+    // Sentence k's translation from its decoded output: the protected spans put back.
+    std::string finish(size_t k, std::string decoded) const {
+      return kept.empty() ? decoded : restore_spans(decoded, kept[k]);
+    }
+  };
+
   Status segment(const std::vector<std::string>& texts, bool split, Protection protect, Segments* seg);
-  // Tokens of one sentence (protected spans and glossary terms replaced by markers; a
-  // sentence with nothing to translate gets no tokens but eos).
+  // Tokens of one sentence (builtin spans left in place, glossary terms replaced by
+  // markers; a sentence with nothing to translate gets no tokens but eos).
   Status encode_sentence(std::string_view sentence, Protection protect, Segments* seg,
                          std::vector<int32_t>* ids);
+  // run_chunked over seg's sentences, the outputs as there (by sentence). Then a sentence
+  // whose spans left in place did not all come through (spans_kept: in its best
+  // translation, and in each of its n-best where asked) is translated again with markers
+  // for them (SpanMode::kMarkers): its kept, ids and outputs are replaced.
+  Status run_segments(const std::vector<std::string>& texts, Segments* seg, const SearchParams& params,
+                      std::vector<std::vector<int32_t>>* best, size_t nbest_count = 0,
+                      std::vector<std::vector<std::vector<int32_t>>>* nbest = nullptr,
+                      std::vector<std::vector<float>>* scores = nullptr,
+                      std::vector<std::vector<std::vector<float>>>* token_logprobs = nullptr,
+                      std::vector<std::vector<std::vector<int32_t>>>* alignments = nullptr);
   // texts[i] with its sentences replaced by `translation(k)` for each sentence k of it.
   template <typename F>
   std::string assemble(const std::string& text, const Segments& seg, size_t first, size_t last,

@@ -379,22 +379,16 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
   SentenceSplitter* splitter = sentence_splitter(f.source);
   std::optional<HttpResponse> refused;
   // One job for `qs`: each text cut into segments (lines, sentences) with their protected
-  // spans; false (with `refused` set) when refused, timed out or failed.
+  // spans left in place; a segment whose spans did not all come through (spans_kept) is
+  // translated again in a second job with markers for them. False (with `refused` set)
+  // when refused, timed out or failed.
   struct Run {
     std::vector<Segmented> docs;
     std::vector<ProtectedSentence> kept;  // each sentence's protected spans (URLs, %s, ...)
-    std::shared_ptr<Job> job;
+    std::vector<Job::Segment> segs;       // each sentence's translation
   };
-  auto run_job = [&](const std::vector<std::string>& qs, bool align, Run* run) -> Status {
-    std::vector<std::string> texts;
-    for (const std::string& q : qs) {
-      run->docs.push_back(segment_text(q));
-      if (splitter != nullptr) split_sentences(&run->docs.back(), *splitter);
-      for (size_t i : run->docs.back().text) {
-        run->kept.push_back(protect_spans(run->docs.back().pieces[i]));
-        texts.push_back(run->kept.back().verbatim ? std::string() : run->kept.back().text);
-      }
-    }
+  auto submit = [&](const std::vector<std::string>& texts, bool align,
+                    std::vector<Job::Segment>* segs) -> Status {
     TranslationService::Submitted sub = service_.submit(model, texts, align ? 0 : f.alternatives, align);
     using R = TranslationService::Submitted::Refusal;
     switch (sub.refusal) {
@@ -424,14 +418,47 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
       refused = error(500, "translation failed: " + st.message());
       return st;
     }
-    run->job = std::move(sub.job);
+    *segs = sub.job->segments();
+    return Status::ok();
+  };
+  const Tokenizer& tok = service_.tokenizer(model);
+  auto run_job = [&](const std::vector<std::string>& qs, bool align, Run* run) -> Status {
+    std::vector<std::string> texts, pieces;
+    for (const std::string& q : qs) {
+      run->docs.push_back(segment_text(q));
+      if (splitter != nullptr) split_sentences(&run->docs.back(), *splitter);
+      for (size_t i : run->docs.back().text) {
+        pieces.push_back(run->docs.back().pieces[i]);
+        run->kept.push_back(protect_spans(pieces.back(), nullptr, true, SpanMode::kInPlace));
+        texts.push_back(run->kept.back().verbatim ? std::string() : run->kept.back().text);
+      }
+    }
+    EDGEMT_RETURN_IF_ERROR(submit(texts, align, &run->segs));
+    std::vector<size_t> redo;
+    for (size_t k = 0; k < run->segs.size() && k < run->kept.size(); ++k) {
+      const ProtectedSentence& p = run->kept[k];
+      const Job::Segment& sg = run->segs[k];
+      if (p.in_place.empty() || p.verbatim || sg.ids.empty()) continue;
+      bool kept = spans_kept(sg.text, p);
+      for (size_t a = 0; kept && a < sg.alternatives.size(); ++a) kept = spans_kept(sg.alternatives[a], p);
+      if (!kept) redo.push_back(k);
+    }
+    if (redo.empty()) return Status::ok();
+    std::vector<std::string> again;
+    for (size_t k : redo) {
+      run->kept[k] = protect_spans(pieces[k], nullptr, true, SpanMode::kMarkers);
+      again.push_back(run->kept[k].text);
+    }
+    std::vector<Job::Segment> segs;
+    EDGEMT_RETURN_IF_ERROR(submit(again, align, &segs));
+    for (size_t r = 0; r < redo.size() && r < segs.size(); ++r) run->segs[redo[r]] = std::move(segs[r]);
     return Status::ok();
   };
   auto translate_texts =
       [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<std::string>>> {
     Run run;
     EDGEMT_RETURN_IF_ERROR(run_job(qs, false, &run));
-    const std::vector<Job::Segment>& segs = run.job->segments();
+    const std::vector<Job::Segment>& segs = run.segs;
     std::vector<std::vector<std::string>> out;
     size_t at = 0;
     for (const Segmented& doc : run.docs) {
@@ -457,12 +484,11 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
   };
   // HTML inline runs: each text's best translation with its words aligned to the text's
   // (runtime/api/word_alignment.h), as the Translator's.
-  const Tokenizer& tok = service_.tokenizer(model);
   auto align_texts =
       [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<AlignedText>>> {
     Run run;
     EDGEMT_RETURN_IF_ERROR(run_job(qs, true, &run));
-    const std::vector<Job::Segment>& segs = run.job->segments();
+    const std::vector<Job::Segment>& segs = run.segs;
     std::vector<std::vector<AlignedText>> out;
     size_t at = 0;
     for (const Segmented& doc : run.docs) {

@@ -368,7 +368,8 @@ std::set<std::string> numbers_in(std::string_view s) {
 
 }  // namespace
 
-ProtectedSentence protect_spans(std::string_view sentence, const Glossary* glossary, bool builtin_spans) {
+ProtectedSentence protect_spans(std::string_view sentence, const Glossary* glossary, bool builtin_spans,
+                                SpanMode mode) {
   ProtectedSentence p;
   std::vector<TextSpan> spans;
   std::vector<std::string> targets;
@@ -387,6 +388,7 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
   int next = 101;
   size_t at = 0;
   bool words = false;
+  bool after_marker = false;  // `at` is the end of a marker's span
   for (size_t s = 0; s < spans.size(); ++s) {
     const TextSpan& sp = spans[s];
     // What comes back for it: a glossary term's target, else the span itself.
@@ -395,7 +397,19 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
     if ((sp.begin > 0 && is_digit(sentence[sp.begin - 1])) ||
         (sp.end < sentence.size() && is_digit(sentence[sp.end])))
       continue;
-    if (!p.markers.empty() && sp.begin == at) {  // touches the previous span: one marker for both
+    // Left in place: a builtin span touching no other span (touching ones share a marker).
+    if (mode == SpanMode::kInPlace && targets[s].empty() && (s == 0 || spans[s - 1].end != sp.begin) &&
+        (s + 1 == spans.size() || spans[s + 1].begin != sp.end)) {
+      const std::string_view before = sentence.substr(at, sp.begin - at);
+      words = words || std::any_of(before.begin(), before.end(), is_word_byte);
+      p.text.append(before);
+      p.text.append(back);
+      p.in_place.emplace_back(back);
+      at = sp.end;
+      after_marker = false;
+      continue;
+    }
+    if (after_marker && sp.begin == at) {  // touches the previous span: one marker for both
       p.originals.back().append(back);
       p.spans.back().end = sp.end;
       at = sp.end;
@@ -413,6 +427,7 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
     p.markers.push_back(std::move(marker));
     p.originals.emplace_back(back);
     at = sp.end;
+    after_marker = true;
   }
   const std::string_view rest = sentence.substr(at);
   words = words || std::any_of(rest.begin(), rest.end(), is_word_byte);
@@ -502,6 +517,72 @@ std::string restore_markers(std::string_view translation, const ProtectedSentenc
 }
 
 }  // namespace
+
+namespace {
+
+// Whether a code point is part of a word: ASCII letters, digits and '_', and any other
+// non-ASCII one but punctuation and symbols (Latin-1's, the general punctuation to
+// miscellaneous symbols blocks, CJK and full-width punctuation): "»%s«" holds "%s" as a
+// whole.
+bool is_word_code_point(uint32_t c) {
+  if (c < 0x80) return is_alnum(static_cast<char>(c)) || c == '_';
+  if (c < 0xC0 || c == 0xD7 || c == 0xF7) return false;
+  return !(c >= 0x2000 && c <= 0x2BFF) && !(c >= 0x3000 && c <= 0x303F) && !(c >= 0xFE30 && c <= 0xFE6F) &&
+         !(c >= 0xFF00 && c <= 0xFF0F);
+}
+
+// The code point starting at s[i] (a malformed sequence: its first byte, as Latin-1).
+uint32_t code_point_at(std::string_view s, size_t i) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  const size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+  if (n == 1 || i + n > s.size()) return c;
+  uint32_t cp = c & (0x7Fu >> n);
+  for (size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return c;
+    cp = (cp << 6) | (b(i + k) & 0x3Fu);
+  }
+  return cp;
+}
+
+// Whether the code point starting at (ending before) s[i] is part of a word.
+bool word_at(std::string_view s, size_t i) { return i < s.size() && is_word_code_point(code_point_at(s, i)); }
+bool word_before(std::string_view s, size_t i) {
+  if (i == 0 || i > s.size()) return false;
+  size_t j = i - 1;
+  while (j > 0 && i - j < 4 && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) --j;
+  return is_word_code_point(code_point_at(s, j));
+}
+
+// How often `s` stands in `text` as a whole: where s starts (ends) with a word character,
+// not right after (before) another one.
+size_t count_whole(std::string_view text, std::string_view s) {
+  if (s.empty()) return 0;
+  const bool word_start = word_at(s, 0), word_end = word_before(s, s.size());
+  size_t n = 0;
+  for (size_t at = text.find(s); at != std::string_view::npos;) {
+    if ((word_start && word_before(text, at)) || (word_end && word_at(text, at + s.size()))) {
+      at = text.find(s, at + 1);
+      continue;
+    }
+    ++n;
+    at = text.find(s, at + s.size());
+  }
+  return n;
+}
+
+}  // namespace
+
+bool spans_kept(std::string_view translation, const ProtectedSentence& p) {
+  for (size_t i = 0; i < p.in_place.size(); ++i) {
+    const std::string& s = p.in_place[i];
+    if (std::find(p.in_place.begin(), p.in_place.begin() + static_cast<std::ptrdiff_t>(i), s) !=
+        p.in_place.begin() + static_cast<std::ptrdiff_t>(i))
+      continue;  // counted already
+    if (count_whole(translation, s) != count_whole(p.text, s)) return false;
+  }
+  return true;
+}
 
 std::string replace_markers(std::string_view text, const ProtectedSentence& p) {
   std::string out;

@@ -15,6 +15,13 @@
 // every span comes out exactly once. A sentence that is nothing but spans, punctuation
 // and whitespace is not translated at all.
 //
+// Markers cost the model some quality: it was trained on sentences holding URLs, paths and
+// placeholders, not numbers standing for them, and it drops a word beside a marker now
+// and then. SpanMode::kInPlace leaves the builtin spans in the sentence as they are
+// instead; the caller checks the translation with spans_kept() and translates a sentence
+// whose spans did not all come through again with markers (SpanMode::kMarkers), so every
+// span still comes out exactly once, verbatim.
+//
 // A user glossary rides on the same markers: a source term found in the sentence (as a
 // whole word) is replaced by a marker, and the marker by the term's target.
 #pragma once
@@ -58,8 +65,14 @@ class Glossary {
 // Appends the protected spans of `text` to *out, in order, without overlaps.
 void find_protected_spans(std::string_view text, std::vector<TextSpan>* out);
 
+// How builtin spans (URLs, paths, placeholders...) reach the model: replaced by markers,
+// or left as they are (a span touching another span, or a glossary term, still gets a
+// marker). Glossary terms always get markers.
+enum class SpanMode { kMarkers, kInPlace };
+
 struct ProtectedSentence {
   std::string text;                    // what is translated: spans replaced by markers
+  std::vector<std::string> in_place;   // builtin spans left as they are in `text` (kInPlace)
   std::vector<std::string> markers;    // markers[i] stands for originals[i]
   std::vector<std::string> originals;  // what comes back: the span verbatim, or a
                                        // glossary term's target
@@ -75,7 +88,12 @@ TextSpan sentence_span(const ProtectedSentence& p, TextSpan in_text);
 
 // glossary: optional (nullptr: none); builtin_spans false: the glossary's terms only.
 ProtectedSentence protect_spans(std::string_view sentence, const Glossary* glossary = nullptr,
-                                bool builtin_spans = true);
+                                bool builtin_spans = true, SpanMode mode = SpanMode::kMarkers);
+
+// Whether every span left in place came through `translation` (a decoded output, before
+// restore_spans) as it is, as a whole (not inside a longer word or number), and as many
+// times as it stands in p.text. Always true without spans left in place.
+bool spans_kept(std::string_view translation, const ProtectedSentence& p);
 
 // The translation with each marker replaced by its span (see above); for a verbatim
 // sentence, whatever the translation, its own text with the markers replaced.

@@ -1,18 +1,22 @@
 # translate keeps protected spans verbatim (the default): URLs, e-mail addresses, file
 # paths, backquoted code, placeholders and numbers with units come out of the model's
 # translation exactly as they went in, and a line of nothing but such spans is given
-# back untranslated.
+# back untranslated. The model sees the spans as they are; a line whose translation changed
+# one (the bundled model makes "Documents" in a Windows path "Dokumente") is translated again
+# with markers.
 #   cmake -DTRANSLATE=... -DMODEL=... [-DEMULATOR=...] -P protect.cmake
 set(dir "${CMAKE_CURRENT_BINARY_DIR}")
 set(spans "https://example.org/download.html?id=7" "jane.doe@example.com" "/etc/edgemt/server.conf"
-          "`make install`" "{count}" "%s" "5 GB")
+          "`make install`" "{count}" "%s" "5 GB" "C:\\Users\\jane\\Documents\\report.docx"
+          "~/Documents/report.odt")
 file(WRITE "${dir}/protect_input.txt"
      "Download it from https://example.org/download.html?id=7 today.\n"
      "Send an e-mail to jane.doe@example.com or open /etc/edgemt/server.conf in your editor.\n"
      "Run `make install` in the terminal.\n"
      "You have {count} new messages from %s.\n"
      "The disk has 5 GB free.\n"
-     "https://example.org/ (%s)\n")
+     "https://example.org/ (%s)\n"
+     "Open C:\\Users\\jane\\Documents\\report.docx or ~/Documents/report.odt.\n")
 execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" INPUT_FILE "${dir}/protect_input.txt"
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -20,8 +24,8 @@ if(NOT rc EQUAL 0)
 endif()
 string(REGEX MATCHALL "[^\n]*\n" lines "${out}")
 list(LENGTH lines n)
-if(NOT n EQUAL 6)
-  message(FATAL_ERROR "6 lines in, ${n} out:\n${out}")
+if(NOT n EQUAL 7)
+  message(FATAL_ERROR "7 lines in, ${n} out:\n${out}")
 endif()
 foreach(s IN LISTS spans)
   string(FIND "${out}" "${s}" at)

@@ -76,6 +76,16 @@ void check_protection(std::string_view text) {
   const std::string out = edgemt::restore_spans(half, p);
   for (const std::string& o : p.originals)
     EDGEMT_FUZZ_CHECK(out.find(o) != std::string::npos, "a span was lost from a translation");
+  // In place: without markers (touching spans get one) the text is the sentence; it
+  // keeps its own spans.
+  const edgemt::ProtectedSentence in = edgemt::protect_spans(text, nullptr, true, edgemt::SpanMode::kInPlace);
+  EDGEMT_FUZZ_CHECK(in.markers.size() <= p.markers.size() && in.in_place.size() <= spans.size() &&
+                        (!in.markers.empty() || in.text == text),
+                    "spans left in place changed the text");
+  EDGEMT_FUZZ_CHECK(edgemt::restore_spans(in.text, in) == text,
+                    "restoring a text with spans in place changed it");
+  EDGEMT_FUZZ_CHECK(edgemt::spans_kept(in.text, in), "a text does not keep its own spans");
+  (void)edgemt::spans_kept(half, in);
 }
 
 }  // namespace

@@ -496,6 +496,64 @@ TEST_P(Parity, TextIsSplitIntoSentencesAndPutBack) {
       << c_->name << ": " << longest;
 }
 
+// Protected spans reach the model as they are; a sentence whose translation lost,
+// repeated or changed one is translated again with markers for them. Whatever the model
+// does, each span comes out exactly once: in translate, in each n-best hypothesis and in
+// translate_scored's. Where the model's own translation of the unprotected text keeps the
+// spans, protection changes nothing.
+TEST_P(Parity, ProtectedSpansComeOutOnce) {
+  auto t = make_translator(model_, 4, 2, max_new_);
+  ASSERT_NE(t, nullptr);
+  const std::string s0 = c_->ref.at("sentences")[0].get<std::string>();
+  const std::string s1 = c_->ref.at("sentences")[1].get<std::string>();
+  const std::vector<std::string> texts = {s0 + " https://example.org/a?b=1", "%s " + s1 + " /usr/share/doc x",
+                                          s0 + " (%s, %s)"};
+  // Each text's spans and how often each stands in it.
+  const std::vector<std::vector<std::pair<std::string, size_t>>> spans = {
+      {{"https://example.org/a?b=1", 1}}, {{"%s", 1}, {"/usr/share/doc", 1}}, {{"%s", 2}}};
+  auto count = [](const std::string& text, const std::string& s) {
+    size_t n = 0;
+    for (size_t at = text.find(s); at != std::string::npos; at = text.find(s, at + s.size())) ++n;
+    return n;
+  };
+  auto once = [&](size_t i, const std::string& out, const char* call) {
+    for (const auto& [sp, n] : spans[i])
+      EXPECT_EQ(count(out, sp), n) << c_->name << " " << call << ": " << out;
+  };
+  for (bool split : {true, false}) {
+    TranslateOptions o;
+    o.beam = 2;
+    o.max_length = max_new_;
+    o.split_sentences = split;
+    auto got = t->translate(texts, o);
+    ASSERT_TRUE(got.has_value()) << got.status().to_string();
+    auto nb = t->translate_nbest(texts, 2, o);
+    ASSERT_TRUE(nb.has_value()) << nb.status().to_string();
+    auto sc = t->translate_scored(texts, 2, o);
+    ASSERT_TRUE(sc.has_value()) << sc.status().to_string();
+    for (size_t i = 0; i < texts.size(); ++i) {
+      once(i, got.value()[i], "translate");
+      ASSERT_FALSE(nb.value()[i].empty());
+      EXPECT_EQ(nb.value()[i][0], got.value()[i]) << c_->name;
+      for (const std::string& h : nb.value()[i]) once(i, h, "translate_nbest");
+      for (const ScoredTranslation& h : sc.value()[i].hypotheses) once(i, h.text, "translate_scored");
+      EXPECT_EQ(sc.value()[i].hypotheses[0].text, got.value()[i]) << c_->name;
+    }
+    TranslateOptions plain = o;
+    plain.protect_spans = false;
+    plain.split_sentences = false;
+    o.split_sentences = false;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      auto bare = t->translate({texts[i]}, plain);
+      auto prot = t->translate({texts[i]}, o);
+      ASSERT_TRUE(bare.has_value() && prot.has_value());
+      bool kept = true;
+      for (const auto& [sp, n] : spans[i]) kept = kept && count(bare.value()[0], sp) == n;
+      if (kept) EXPECT_EQ(prot.value()[0], bare.value()[0]) << c_->name << ": " << texts[i];
+    }
+  }
+}
+
 // translate_scored: a text's hypotheses are translate_nbest's texts; its sentences are
 // the splitter's, each scored as translate_ids_nbest scores it alone (score, summed
 // log-probabilities, confidence = exp(mean log-prob) in (0, 1]); the text's log-prob,

@@ -295,18 +295,24 @@ TEST(ProtectedSpans, MarkersAreNewNumbersAndComeBack) {
 
 // Whatever a model does with the markers, each span comes out exactly once, on generated
 // text mixing spans, digits and prose.
-TEST(ProtectedSpans, EverySpanComesOutOnce) {
-  const std::vector<std::string> parts = {
+// 1 to 10 words, spans, digits and punctuation, separated by spaces.
+std::string random_span_sentence(std::mt19937& rng) {
+  static const std::vector<std::string> parts = {
       "the", "file", "5 GB", "%s", "{name}", "https://x.org/a.b", "u@v.io", "/usr/bin/env", "`ls -l`",
       "42",  "101",  "103",  ",",  "."};
+  std::string s;
+  const size_t n = 1 + rng() % 10;
+  for (size_t i = 0; i < n; ++i) {
+    if (!s.empty()) s += ' ';
+    s += parts[rng() % parts.size()];
+  }
+  return s;
+}
+
+TEST(ProtectedSpans, EverySpanComesOutOnce) {
   std::mt19937 rng(7);
   for (int iter = 0; iter < 500; ++iter) {
-    std::string s;
-    const size_t n = 1 + rng() % 10;
-    for (size_t i = 0; i < n; ++i) {
-      if (!s.empty()) s += ' ';
-      s += parts[rng() % parts.size()];
-    }
+    const std::string s = random_span_sentence(rng);
     const ProtectedSentence p = protect_spans(s);
     ASSERT_EQ(p.markers.size(), p.originals.size());
     EXPECT_EQ(restore_spans(p.text, p), s) << s;
@@ -333,6 +339,76 @@ TEST(ProtectedSpans, EverySpanComesOutOnce) {
       // No marker is left over (as its own number).
       std::vector<TextSpan> none;
       EXPECT_EQ(out.find(" " + m + " "), std::string::npos) << out;
+    }
+  }
+}
+
+// SpanMode::kInPlace: builtin spans stay in the text the model sees; spans_kept says
+// whether a translation carries each of them, whole and as often; touching spans and
+// glossary terms still get markers.
+TEST(ProtectedSpans, InPlaceSpansStayAndAreChecked) {
+  const std::string s = "Open https://a.example/x in /usr/bin or %s now, or %s later";
+  const ProtectedSentence p = protect_spans(s, nullptr, true, SpanMode::kInPlace);
+  EXPECT_EQ(p.text, s);
+  EXPECT_TRUE(p.markers.empty());
+  EXPECT_FALSE(p.verbatim);
+  EXPECT_EQ(p.in_place, (std::vector<std::string>{"https://a.example/x", "/usr/bin", "%s", "%s"}));
+  EXPECT_EQ(restore_spans("Öffne es", p), "Öffne es");  // nothing is added back
+  EXPECT_TRUE(spans_kept(s, p));
+  EXPECT_TRUE(spans_kept("Öffne %s jetzt in /usr/bin, https://a.example/x oder später %s", p));
+  EXPECT_FALSE(spans_kept("Öffne https://a.example/x in /usr/bin oder jetzt %s", p));   // one %s lost
+  EXPECT_FALSE(spans_kept("Öffne https://a.example/x in /usr/bin %s %s %s", p));        // one too many
+  EXPECT_FALSE(spans_kept("Öffne https://a.example/y in /usr/bin oder %s, %s", p));     // changed
+  EXPECT_FALSE(spans_kept("Öffne https://a.example/x in /usr/binary oder %s, %s", p));  // inside a word
+  EXPECT_FALSE(spans_kept("Öffne https://a.example/xy in /usr/bin oder %s, %s", p));
+  EXPECT_TRUE(spans_kept("anything", protect_spans("no spans here", nullptr, true, SpanMode::kInPlace)));
+  // Typographic quotes and dashes are not letters; accented letters are.
+  const ProtectedSentence q = protect_spans("Cannot open '%s' or \"%d\"", nullptr, true, SpanMode::kInPlace);
+  EXPECT_EQ(q.in_place, (std::vector<std::string>{"%s", "%d"}));
+  EXPECT_TRUE(spans_kept("»%s« oder „%d“ kann nicht geöffnet werden", q));
+  EXPECT_TRUE(spans_kept("%s—%d…", q));
+  EXPECT_FALSE(spans_kept("»%sé« oder %d", q));
+  EXPECT_FALSE(spans_kept("»%s« oder %dß", q));
+  const ProtectedSentence u = protect_spans("See user@example.org.", nullptr, true, SpanMode::kInPlace);
+  EXPECT_TRUE(spans_kept("Siehe «user@example.org».", u));
+  EXPECT_FALSE(spans_kept("Siehe äuser@example.org.", u));
+  // A number with a unit is a span; inside a longer number it is not that span.
+  const ProtectedSentence gb = protect_spans("The disk has 5 GB free.", nullptr, true, SpanMode::kInPlace);
+  EXPECT_EQ(gb.in_place, (std::vector<std::string>{"5 GB"}));
+  EXPECT_TRUE(spans_kept("Die Platte hat 5 GB frei.", gb));
+  EXPECT_FALSE(spans_kept("Die Platte hat 15 GB frei.", gb));
+  EXPECT_FALSE(spans_kept("Die Platte hat 5 GBit frei.", gb));
+  // Touching spans share a marker; a glossary term is a marker; spans only: verbatim.
+  auto g = Glossary::parse("Firefox\tFeuerfuchs\n");
+  ASSERT_TRUE(g.has_value());
+  const ProtectedSentence m =
+      protect_spans("Firefox opens %s%d and https://x.org/", g.value().get(), true, SpanMode::kInPlace);
+  EXPECT_EQ(m.markers.size(), 2u);
+  EXPECT_EQ(m.originals[0], "Feuerfuchs");
+  EXPECT_EQ(m.originals[1], "%s%d");
+  EXPECT_EQ(m.in_place, (std::vector<std::string>{"https://x.org/"}));
+  EXPECT_EQ(restore_spans(m.markers[0] + " öffnet " + m.markers[1] + " und https://x.org/", m),
+            "Feuerfuchs öffnet %s%d und https://x.org/");
+  const ProtectedSentence v = protect_spans("https://example.org/ (%s)", nullptr, true, SpanMode::kInPlace);
+  EXPECT_TRUE(v.verbatim);
+  EXPECT_EQ(restore_spans("", v), "https://example.org/ (%s)");
+}
+
+// On generated text, a sentence protected in place reads as it was, keeps its spans when
+// translated as itself, and its spans are those kMarkers would replace.
+TEST(ProtectedSpans, InPlaceAndMarkersAgree) {
+  std::mt19937 rng(11);
+  for (int iter = 0; iter < 500; ++iter) {
+    const std::string s = random_span_sentence(rng);
+    const ProtectedSentence in = protect_spans(s, nullptr, true, SpanMode::kInPlace);
+    const ProtectedSentence mk = protect_spans(s);
+    EXPECT_EQ(in.text, s);
+    EXPECT_EQ(in.verbatim, mk.verbatim) << s;
+    EXPECT_EQ(restore_spans(in.text, in), s);
+    EXPECT_TRUE(spans_kept(in.text, in)) << s;
+    EXPECT_EQ(in.in_place, mk.originals) << s;  // no span here touches another
+    if (!in.in_place.empty()) {
+      EXPECT_FALSE(spans_kept("das ist es", in)) << s;
     }
   }
 }

@@ -245,6 +245,20 @@ TEST(Api, TranslatesLikeTheTranslator) {
   for (const char* s : {"https://example.org/a.html?id=7", "jane@example.com", "%s"})
     EXPECT_NE(got[0].find(s), std::string::npos) << got[0];
   EXPECT_EQ(got[1], "https://example.org/ (%s)");
+  // A span the model changes when it sees it as it is (the bundled model: "Documents" ->
+  // "Dokumente") goes through a second job with markers, as in the Translator.
+  const std::string path = "Open C:\\Users\\jane\\Documents\\report.docx or ~/Documents/report.odt.";
+  r = post_json(api, {{"q", {path, spans}}, {"source", "en"}, {"target", "de"}, {"alternatives", 2}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json both = json::parse(r.body);
+  EXPECT_EQ(both["translatedText"][0], reference({path})[0]);
+  std::vector<std::string> outs = {both["translatedText"][0].get<std::string>()};
+  for (const json& a : both["alternatives"][0]) outs.push_back(a.get<std::string>());
+  EXPECT_GE(outs.size(), 2u) << r.body;
+  for (const std::string& x : outs) {
+    EXPECT_NE(x.find("C:\\Users\\jane\\Documents\\report.docx"), std::string::npos) << x;
+    EXPECT_NE(x.find("~/Documents/report.odt"), std::string::npos) << x;
+  }
   // Form-encoded (what libretranslatepy sends), source auto.
   HttpRequest form;
   form.method = "POST";
