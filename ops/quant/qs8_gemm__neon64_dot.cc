@@ -33,15 +33,22 @@ EDGEMT_ALWAYS_INLINE void sdot_tile(size_t kg, const int8_t* q, size_t ldq, cons
     for (size_t v = 0; v < 4; ++v) vst1q_s32(out + r * kPanel + 4 * v, acc[r][v]);
 }
 
+// The kernel's tiles for Qs8DirectLevel (qs8_gemm_driver.h).
+struct SdotTiles {
+  static constexpr bool kPrefetches = false;
+  template <size_t Rows, bool>
+  EDGEMT_ALWAYS_INLINE static void tile(size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp,
+                                        const int32_t*, size_t, const int8_t*, int32_t* out) {
+    sdot_tile<Rows>(kg, qr, ldq_, wp, out);
+  }
+};
+
 }  // namespace
 
 void qs8_gemm__neon64_dot(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
                           const int8_t* w, const float* sw, const int32_t* wsum, float* c, size_t ldc,
                           const GemmEpilogue& ep) {
-  auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t*,
-                 size_t, const int8_t*,
-                 int32_t* out) { sdot_tile<decltype(rows)::value>(kg, qr, ldq_, wp, out); };
-  Qs8DirectLevel<4, decltype(tile)> level{tile};
+  Qs8DirectLevel<4, SdotTiles> level;
   qs8_gemm_drive<xsimd::neon64>(level, m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
 }
 

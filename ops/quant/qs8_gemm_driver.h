@@ -133,15 +133,23 @@ struct Qs8WidenedLevel {
 };
 
 // Levels whose tiles read int8 activations directly: one block, nothing to prepare.
-template <size_t MaxRows, class TileFn>
+// Tiles::tile<R, Prefetch>(kg, q, ldq, panel, wsum, cols, prefetch, out) computes R rows
+// of one panel; Tiles::kPrefetches says whether it reads `prefetch` (then it is
+// instantiated with Prefetch true for a non-null one, and false with nullptr).
+template <size_t MaxRows, class Tiles>
 struct Qs8DirectLevel {
   static constexpr size_t kMaxRows = MaxRows;
-  TileFn tile_fn;  // tile_fn(integral_constant<R>, kg, q, ldq, panel, wsum, cols, prefetch, out)
   size_t block_rows(size_t m, size_t) { return m > 0 ? m : 1; }
   void prepare(const int8_t*, size_t, size_t, size_t) {}
   void tile(size_t, size_t rows, const int8_t* q, size_t ldq, size_t kg, const int8_t* wp,
             const int32_t* wsum, size_t cols, const int8_t* prefetch, int32_t* out) {
-    qs8_with_rows<MaxRows>(rows, [&](auto r) { tile_fn(r, kg, q, ldq, wp, wsum, cols, prefetch, out); });
+    qs8_with_rows<MaxRows>(rows, [&](auto r) {
+      constexpr size_t R = decltype(r)::value;
+      if (Tiles::kPrefetches && prefetch != nullptr)
+        Tiles::template tile<R, Tiles::kPrefetches>(kg, q, ldq, wp, wsum, cols, prefetch, out);
+      else
+        Tiles::template tile<R, false>(kg, q, ldq, wp, wsum, cols, nullptr, out);
+    });
   }
 };
 

@@ -53,13 +53,20 @@ EDGEMT_ALWAYS_INLINE void neon_mull_tile(size_t kg, const int8_t* q, size_t ldq,
       vst1q_s32(out + r * kPanel + 4 * c, pair_sums(acc[r][2 * c], acc[r][2 * c + 1]));
 }
 
+// The kernel's tiles for Qs8DirectLevel (qs8_gemm_driver.h).
+struct NeonMullTiles {
+  static constexpr bool kPrefetches = false;
+  template <size_t Rows, bool>
+  EDGEMT_ALWAYS_INLINE static void tile(size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp,
+                                        const int32_t*, size_t, const int8_t*, int32_t* out) {
+    neon_mull_tile<Rows>(kg, qr, ldq_, wp, out);
+  }
+};
+
 template <class Arch, size_t Mr>
 void qs8_gemm_neon_mull(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq, const float* sa,
                         const int8_t* w, const float* sw, float* c, size_t ldc, const GemmEpilogue& ep) {
-  auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t*,
-                 size_t, const int8_t*,
-                 int32_t* out) { neon_mull_tile<decltype(rows)::value>(kg, qr, ldq_, wp, out); };
-  Qs8DirectLevel<Mr, decltype(tile)> level{tile};
+  Qs8DirectLevel<Mr, NeonMullTiles> level;
   qs8_gemm_drive<Arch>(level, m, n, k, q, ldq, sa, w, sw, nullptr, c, ldc, ep);
 }
 

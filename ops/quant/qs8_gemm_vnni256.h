@@ -84,19 +84,23 @@ __attribute__((noinline)) void vnni256_tile(size_t kg, const int8_t* q, size_t l
   }
 }
 
+// The kernel's tiles for Qs8DirectLevel (qs8_gemm_driver.h).
+template <class Dp>
+struct Vnni256Tiles {
+  static constexpr bool kPrefetches = true;
+  template <size_t Rows, bool Prefetch>
+  EDGEMT_ALWAYS_INLINE static void tile(size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp,
+                                        const int32_t* ws, size_t cols, const int8_t* pf, int32_t* out) {
+    vnni256_tile<Dp, Rows, Prefetch>(kg, qr, ldq_, wp, ws, cols, pf, out);
+  }
+};
+
 template <class Dp>
 EDGEMT_ALWAYS_INLINE void qs8_gemm_vnni256(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq,
                                            const float* sa, const int8_t* w, const float* sw,
                                            const int32_t* wsum, float* c, size_t ldc,
                                            const GemmEpilogue& ep) {
-  auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t* ws,
-                 size_t cols, const int8_t* pf, int32_t* out) {
-    if (pf != nullptr)
-      vnni256_tile<Dp, decltype(rows)::value, true>(kg, qr, ldq_, wp, ws, cols, pf, out);
-    else
-      vnni256_tile<Dp, decltype(rows)::value, false>(kg, qr, ldq_, wp, ws, cols, nullptr, out);
-  };
-  Qs8DirectLevel<Dp::kMaxRows, decltype(tile)> level{tile};
+  Qs8DirectLevel<Dp::kMaxRows, Vnni256Tiles<Dp>> level;
   qs8_gemm_drive<xsimd::fma3<xsimd::avx2>>(level, m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
 }
 

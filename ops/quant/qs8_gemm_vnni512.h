@@ -63,19 +63,23 @@ EDGEMT_ALWAYS_INLINE void vnni512_tile(size_t kg, const int8_t* q, size_t ldq, c
     _mm512_store_si512(reinterpret_cast<void*>(out + r * kPanel), _mm512_sub_epi32(acc[r], corr));
 }
 
+// The kernel's tiles for Qs8DirectLevel (qs8_gemm_driver.h).
+template <class Dp>
+struct Vnni512Tiles {
+  static constexpr bool kPrefetches = true;
+  template <size_t Rows, bool Prefetch>
+  EDGEMT_ALWAYS_INLINE static void tile(size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp,
+                                        const int32_t* ws, size_t cols, const int8_t* pf, int32_t* out) {
+    vnni512_tile<Dp, Rows, Prefetch>(kg, qr, ldq_, wp, ws, cols, pf, out);
+  }
+};
+
 template <class Dp>
 EDGEMT_ALWAYS_INLINE void qs8_gemm_vnni512(size_t m, size_t n, size_t k, const int8_t* q, size_t ldq,
                                            const float* sa, const int8_t* w, const float* sw,
                                            const int32_t* wsum, float* c, size_t ldc,
                                            const GemmEpilogue& ep) {
-  auto tile = [](auto rows, size_t kg, const int8_t* qr, size_t ldq_, const int8_t* wp, const int32_t* ws,
-                 size_t cols, const int8_t* pf, int32_t* out) {
-    if (pf != nullptr)
-      vnni512_tile<Dp, decltype(rows)::value, true>(kg, qr, ldq_, wp, ws, cols, pf, out);
-    else
-      vnni512_tile<Dp, decltype(rows)::value, false>(kg, qr, ldq_, wp, ws, cols, nullptr, out);
-  };
-  Qs8DirectLevel<8, decltype(tile)> level{tile};
+  Qs8DirectLevel<8, Vnni512Tiles<Dp>> level;
   qs8_gemm_drive<xsimd::avx512bw>(level, m, n, k, q, ldq, sa, w, sw, wsum, c, ldc, ep);
 }
 
