@@ -7,6 +7,7 @@ Sources
   * ding:    the trans-de-en dictionary (/usr/share/trans/de-en): example
     sentences, multi-word phrases and (sampled) head words
   * man:     sentences of Debian's translated man pages (man_pairs.py)
+  * help:    sentences of LibreOffice's, GNOME's and GIMP's help (help_pairs.py)
 
 Pipeline: extract -> clean/filter -> per-package cap -> dedup on the normalized
 English side -> deterministic split by sha1 of the normalized English side
@@ -15,8 +16,8 @@ and DATA/corpus/stats.json. Everything is deterministic (no RNG; ordering and
 sampling use sha1 of the text).
 
 Usage: python3 tools/data/build_corpus.py [--data /work/edgemt-data] [--skip-fetch]
---skip-fetch: no download of the gettext packages or the manuals (their caches are
-used as they are); man_pairs.py gets --skip-fetch too, which downloads only the man
+--skip-fetch: no download of the gettext packages, the manuals or the help (their
+caches are used as they are); man_pairs.py gets --skip-fetch too, which downloads only the man
 page packages missing from its cache (DATA/man/debs), so a first run still gets them.
 """
 import argparse
@@ -201,10 +202,16 @@ def extract_man(path, stats):
     return extract_docs(path, stats, kind="man")
 
 
+def extract_help(path, stats):
+    """Yield (help:<source>, en, de) from help_pairs.py's DATA/help/pairs.tsv: sentences of
+    applications' help translated element by element (LibreOffice, GNOME, GIMP)."""
+    return extract_docs(path, stats, kind="help")
+
+
 def group(src):
     """The source group of a label: gettext:<pkg> -> gettext, doc:<pkg> -> doc,
-    man:<page> -> man."""
-    return src.split(":", 1)[0] if src.startswith(("gettext:", "doc:", "man:")) else src
+    man:<page> -> man, help:<source> -> help."""
+    return src.split(":", 1)[0] if src.startswith(("gettext:", "doc:", "man:", "help:")) else src
 
 
 def main():
@@ -215,6 +222,8 @@ def main():
     ap.add_argument("--skip-fetch", action="store_true", help="use the cached .mo files only")
     ap.add_argument("--no-docs", action="store_true", help="leave out the manuals (doc_pairs.py)")
     ap.add_argument("--no-man", action="store_true", help="leave out the man pages (man_pairs.py)")
+    ap.add_argument("--no-help", action="store_true",
+                    help="leave out LibreOffice's, GNOME's and GIMP's help (help_pairs.py)")
     ap.add_argument("--no-opusfilter", action="store_true",
                     help="leave out opus_filters.py's opusfilter pass (language id, numerals, ...)")
     ap.add_argument("--per-package-cap", type=int, default=4000)
@@ -240,6 +249,11 @@ def main():
         import man_pairs
         sys.argv = [sys.argv[0], "--data", args.data] + (["--skip-fetch"] if args.skip_fetch else [])
         man_pairs.main()
+    help_tsv = os.path.join(args.data, "help", "pairs.tsv")
+    if not args.no_help:
+        import help_pairs
+        sys.argv = [sys.argv[0], "--data", args.data] + (["--skip-fetch"] if args.skip_fetch else [])
+        help_pairs.main()
     modir = os.path.join(args.data, "debs", "mo")
 
     stats = collections.Counter()
@@ -250,12 +264,13 @@ def main():
     dropped = collections.Counter()
     seen = {}
     per_source = collections.Counter()
-    # order matters for dedup (first wins): ding sentences, manuals, man pages, gettext,
-    # ding phrases, ding words
+    # order matters for dedup (first wins): ding sentences, manuals, man pages, help,
+    # gettext, ding phrases, ding words
     streams = [
         extract_ding(args.ding, {"ding-phrase": 0, "ding-word": 0}, stats),  # sentences only
         [] if args.no_docs else extract_docs(docs_tsv, stats),
         [] if args.no_man else extract_man(man_tsv, stats),
+        [] if args.no_help else extract_help(help_tsv, stats),
         extract_gettext(modir, packages, args.per_package_cap, stats),
         extract_ding(args.ding, {"ding-sent": 0, "ding-phrase": args.ding_phrase_cap,
                                  "ding-word": args.ding_word_cap}, collections.Counter()),
@@ -309,6 +324,7 @@ def main():
         "gettext_top_packages": dict(pkg_counts.most_common(40)),
         "doc_per_package": dict(collections.Counter(src for src, _, _ in seen.values() if src.startswith("doc:"))),
         "man_pages_used": len({src for src, _, _ in seen.values() if src.startswith("man:")}),
+        "help_per_source": dict(collections.Counter(src for src, _, _ in seen.values() if src.startswith("help:"))),
     }
     with open(os.path.join(outdir, "stats.json"), "w") as f:
         json.dump(out, f, indent=1, ensure_ascii=False)

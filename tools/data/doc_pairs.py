@@ -279,6 +279,35 @@ def reject_reason(en, de):
     return None
 
 
+def block_sentences(te, td, c):
+    """The candidate sentence pairs of two aligned blocks: sentence i with sentence i when
+    both have as many, else the whole blocks when both are <= MAX_CHARS, else none."""
+    se, sd = split_sentences(te), split_sentences(td)
+    if len(se) == len(sd):
+        c["blocks_split_same"] += 1
+        return list(zip(se, sd))
+    if len(te) <= MAX_CHARS and len(td) <= MAX_CHARS:
+        c["blocks_whole"] += 1
+        return [(te, td)]
+    c["blocks_dropped_sentence_mismatch"] += 1
+    return []
+
+
+def keep_pair(label, e, d, c, seen, rows, per_label):
+    """Appends (label, e, d) to rows unless the filters reject it or it is a duplicate
+    (counted in c as rej_<reason>)."""
+    e, d = normalize_ws(e), normalize_ws(d)
+    why = reject_reason(e, d)
+    if why:
+        c["rej_" + why] += 1
+    elif (e, d) in seen:
+        c["rej_duplicate"] += 1
+    else:
+        seen.add((e, d))
+        rows.append((label, e, d))
+        per_label[label] += 1
+
+
 # ---------------------------------------------------------------- files
 
 def fetch(debdir, xdir, pkgs, stats):
@@ -376,28 +405,8 @@ def main():
         c = counters[label]
         for key in keys:
             for te, td in align_document(fen[key], fde[key], c):
-                se, sd = split_sentences(te), split_sentences(td)
-                if len(se) == len(sd):
-                    c["blocks_split_same"] += 1
-                    cands = list(zip(se, sd))
-                elif len(te) <= MAX_CHARS and len(td) <= MAX_CHARS:
-                    c["blocks_whole"] += 1
-                    cands = [(te, td)]
-                else:
-                    c["blocks_dropped_sentence_mismatch"] += 1
-                    continue
-                for e, d in cands:
-                    e, d = normalize_ws(e), normalize_ws(d)
-                    why = reject_reason(e, d)
-                    if why:
-                        c["rej_" + why] += 1
-                        continue
-                    if (e, d) in seen:
-                        c["rej_duplicate"] += 1
-                        continue
-                    seen.add((e, d))
-                    out_rows.append(("doc:" + label, e, d))
-                    per_label["doc:" + label] += 1
+                for e, d in block_sentences(te, td, c):
+                    keep_pair("doc:" + label, e, d, c, seen, out_rows, per_label)
 
     os.makedirs(base, exist_ok=True)
     with open(os.path.join(base, "pairs.tsv"), "w", encoding="utf-8") as f:
