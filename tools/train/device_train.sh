@@ -15,6 +15,13 @@
 #   run(carry=[".train-data"], "bash tools/train/device_train.sh collect de-en 120")
 # and here: cat en-de.tar.part-* | tar -x  (gives model-en-de/, eval-en-de/, train-en-de/...).
 # Hyper-parameters: TRAIN_ARGS overrides the defaults below.
+#
+# Going on from the shipped models (FROM_MODELS=1; their training checkpoints do not
+# outlive a session, models/*.emt do): each direction starts from models/edgemt-<dir>.emt
+# (tools/train/from_emt.py reads its weights on the GPU machine; train.py --init), at a
+# lower learning rate after a short warmup (CONTINUE_ARGS), with the models' own
+# vocabulary (written over data.tar.xz's spm/, which then need not be packed):
+#   run(carry=[".train-data"], "FROM_MODELS=1 bash tools/train/device_train.sh start 10 500")
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 W=${WORK:-/tmp/emt}
@@ -23,6 +30,8 @@ export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONUNBUFFERED=1
 DIRS="en-de de-en"
 TRAIN_ARGS=${TRAIN_ARGS:-"--d-model 384 --heads 6 --ffn 1536 --enc-layers 6 --dec-layers 2 --dropout 0.1 \
   --max-tokens 24000 --lr 7e-4 --warmup 2000 --eval-minutes 3 --ckpt-minutes 100 --log-every 200 --threads 4"}
+CONTINUE_ARGS=${CONTINUE_ARGS:-"--lr 3e-4 --warmup 300"}
+ROOT="$(cd "$HERE/../.." && pwd)"
 
 status() {
   local d
@@ -57,6 +66,13 @@ start)
   nvidia-smi -L
   "$PY" -c "import torch, transformers, sentencepiece, sacrebleu; print('torch', torch.__version__, 'transformers', transformers.__version__)" || exit 1
   wc -l "$W"/corpus/train.en
+  if [ "${FROM_MODELS:-0}" = 1 ]; then  # the models' vocabulary (both directions share it)
+    for d in $DIRS; do
+      "$PY" "$HERE/from_emt.py" --model "$ROOT/models/edgemt-$d.emt" --spm "$W/spm-$d" || exit 1
+    done
+    cmp -s "$W/spm-en-de/source.spm" "$W/spm-de-en/source.spm" || { echo "the models' vocabularies differ"; exit 1; }
+    rm -rf "$W/spm" && cp -r "$W/spm-en-de" "$W/spm"
+  fi
   for d in $DIRS; do
     mkdir -p "$W/train-$d"
     setsid nohup bash "$HERE/device_train.sh" job "$d" "$minutes" > "$W/train-$d/job.out" 2>&1 < /dev/null &
@@ -65,9 +81,15 @@ start)
   ;;
 job)
   d=$2; s=${d%-*}; t=${d#*-}
+  init=()
+  if [ "${FROM_MODELS:-0}" = 1 ]; then
+    "$PY" "$HERE/from_emt.py" --model "$ROOT/models/edgemt-$d.emt" --weights "$W/init-$d.safetensors" || exit 1
+    # shellcheck disable=SC2206
+    init=(--init "$W/init-$d.safetensors" $CONTINUE_ARGS)  # later arguments win
+  fi
   # shellcheck disable=SC2086
   "$PY" "$HERE/train.py" --data "$W" --out "$W/train-$d" --src-lang "$s" --tgt-lang "$t" --device cuda \
-    --max-minutes "$3" $TRAIN_ARGS || exit 1
+    --max-minutes "$3" $TRAIN_ARGS "${init[@]}" || exit 1
   "$PY" "$HERE/export.py" --data "$W" --ckpt "$W/train-$d/ckpt/last.pt" --out "$W/model-$d" \
     --src-lang "$s" --tgt-lang "$t" --float16 || exit 1
   "$PY" "$HERE/evaluate.py" --data "$W" --model "$W/model-$d" --out "$W/eval-$d" --src-lang "$s" --tgt-lang "$t" \

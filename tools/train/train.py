@@ -18,6 +18,12 @@ used up, training stops cleanly, saves, and writes DATA/train/DONE.
 The best model by dev BLEU (greedy decode of --bleu-sents dev sentences) is
 kept as a Hugging Face directory in DATA/train/best-hf (weights + config).
 
+Going on from a shipped model (its checkpoints gone): --init WEIGHTS starts a new run
+(no last.pt yet) from the weights tools/train/from_emt.py reads out of an .emt file
+(with DATA/spm written from the same file: the model's own vocabulary, and the shape
+arguments from_emt.py --info prints). The optimizer starts afresh: a shorter warmup
+and a lower --lr than from scratch.
+
 Usage:
   python3 tools/train/train.py [--data /work/edgemt-data] [--max-minutes 120]
   python3 tools/train/train.py --bench-steps 30     # throughput measurement only
@@ -158,6 +164,32 @@ def build_model(vocab_size, pad, args):
     return model
 
 
+def init_weights(model, path, log):
+    """Loads MarianMT weights into a new model; every trained tensor must be there with
+    its shape (sinusoidal position tables, the tied lm_head and final_logits_bias may be
+    absent: the model has them)."""
+    from safetensors.torch import load_file
+    state = load_file(path)
+    own = model.state_dict()
+    if "model.shared.weight" in state:  # the stacks' embeddings are the shared one
+        for k in ("model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight"):
+            if k in own:
+                state.setdefault(k, state["model.shared.weight"])
+    for k, v in state.items():
+        if k not in own:
+            raise SystemExit(f"--init {path}: {k} is not a tensor of this model (other shape arguments?)")
+        if tuple(v.shape) != tuple(own[k].shape):
+            raise SystemExit(f"--init {path}: {k} has shape {tuple(v.shape)}, the model {tuple(own[k].shape)}")
+    missing = [k for k in own if k not in state and "embed_positions" not in k
+               and k not in ("lm_head.weight", "final_logits_bias")]
+    if missing:
+        raise SystemExit(f"--init {path}: missing {missing[:5]}")
+    model.load_state_dict(state, strict=False)
+    if model.config.tie_word_embeddings:
+        model.tie_weights()
+    log(f"initialized from {path}: {len(state)} tensors")
+
+
 def lr_lambda_factory(warmup):
     def f(step):
         step = max(step, 1)
@@ -286,6 +318,8 @@ def main():
     ap.add_argument("--log-every", type=int, default=50)
     ap.add_argument("--bleu-sents", type=int, default=300)
     ap.add_argument("--bench-steps", type=int, default=0, help="only measure throughput for N steps, save nothing")
+    ap.add_argument("--init", default=None,
+                    help="a new run starts from these MarianMT weights (safetensors, tools/train/from_emt.py)")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -350,6 +384,8 @@ def main():
         st = ck["state"]
         log(f"resumed from {last}: step {st['step']} epoch {st['epoch']} batch {st['batch_idx']} "
             f"elapsed {st['elapsed'] / 60:.1f} min, best BLEU {st['best_bleu']:.2f} @ {st['best_step']}")
+    elif args.init:
+        init_weights(model, args.init, log)
     model.train()
 
     stop = {"flag": False}
