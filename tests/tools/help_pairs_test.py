@@ -127,7 +127,7 @@ class MallardTest(unittest.TestCase):
             ("Search is quick. It uses an index.", "Die Suche ist schnell. Sie nutzt einen Index."),
         ])
         self.assertEqual(c["blocks_with_hole"], 1)  # "See <link xref/>."
-        self.assertEqual(c["documents_by_section"], 0)
+        self.assertEqual(c["sections_skipped"], 0)
 
     def test_a_page_of_another_shape_pairs_only_matching_sections(self):
         base = os.path.join(self.tmp.name, "usr", "share", "help")
@@ -135,7 +135,7 @@ class MallardTest(unittest.TestCase):
         write(os.path.join(base, "de", "gnome-help", "t.page"), extra)
         c = collections.Counter()
         pairs = list(help_pairs.gnome_blocks(self.tmp.name, c))
-        self.assertEqual(c["documents_by_section"], 1)
+        self.assertEqual(c["sections_skipped"], 1)
         # The page's body is one section (its title starts it), now of another shape:
         # only the info block before it pairs.
         self.assertEqual(pairs, [("Find files by name.", "Dateien nach Namen finden.")])
@@ -146,6 +146,62 @@ class MallardTest(unittest.TestCase):
                                                    "Die Suche ist schnell. Sie nutzt einen Index.", c),
                          [("Search is quick.", "Die Suche ist schnell."),
                           ("It uses an index.", "Sie nutzt einen Index.")])
+
+
+KDE_DOC = """<?xml version="1.0" ?>
+<!DOCTYPE book PUBLIC "-//KDE//DTD DocBook XML V4.5-Based Variant V1.1//EN" "dtd/kdedbx45.dtd" [
+  <!ENTITY kappname "&demo;">
+  <!ENTITY chapter1 SYSTEM "chapter1.docbook">
+  <!ENTITY % addindex "IGNORE">
+]>
+<book lang="&language;">
+<bookinfo><title>{manual}</title><authorgroup><author>Someone</author></authorgroup></bookinfo>
+<chapter><title>{intro}</title>
+<para>{p1}</para>
+<screen>demo --help</screen>
+&chapter1;
+</chapter>
+</book>"""
+
+KDE_CHAPTER = """<sect1><title>{menus}</title>
+<para>{choose} <menuchoice><shortcut><keycombo action="simul">&Ctrl;<keycap>S</keycap></keycombo></shortcut><guimenu>{file}</guimenu><guimenuitem>{save}</guimenuitem></menuchoice>.</para>
+<para>{press} <keycombo action="simul">&Ctrl;<keycap>Q</keycap></keycombo>.</para>
+<para>{unknown} &nosuchentity;.</para>
+</sect1>"""
+
+KDE_EN = dict(manual="The Demo Handbook", intro="Introduction", p1="&kappname; shows how &kde; works.",
+              menus="Menus", choose="To save, choose", file="File", save="Save", press="To quit, press",
+              unknown="This has an")
+KDE_DE = dict(manual="Das Handbuch zu Demo", intro="Einleitung", p1="&kappname; zeigt, wie &kde; funktioniert.",
+              menus="Menüs", choose="Zum Speichern wählen Sie", file="Datei", save="Speichern",
+              press="Zum Beenden drücken Sie", unknown="Dies hat eine")
+GENERAL = '<!ENTITY demo "<application>Demo</application>">\n<!ENTITY language "en">\n'
+USER = {"en": '<!ENTITY Ctrl "<keycap>Ctrl</keycap>">\n<!ENTITY kde "KDE">\n',
+        "de": '<!ENTITY Ctrl   "<keycap>Strg</keycap>">\n<!ENTITY kde "K-Arbeitsumgebung" >\n'}
+
+
+class KdeDocBookTest(unittest.TestCase):
+    def test_entities_chapters_and_menus(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            cust = os.path.join(tmp, "kdoctools", "usr", "share", "kf5", "kdoctools", "customization")
+            write(os.path.join(cust, "entities", "general.entities"), GENERAL)
+            blocks = {}
+            for lang, words in (("en", KDE_EN), ("de", KDE_DE)):
+                write(os.path.join(cust, lang, "user.entities"), USER[lang])
+                d = os.path.join(tmp, "HTML", lang, "demo")
+                write(os.path.join(d, "index.docbook"), KDE_DOC.format(**words))
+                write(os.path.join(d, "chapter1.docbook"), KDE_CHAPTER.format(**words))
+                ent = help_pairs.kde_entities(os.path.join(tmp, "kdoctools"), lang)
+                blocks[lang] = help_pairs.docbook_blocks(os.path.join(d, "index.docbook"), ent)
+            c = collections.Counter()
+            pairs = list(help_pairs.doc_pairs.align_blocks(blocks["en"], blocks["de"], c, {"title"}))
+        self.assertEqual(pairs, [
+            ("Introduction", "Einleitung"),
+            ("Demo shows how KDE works.", "Demo zeigt, wie K-Arbeitsumgebung funktioniert."),
+            ("Menus", "Menüs"),
+            ("To save, choose File → Save.", "Zum Speichern wählen Sie Datei → Speichern."),
+            ("To quit, press Ctrl+Q.", "Zum Beenden drücken Sie Strg+Q."),
+        ])  # the book info, the screen and the paragraph with an unknown entity left out
 
 
 if __name__ == "__main__":

@@ -93,7 +93,9 @@ def normalize_ws(s):
 # ---------------------------------------------------------------- HTML parsing
 
 class BlockParser(html.parser.HTMLParser):
-    """Collect (tag, text) blocks in document order."""
+    """Collect (tag, text) blocks in document order (HTML's; help_pairs.py reads DocBook
+    with other tag sets)."""
+    block_tags, skip_tags, skip_classes = BLOCK_TAGS, SKIP_TAGS, SKIP_CLASSES
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -117,14 +119,14 @@ class BlockParser(html.parser.HTMLParser):
                 self.buf.append(" ")
             return
         cls = set((dict(attrs).get("class") or "").split())
-        skipping = self.skip > 0 or tag in SKIP_TAGS or bool(cls & SKIP_CLASSES)
-        self.stack.append((tag, skipping and self.skip == 0, tag in BLOCK_TAGS and not skipping))
+        skipping = self.skip > 0 or tag in self.skip_tags or bool(cls & self.skip_classes)
+        self.stack.append((tag, skipping and self.skip == 0, tag in self.block_tags and not skipping))
         if skipping:
             if self.skip == 0:
                 self._flush()  # text before the skipped element stays its own block
             self.skip += 1
             return
-        if tag in BLOCK_TAGS:
+        if tag in self.block_tags:
             self._flush()
             self.block_stack.append(tag)
             self.cur_tag = tag
@@ -354,8 +356,14 @@ def html_files(root, lang):
 # ---------------------------------------------------------------- main
 
 def align_document(en_path, de_path, stats):
-    secs_en = sections(parse_blocks(en_path))
-    secs_de = sections(parse_blocks(de_path))
+    yield from align_blocks(parse_blocks(en_path), parse_blocks(de_path), stats)
+
+
+def align_blocks(blocks_en, blocks_de, stats, headings=HEADINGS):
+    """(en, de) block text pairs of two documents' blocks: block i with block i of the
+    sections (a heading starts one) whose kinds of blocks agree, in order."""
+    secs_en = sections(blocks_en, headings)
+    secs_de = sections(blocks_de, headings)
     sig_en = [signature(s) for s in secs_en]
     sig_de = [signature(s) for s in secs_de]
     stats["sections_en"] += len(secs_en)

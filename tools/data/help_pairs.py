@@ -17,6 +17,14 @@ languages' pages have the same structure):
     (filled in with the target's title when shown) are dropped: their text has a hole.
   * help:gimp         GIMP's user manual (gimp-help-en, gimp-help-de): DocBook HTML
     pages of the same name, aligned as doc_pairs.py aligns Debian's manuals.
+  * help:kde          KDE's handbooks, DocBook XML that the applications' own packages ship
+    (usr/share/doc/HTML/{en,de}/<app>/index.docbook, in build_corpus.py's package cache
+    DATA/debs, indexed once into DATA/help/kde/index.json): entities expanded with
+    kdoctools5's definitions for each language (&Ctrl; is "Strg" in German) and the
+    document's own (chapters included through SYSTEM entities), a block with an unknown
+    entity left out; title, para, simpara, term and entry blocks (book info, screens,
+    program listings left out; menu paths as "File → Save", key combinations as
+    "Ctrl+S"), aligned within sections of the same shape.
 
 Paired blocks are split into sentences and filtered as in doc_pairs.py (sentence i with
 sentence i when both blocks have as many, else the whole block when both are <= 200
@@ -30,9 +38,14 @@ import argparse
 import collections
 import glob
 import html.parser
+import io
 import json
 import os
+import re
+import shutil
+import subprocess
 import sys
+import tarfile
 import time
 import xml.etree.ElementTree as ET
 
@@ -45,6 +58,9 @@ PACKAGES = {
     "libreoffice": ("libreoffice-help-en-us", "libreoffice-help-de"),
     "gnome": ("gnome-user-docs", "gnome-user-docs"),
     "gimp": ("gimp-help-en", "gimp-help-de"),
+    # KDE's handbooks ship in the applications' own packages (the gettext cache, DATA/debs);
+    # kdoctools5 holds the entities they use (&dolphin;, &Ctrl; = Strg in German).
+    "kde": ("kdoctools5", "kdoctools5"),
 }
 
 # ---------------------------------------------------------------- LibreOffice
@@ -228,25 +244,10 @@ def gnome_blocks(root, c):
             c["documents_unparsed"] += 1
             continue
         c["documents"] += 1
-        c["blocks_en"] += len(be)
-        if [k for k, _ in be] == [k for k, _ in bd]:
-            pairs = list(zip(be, bd))
-        else:  # sections of the same shape (doc_pairs.py)
-            c["documents_by_section"] += 1
-            pairs = []
-            se, sd = doc_pairs.sections(be, MAL_HEADINGS), doc_pairs.sections(bd, MAL_HEADINGS)
-            sig_e = [doc_pairs.signature(s) for s in se]
-            sig_d = [doc_pairs.signature(s) for s in sd]
-            import difflib
-            sm = difflib.SequenceMatcher(None, sig_e, sig_d, autojunk=False)
-            for i, j, n in sm.get_matching_blocks():
-                for k in range(n):
-                    pairs.extend(zip(se[i + k], sd[j + k]))
-        for (_, te), (_, td) in pairs:
+        for te, td in doc_pairs.align_blocks(be, bd, c, MAL_HEADINGS):
             if te is None or td is None:
                 c["blocks_with_hole"] += 1
                 continue
-            c["blocks_paired"] += 1
             yield te, td
 
 
@@ -265,6 +266,175 @@ def gimp_blocks(en_root, de_root, c):
         yield from doc_pairs.align_document(fe[key], fd[key], c)
 
 
+# ---------------------------------------------------------------- KDE (DocBook handbooks)
+
+KDE_HELP = re.compile(r"^\./usr/share/doc/HTML/(en|de)/(.+\.docbook)$")
+_ENTITY_DECL = re.compile(r"<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:\"([^\"]*)\"|'([^']*)'|SYSTEM\s+\"([^\"]*)\")\s*>", re.S)
+_ENTITY_REF = re.compile(r"&([A-Za-z_][\w.-]*);")
+XML_ENTITIES = {"lt", "gt", "amp", "quot", "apos"}
+HOLE = "\x00"
+
+
+class DocBookParser(doc_pairs.BlockParser):
+    block_tags = {"title", "para", "simpara", "term", "entry"}
+    skip_tags = {"programlisting", "screen", "synopsis", "cmdsynopsis", "literallayout", "bookinfo",
+                 "articleinfo", "info", "indexterm", "remark", "authorgroup", "legalnotice", "revhistory",
+                 "keywordset", "releaseinfo", "date", "mediaobject", "screenshot", "inlinemediaobject",
+                 "funcsynopsis", "script", "style"}
+    skip_classes = set()
+    # Inline groups rendered with separators ("File → Save", "Ctrl+S"); a menu item's
+    # <shortcut> (rendered after it in parentheses) is left out.
+    separated = {"menuchoice": ({"guimenu", "guisubmenu", "guimenuitem"}, " → "),
+                 "keycombo": ({"keycap", "keysym", "mousebutton"}, "+")}
+
+    def __init__(self):
+        super().__init__()
+        self.groups = []  # [member tags, separator, members seen] of the open groups
+        self.inline_skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if self.inline_skip or tag == "shortcut":
+            self.inline_skip += 1
+            return
+        if self.groups and tag in self.groups[-1][0]:
+            if self.groups[-1][2]:
+                self.buf.append(self.groups[-1][1])
+            self.groups[-1][2] += 1
+        if tag in self.separated:
+            self.groups.append([*self.separated[tag], 0])
+        super().handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag):
+        if self.inline_skip:
+            self.inline_skip -= 1
+            return
+        if tag in self.separated and self.groups:
+            self.groups.pop()
+        super().handle_endtag(tag)
+
+    def handle_data(self, data):
+        if not self.inline_skip:
+            super().handle_data(data)
+
+
+def read_text(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def entity_table(text, base_dir):
+    """name -> replacement text of the <!ENTITY> declarations in `text`; a SYSTEM entity is
+    the file it names under base_dir (None when it is missing)."""
+    out = {}
+    for m in _ENTITY_DECL.finditer(text):
+        name, dq, sq, system = m.groups()
+        if system is not None:
+            f = os.path.join(base_dir, system)
+            out[name] = read_text(f) if os.path.isfile(f) else None
+        else:
+            out[name] = dq if dq is not None else sq
+    return out
+
+
+def kde_entities(kdoctools, lang):
+    """The entities kdoctools defines for a language's handbooks."""
+    c = os.path.join(kdoctools, "usr", "share", "kf5", "kdoctools", "customization")
+    table = {}
+    for f in ("entities/general.entities", "entities/contributor.entities", "entities/l10n.entities",
+              f"{lang}/user.entities", f"{lang}/strings.entities", f"{lang}/lang.entities"):
+        path = os.path.join(c, f)
+        if os.path.isfile(path):
+            table.update(entity_table(read_text(path), os.path.dirname(path)))
+    return table
+
+
+def expand_entities(text, table, depth=0):
+    """Entity references replaced by their text, recursively; an unknown one by HOLE."""
+    def rep(m):
+        name = m.group(1)
+        if name in XML_ENTITIES:
+            return m.group(0)
+        value = table.get(name)
+        if value is None or depth > 6:
+            return HOLE
+        return expand_entities(value, table, depth + 1)
+    return _ENTITY_REF.sub(rep, text)
+
+
+def docbook_blocks(path, entities):
+    """(kind, text) blocks of a KDE handbook file (chapters included through its
+    document's SYSTEM entities); blocks with an unknown entity left out."""
+    text = read_text(path)
+    table = dict(entities)
+    m = re.search(r"<!DOCTYPE[^\[>]*\[(.*?)\]\s*>", text, re.S)
+    if m:
+        table.update(entity_table(m.group(1), os.path.dirname(path)))
+        text = text[:m.start()] + text[m.end():]
+    p = DocBookParser()
+    p.feed(expand_entities(text, table))
+    p.close()
+    p._flush()
+    return [(k, t) for k, t in p.blocks if HOLE not in t]
+
+
+def kde_index(debdir, cache_path):
+    """deb file name -> [(lang, relative path)] of the KDE handbook files it ships, for the
+    cached packages of DATA/debs (listed once, then cached)."""
+    index = {}
+    if os.path.exists(cache_path):
+        with open(cache_path, encoding="utf-8") as f:
+            index = json.load(f)
+    changed = False
+    for deb in sorted(glob.glob(os.path.join(debdir, "*.deb"))):
+        name = os.path.basename(deb)
+        if name in index:
+            continue
+        r = subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], capture_output=True)
+        members = []
+        if r.returncode == 0:
+            with tarfile.open(fileobj=io.BytesIO(r.stdout)) as tf:
+                for m in tf.getmembers():
+                    mm = KDE_HELP.match(m.name if m.name.startswith("./") else "./" + m.name)
+                    if mm and m.isfile():
+                        members.append(mm.groups())
+        index[name] = members
+        changed = True
+    if changed:
+        with open(cache_path, "w", encoding="utf-8") as f:
+            json.dump(index, f)
+    return index
+
+
+def kde_blocks(kdoctools, debdir, workdir, c):
+    """Yield (en, de) block pairs of the KDE handbooks in the cached packages."""
+    index = kde_index(debdir, os.path.join(workdir, "index.json"))
+    ent = {lang: kde_entities(kdoctools, lang) for lang in ("en", "de")}
+    for deb, members in sorted(index.items()):
+        langs = collections.defaultdict(set)
+        for lang, rel in members:
+            langs[rel].add(lang)
+        docs = sorted(rel for rel, ls in langs.items() if ls == {"en", "de"} and rel.endswith("index.docbook"))
+        if not docs:
+            continue
+        dest = os.path.join(workdir, deb[:-4])
+        if not os.path.isdir(dest):
+            tmp = dest + ".tmp"
+            shutil.rmtree(tmp, ignore_errors=True)
+            os.makedirs(tmp)
+            r = subprocess.run(["dpkg-deb", "--fsys-tarfile", os.path.join(debdir, deb)], capture_output=True)
+            with tarfile.open(fileobj=io.BytesIO(r.stdout)) as tf:
+                tf.extractall(tmp, members=[m for m in tf.getmembers()
+                                            if KDE_HELP.match(m.name if m.name.startswith("./") else "./" + m.name)
+                                            and m.isfile()])
+            os.rename(tmp, dest)
+        root = os.path.join(dest, "usr", "share", "doc", "HTML")
+        for rel in docs:
+            be = docbook_blocks(os.path.join(root, "en", rel), ent["en"])
+            bd = docbook_blocks(os.path.join(root, "de", rel), ent["de"])
+            c["documents"] += 1
+            yield from doc_pairs.align_blocks(be, bd, c, {"title"})
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -272,6 +442,8 @@ def main():
     ap.add_argument("--data", default="/work/edgemt-data")
     ap.add_argument("--skip-fetch", action="store_true",
                     help="no download (the cached packages are used as they are)")
+    ap.add_argument("--debs", default=None,
+                    help="the packages whose KDE handbooks are read (default DATA/debs, build_corpus.py's cache)")
     args = ap.parse_args()
     t0 = time.time()
     base = os.path.join(args.data, "help")
@@ -296,6 +468,9 @@ def main():
                                         os.path.join(rde, "usr/share/libreoffice/help/de"), c)
         elif label == "gnome":
             blocks = gnome_blocks(ren, c)
+        elif label == "kde":
+            os.makedirs(os.path.join(base, "kde"), exist_ok=True)
+            blocks = kde_blocks(ren, args.debs or os.path.join(args.data, "debs"), os.path.join(base, "kde"), c)
         else:
             blocks = gimp_blocks(ren, rde, c)
         for te, td in blocks:
