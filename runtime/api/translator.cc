@@ -742,20 +742,64 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
 Translator::Aligner Translator::aligner(const TranslateOptions& options, size_t num_hypotheses) {
   return [this, options, num_hypotheses](
              const std::vector<std::string>& texts) -> Expected<std::vector<std::vector<AlignedText>>> {
-    auto scored = translate_scored(texts, num_hypotheses, options);
-    if (!scored) return scored.status();
+    if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
+    auto p = resolve(text_defaults(options));
+    if (!p) return p.status();
+    p.value().greedy_scores = false;
+    p.value().alignments = true;
+    const bool split = options.split_sentences.value_or(true);
+    Segments seg;
+    EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
+    std::vector<std::vector<int32_t>> best;
+    std::vector<std::vector<std::vector<int32_t>>> hyps, aligns;
+    EDGEMT_RETURN_IF_ERROR(
+        run_segments(texts, &seg, p.value(), &best, num_hypotheses, &hyps, nullptr, nullptr, &aligns));
+    const Tokenizer& tok = model_->tokenizer();
     std::vector<std::vector<AlignedText>> out(texts.size());
-    for (size_t i = 0; i < texts.size(); ++i) {
-      const ScoredText& st = scored.value()[i];
-      for (const ScoredTranslation& h : st.hypotheses) {
+    for (size_t j = 0; j < seg.ids.size();) {
+      const size_t i = seg.text[j];
+      const std::string& text = texts[i];
+      size_t last = j + 1;
+      if (split)
+        while (last < seg.ids.size() && seg.text[last] == i) ++last;
+      size_t count = 1;
+      for (size_t k = j; k < last; ++k) count = std::max(count, hyps[k].size());
+      // Hypothesis h: each sentence's h-th (or its best) in place, as translate_nbest's.
+      for (size_t h = 0; h < count; ++h) {
         AlignedText a;
-        a.text = h.text;
-        for (const ScoredTranslation::Word& w : h.words)
-          if (w.source >= 0 && static_cast<size_t>(w.source) < st.source_words.size() && w.span.size() > 0)
-            a.words.push_back({w.span, st.source_words[static_cast<size_t>(w.source)]});
+        size_t at = 0;
+        for (size_t k = j; k < last; ++k) {
+          const TextSpan sp = split ? seg.span[k] : TextSpan{0, text.size()};
+          a.text.append(text, at, sp.begin - at);
+          AlignedSentence s;
+          s.sentence = std::string_view(text).substr(sp.begin, sp.size());
+          s.source_at = sp.begin;
+          const ProtectedSentence* kept = seg.kept.empty() ? nullptr : &seg.kept[k];
+          std::string t;
+          if (kept != nullptr && kept->verbatim) {
+            t = restore_spans("", *kept);
+          } else if (seg.ids[k].size() <= 1 || hyps[k].empty()) {  // given back as it is
+            t = s.sentence;
+          } else {
+            const size_t x = std::min(h, hyps[k].size() - 1);
+            t = seg.finish(k, tok.decode(hyps[k][x]));
+            s.source_ids = seg.ids[k];
+            s.target_ids = hyps[k][x];
+            if (x < aligns[k].size()) s.alignment = aligns[k][x];
+            s.kept = kept;
+          }
+          s.translation = t;
+          append_aligned_sentence(tok, s, &a);
+          at = sp.end;
+        }
+        if (split) a.text.append(text, at, std::string::npos);
         out[i].push_back(std::move(a));
       }
+      j = last;
     }
+    // A blank text: no sentence; its translation is "".
+    for (std::vector<AlignedText>& r : out)
+      if (r.empty()) r.emplace_back();
     return out;
   };
 }

@@ -95,4 +95,22 @@ std::vector<TextSpan> locate_words(std::string_view text, const std::vector<std:
   return spans;
 }
 
+void append_aligned_sentence(const Tokenizer& tok, const AlignedSentence& s, AlignedText* out) {
+  const size_t target_at = out->text.size();
+  out->text += s.translation;
+  if (s.target_ids.empty() || s.alignment.empty()) return;
+  const SourceWords sw = source_words(tok, s.source_ids, s.sentence, s.kept);
+  const std::vector<TargetWord> tw = target_words(tok, s.target_ids, s.alignment, sw.word_of, s.kept);
+  std::vector<std::string_view> texts;
+  for (const TargetWord& w : tw) texts.push_back(w.text);
+  const std::vector<TextSpan> spans = locate_words(s.translation, texts);
+  for (size_t w = 0; w < tw.size(); ++w) {
+    if (tw[w].source < 0 || static_cast<size_t>(tw[w].source) >= sw.spans.size() || spans[w].size() == 0)
+      continue;
+    const TextSpan src = sw.spans[static_cast<size_t>(tw[w].source)];
+    out->words.push_back({{spans[w].begin + target_at, spans[w].end + target_at},
+                          {src.begin + s.source_at, src.end + s.source_at}});
+  }
+}
+
 }  // namespace edgemt

@@ -3,7 +3,8 @@
 // source token the decoder's cross-attention weighs most); this groups tokens into words
 // on both sides (SentencePiece's U+2581 starts a word) and maps them to bytes of the
 // source sentence and of its translation. Used by Translator::translate_scored (jsonl
-// output) and to place HTML inline tags (Translator and edgemt-server).
+// output) and to place HTML inline tags (append_aligned_sentence: Translator and
+// edgemt-server).
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/text/markup.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
 #include "runtime/tokenizer/tokenizer.h"
@@ -48,5 +50,24 @@ std::vector<TargetWord> target_words(const Tokenizer& tok, std::span<const int32
 // words[i] after spans[i-1]; {0, 0} for one not found (the search goes on from the last
 // found).
 std::vector<TextSpan> locate_words(std::string_view text, const std::vector<std::string_view>& words);
+
+// One sentence of a text whose translation is assembled with its words aligned (HTML
+// inline runs): `sentence` stands at byte `source_at` of the text; `source_ids` are its
+// tokens as encoded (of kept->text when protected); `translation` is what takes its
+// place (spans restored); `target_ids` and `alignment` are that translation's tokens and
+// each one's aligned source position (empty: no word of it is aligned, e.g. a sentence
+// given back as it was).
+struct AlignedSentence {
+  std::string_view sentence;
+  size_t source_at = 0;
+  std::span<const int32_t> source_ids;
+  std::string_view translation;
+  std::span<const int32_t> target_ids, alignment;
+  const ProtectedSentence* kept = nullptr;
+};
+// Appends the sentence's translation to out->text and, for each of its words aligned to
+// a source word and found in it, the pair {its bytes in out->text, the source word's
+// bytes in the text}. The caller appends what stands between sentences to out->text.
+void append_aligned_sentence(const Tokenizer& tok, const AlignedSentence& s, AlignedText* out);
 
 }  // namespace edgemt

@@ -505,20 +505,12 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
         const Job::Segment& sg = segs[at + next];
         const ProtectedSentence& kept = run.kept[at + next];
         const std::string t = restore_spans(sg.text, kept);
+        AlignedSentence s{piece, src_at, sg.ids, t, {}, {}, &kept};
         if (!sg.ids.empty() && !kept.verbatim) {
-          const SourceWords sw = source_words(tok, sg.ids, piece, &kept);
-          std::vector<TargetWord> tw = target_words(tok, sg.target_ids, sg.alignment, sw.word_of, &kept);
-          std::vector<std::string_view> texts;
-          for (const TargetWord& w : tw) texts.push_back(w.text);
-          const std::vector<TextSpan> spans = locate_words(t, texts);
-          for (size_t w = 0; w < tw.size(); ++w) {
-            if (tw[w].source < 0 || spans[w].size() == 0) continue;
-            const TextSpan s = sw.spans[static_cast<size_t>(tw[w].source)];
-            a.words.push_back({{spans[w].begin + a.text.size(), spans[w].end + a.text.size()},
-                               {s.begin + src_at, s.end + src_at}});
-          }
+          s.target_ids = sg.target_ids;
+          s.alignment = sg.alignment;
         }
-        a.text += t;
+        append_aligned_sentence(tok, s, &a);
         src_at += piece.size();
         ++next;
       }

@@ -21,6 +21,7 @@
 
 #include "ops/gemm/pack.h"
 #include "runtime/api/translator.h"
+#include "runtime/api/word_alignment.h"
 #include "runtime/model/weights.h"
 #include "runtime/nmt/engine.h"
 #include "runtime/nmt/search/search_state.h"
@@ -590,6 +591,8 @@ TEST_P(Parity, ScoredTranslationsAddUp) {
     double lp = 0.0, score = 0.0;
     size_t tokens = 0;
     std::vector<std::string> words;
+    // Each sentence's tokens, its best translation's and their alignment (below).
+    std::vector<std::vector<int32_t>> sentence_ids(2), best_ids(2), best_alignment(2);
     for (size_t k = 0; k < 2; ++k) {
       const ScoredSentence& sen = st.sentences[k];
       EXPECT_EQ(sen.source, one[k]);
@@ -604,6 +607,9 @@ TEST_P(Parity, ScoredTranslationsAddUp) {
       ids_to.repetition_guard = true;  // as the text calls
       ASSERT_TRUE(t->translate_ids_nbest(in, 3, &hyps, ids_to, &scores, &lps, &aligns).is_ok());
       ASSERT_EQ(sen.hypotheses.size(), hyps[0].size()) << c_->name << " sentence " << k;
+      sentence_ids[k] = ids;
+      best_ids[k] = hyps[0][0];
+      best_alignment[k] = aligns[0][0];
       // Source words: the sentence's words, as its bytes.
       std::string src_joined;
       for (const TextSpan& w : sen.source_words) {
@@ -678,6 +684,36 @@ TEST_P(Parity, ScoredTranslationsAddUp) {
         EXPECT_EQ(text.substr(a.begin, a.size()), sen.source.substr(b.begin, b.size()));
         EXPECT_EQ(best.text.substr(tw.span.begin, tw.span.size()), tw.text);
       }
+    }
+    // append_aligned_sentence (HTML inline runs, Translator and server) assembles the
+    // same text and word pairs from each sentence's ids and alignment, the bytes between
+    // sentences appended by the caller.
+    AlignedText assembled;
+    std::vector<std::string> translations(2);
+    for (size_t k = 0; k < 2; ++k) {
+      if (k == 1) assembled.text += " ";
+      translations[k] = model_->tokenizer().decode(best_ids[k]);
+      AlignedSentence as;
+      as.sentence = one[k];
+      as.source_at = k == 0 ? 0 : one[0].size() + 1;
+      as.source_ids = sentence_ids[k];
+      as.translation = translations[k];
+      as.target_ids = best_ids[k];
+      as.alignment = best_alignment[k];
+      append_aligned_sentence(model_->tokenizer(), as, &assembled);
+    }
+    EXPECT_EQ(assembled.text, best.text);
+    std::vector<std::pair<TextSpan, TextSpan>> want_pairs, got_pairs;
+    for (const ScoredTranslation::Word& tw : best.words)
+      if (tw.source >= 0 && tw.span.size() > 0)
+        want_pairs.push_back({tw.span, st.source_words[static_cast<size_t>(tw.source)]});
+    for (const AlignedText::Word& aw : assembled.words) got_pairs.push_back({aw.target, aw.source});
+    ASSERT_EQ(got_pairs.size(), want_pairs.size()) << c_->name;
+    for (size_t i = 0; i < want_pairs.size(); ++i) {
+      EXPECT_EQ(got_pairs[i].first.begin, want_pairs[i].first.begin) << c_->name << " word " << i;
+      EXPECT_EQ(got_pairs[i].first.end, want_pairs[i].first.end) << c_->name << " word " << i;
+      EXPECT_EQ(got_pairs[i].second.begin, want_pairs[i].second.begin) << c_->name << " word " << i;
+      EXPECT_EQ(got_pairs[i].second.end, want_pairs[i].second.end) << c_->name << " word " << i;
     }
     const ScoredText& blank = got.value()[1];
     EXPECT_TRUE(blank.sentences.empty());
