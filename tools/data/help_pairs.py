@@ -213,9 +213,8 @@ def mallard_blocks(path):
             if not isinstance(ch.tag, str):
                 continue
             name = ch.tag.replace(MAL, "")
-            if not ch.tag.startswith(MAL) and not ch.tag.startswith("{http://projectmallard.org/"):
-                if ch.tag.startswith("{http://www.w3.org/2001/XInclude}"):
-                    continue
+            if ch.tag.startswith("{http://www.w3.org/2001/XInclude}"):
+                continue
             if name in MAL_SKIP:
                 continue
             if name in MAL_BLOCKS:
