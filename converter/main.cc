@@ -23,8 +23,10 @@ weights. The reader is chosen from what INPUT holds (see formats below), or by
   --int8-weight-bits N    with --quantize int8: 8 (the default, values in [-127, 127])
                           or 7 (the matrices that gemms multiply in [-63, 63]): 7-bit
                           weights run about 1.2x faster on x86 CPUs with AVX2 but no
-                          VNNI, the same elsewhere, at a small cost in precision
-                          (intgemm8 rows whose values exceed 63 are requantized)
+                          VNNI and 1.7-1.9x on AVX-512 without VNNI (Skylake-SP/X;
+                          measured at that level on Zen 5), the same elsewhere, at a
+                          small cost in precision (intgemm8 rows whose values exceed
+                          63 are requantized)
   --help                  show this help
 
 formats:
