@@ -573,17 +573,11 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
         [&](const std::vector<std::string>& units) { return translate_nbest(units, num_hypotheses, plain); },
         aligner(plain, num_hypotheses));
   }
-  if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
-  auto p = resolve(text_defaults(options));
-  if (!p) return p.status();
-  p.value().greedy_scores = false;
-  p.value().alignments = false;
+  NbestRun run;
+  EDGEMT_RETURN_IF_ERROR(run_text_nbest(texts, num_hypotheses, options, false, false, &run));
   const bool split = options.split_sentences.value_or(true);
-  Segments seg;
-  EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
-  std::vector<std::vector<int32_t>> best;
-  std::vector<std::vector<std::vector<int32_t>>> hyps;
-  EDGEMT_RETURN_IF_ERROR(run_segments(texts, &seg, p.value(), &best, num_hypotheses, &hyps));
+  const Segments& seg = run.seg;
+  const std::vector<std::vector<std::vector<int32_t>>>& hyps = run.hyps;
   const Tokenizer& tok = model_->tokenizer();
   std::vector<std::vector<std::string>> result(texts.size(), std::vector<std::string>(1));
   for (size_t j = 0; j < seg.ids.size();) {
@@ -656,21 +650,14 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
                                                                const TranslateOptions& options) {
   if (options.format.value_or(TextFormat::kText) != TextFormat::kText)
     return invalid_argument("translate_scored takes plain text (not HTML, po or Markdown)");
-  if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
-  auto p = resolve(text_defaults(options));
-  if (!p) return p.status();
-  p.value().greedy_scores = true;
-  p.value().alignments = true;
+  NbestRun run;
+  EDGEMT_RETURN_IF_ERROR(run_text_nbest(texts, num_hypotheses, options, true, true, &run));
   const bool split = options.split_sentences.value_or(true);
-  Segments seg;
-  EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
-  std::vector<std::vector<int32_t>> best;
-  std::vector<std::vector<std::vector<int32_t>>> hyps;
-  std::vector<std::vector<float>> scores;
-  std::vector<std::vector<std::vector<float>>> lps;
-  std::vector<std::vector<std::vector<int32_t>>> aligns;
-  EDGEMT_RETURN_IF_ERROR(
-      run_segments(texts, &seg, p.value(), &best, num_hypotheses, &hyps, &scores, &lps, &aligns));
+  const Segments& seg = run.seg;
+  const std::vector<std::vector<std::vector<int32_t>>>& hyps = run.hyps;
+  const std::vector<std::vector<std::vector<int32_t>>>& aligns = run.aligns;
+  const std::vector<std::vector<float>>& scores = run.scores;
+  const std::vector<std::vector<std::vector<float>>>& lps = run.lps;
   ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
   std::vector<ScoredText> result(texts.size());
   for (size_t j = 0; j < seg.ids.size();) {
@@ -739,21 +726,29 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
   return result;
 }
 
+Status Translator::run_text_nbest(const std::vector<std::string>& texts, size_t num_hypotheses,
+                                  const TranslateOptions& options, bool scored, bool aligned, NbestRun* run) {
+  if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
+  auto p = resolve(text_defaults(options));
+  if (!p) return p.status();
+  p.value().greedy_scores = scored;
+  p.value().alignments = aligned;
+  EDGEMT_RETURN_IF_ERROR(
+      segment(texts, options.split_sentences.value_or(true), protection(options), &run->seg));
+  return run_segments(texts, &run->seg, p.value(), &run->best, num_hypotheses, &run->hyps,
+                      scored ? &run->scores : nullptr, scored ? &run->lps : nullptr,
+                      aligned ? &run->aligns : nullptr);
+}
+
 Translator::Aligner Translator::aligner(const TranslateOptions& options, size_t num_hypotheses) {
   return [this, options, num_hypotheses](
              const std::vector<std::string>& texts) -> Expected<std::vector<std::vector<AlignedText>>> {
-    if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
-    auto p = resolve(text_defaults(options));
-    if (!p) return p.status();
-    p.value().greedy_scores = false;
-    p.value().alignments = true;
+    NbestRun run;
+    EDGEMT_RETURN_IF_ERROR(run_text_nbest(texts, num_hypotheses, options, false, true, &run));
     const bool split = options.split_sentences.value_or(true);
-    Segments seg;
-    EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
-    std::vector<std::vector<int32_t>> best;
-    std::vector<std::vector<std::vector<int32_t>>> hyps, aligns;
-    EDGEMT_RETURN_IF_ERROR(
-        run_segments(texts, &seg, p.value(), &best, num_hypotheses, &hyps, nullptr, nullptr, &aligns));
+    const Segments& seg = run.seg;
+    const std::vector<std::vector<std::vector<int32_t>>>& hyps = run.hyps;
+    const std::vector<std::vector<std::vector<int32_t>>>& aligns = run.aligns;
     const Tokenizer& tok = model_->tokenizer();
     std::vector<std::vector<AlignedText>> out(texts.size());
     for (size_t j = 0; j < seg.ids.size();) {

@@ -297,6 +297,19 @@ class Translator {
                       std::vector<std::vector<float>>* scores = nullptr,
                       std::vector<std::vector<std::vector<float>>>* token_logprobs = nullptr,
                       std::vector<std::vector<std::vector<int32_t>>>* alignments = nullptr);
+  // The n-best search of the text calls (translate_nbest, translate_scored, the HTML
+  // aligner): texts segmented (options' splitting and protection), each sentence's
+  // hypotheses found with options; `scored` adds their scores and token log-probabilities
+  // (greedy search included), `aligned` each token's aligned source position.
+  struct NbestRun {
+    Segments seg;
+    std::vector<std::vector<int32_t>> best;
+    std::vector<std::vector<std::vector<int32_t>>> hyps, aligns;
+    std::vector<std::vector<float>> scores;
+    std::vector<std::vector<std::vector<float>>> lps;
+  };
+  Status run_text_nbest(const std::vector<std::string>& texts, size_t num_hypotheses,
+                        const TranslateOptions& options, bool scored, bool aligned, NbestRun* run);
   // texts[i] with its sentences replaced by `translation(k)` for each sentence k of it.
   template <typename F>
   std::string assemble(const std::string& text, const Segments& seg, size_t first, size_t last,
