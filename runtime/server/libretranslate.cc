@@ -236,7 +236,7 @@ std::vector<std::pair<std::string, double>> LibreTranslateApi::guess_source(cons
   std::vector<std::pair<std::string, double>> out;
   const auto& models = service_.models();
   for (size_t i = 0; i < models.size(); ++i) {
-    if (!target.empty() && models[i].target != target) continue;
+    if (!target.empty() && service_.route(models[i].source, target).empty()) continue;
     const double c = 100.0 * service_.source_coverage(static_cast<int>(i), text);
     auto it =
         std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == models[i].source; });
@@ -291,9 +291,13 @@ HttpResponse LibreTranslateApi::languages() const {
     if (std::find(codes.begin(), codes.end(), m.target) == codes.end()) codes.push_back(m.target);
   }
   for (const std::string& c : codes) {
-    json targets = json::array();
+    // Those of a model first, then those reached through a pivot language.
+    std::vector<std::string> targets;
     for (const ModelEntry& m : service_.models())
       if (m.source == c) targets.push_back(m.target);
+    for (const std::string& t : codes)
+      if (std::find(targets.begin(), targets.end(), t) == targets.end() && service_.route(c, t).size() == 2)
+        targets.push_back(t);
     out.push_back({{"code", c}, {"name", language_name(c)}, {"targets", targets}});
   }
   return reply(200, out);
@@ -358,8 +362,8 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
     detected = true;
     detected_language = {{"language", f.source}, {"confidence", ranked[0].second}};
   }
-  const int model = service_.find(f.source, f.target);
-  if (model < 0) {
+  const std::vector<int> route = service_.route(f.source, f.target);
+  if (route.empty()) {
     bool any_source = false, any_target = false;
     for (const ModelEntry& m : service_.models()) {
       any_source |= m.source == f.source;
@@ -371,160 +375,175 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
                           " is not available (GET /languages lists the pairs)");
   }
 
-  // Plain texts to their translations: each text cut into segments (lines, sentences),
-  // all of them one job for the service; per text its best translation, then its
-  // alternatives (alternative k: each segment's k-th, or its best where it has fewer).
-  // A refusal or failure becomes the HTTP answer in `refused`.
   const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
-  SentenceSplitter* splitter = sentence_splitter(f.source);
   std::optional<HttpResponse> refused;
-  // One job for `qs`: each text cut into segments (lines, sentences) with their protected
-  // spans left in place; a segment whose spans did not all come through (spans_kept) is
-  // translated again in a second job with markers for them. False (with `refused` set)
-  // when refused, timed out or failed.
-  struct Run {
-    std::vector<Segmented> docs;
-    std::vector<ProtectedSentence> kept;  // each sentence's protected spans (URLs, %s, ...)
-    std::vector<Job::Segment> segs;       // each sentence's translation
-  };
-  auto submit = [&](const std::vector<std::string>& texts, bool align,
-                    std::vector<Job::Segment>* segs) -> Status {
-    TranslationService::Submitted sub = service_.submit(model, texts, align ? 0 : f.alternatives, align);
-    using R = TranslationService::Submitted::Refusal;
-    switch (sub.refusal) {
-      case R::kNone:
-        break;
-      case R::kBusy:
-      case R::kStopping:
-        refused = error(503, sub.message, options_.retry_after_s);
-        break;
-      case R::kTooLarge:
-        refused = error(413, "Invalid request: " + sub.message);
-        break;
-      case R::kBadRequest:
-        refused = error(400, "Invalid request: " + sub.message);
-        break;
-    }
-    if (refused) return Status(StatusCode::kInvalidArgument, "refused");
-    if (!sub.job->wait_until(deadline)) {
-      refused = error(503,
-                      "the translation did not finish within " +
-                          std::to_string(options_.timeout.count() / 1000.0).substr(0, 5) +
-                          " s (server busy); retry later",
-                      options_.retry_after_s);
-      return Status(StatusCode::kInvalidArgument, "timed out");
-    }
-    if (Status st = sub.job->status(); !st.is_ok()) {
-      refused = error(500, "translation failed: " + st.message());
-      return st;
-    }
-    *segs = sub.job->segments();
-    return Status::ok();
-  };
-  const Tokenizer& tok = service_.tokenizer(model);
-  auto run_job = [&](const std::vector<std::string>& qs, bool align, Run* run) -> Status {
-    std::vector<std::string> texts, pieces;
-    for (const std::string& q : qs) {
-      run->docs.push_back(segment_text(q));
-      if (splitter != nullptr) split_sentences(&run->docs.back(), *splitter);
-      for (size_t i : run->docs.back().text) {
-        pieces.push_back(run->docs.back().pieces[i]);
-        run->kept.push_back(protect_spans(pieces.back(), nullptr, true, SpanMode::kInPlace));
-        texts.push_back(run->kept.back().verbatim ? std::string() : run->kept.back().text);
+  // One model's translations of `qs` (in `source`, the model's source language): per text
+  // its best translation, then up to `alternatives` alternatives.
+  auto translate_with = [&](int model, const std::string& source, const std::vector<std::string>& qs,
+                            int alternatives) -> Expected<std::vector<std::vector<std::string>>> {
+    // Plain texts to their translations: each text cut into segments (lines, sentences),
+    // all of them one job for the service; per text its best translation, then its
+    // alternatives (alternative k: each segment's k-th, or its best where it has fewer).
+    // A refusal or failure becomes the HTTP answer in `refused`.
+    SentenceSplitter* splitter = sentence_splitter(source);
+    // One job for `qs`: each text cut into segments (lines, sentences) with their protected
+    // spans left in place; a segment whose spans did not all come through (spans_kept) is
+    // translated again in a second job with markers for them. False (with `refused` set)
+    // when refused, timed out or failed.
+    struct Run {
+      std::vector<Segmented> docs;
+      std::vector<ProtectedSentence> kept;  // each sentence's protected spans (URLs, %s, ...)
+      std::vector<Job::Segment> segs;       // each sentence's translation
+    };
+    auto submit = [&](const std::vector<std::string>& texts, bool align,
+                      std::vector<Job::Segment>* segs) -> Status {
+      TranslationService::Submitted sub = service_.submit(model, texts, align ? 0 : alternatives, align);
+      using R = TranslationService::Submitted::Refusal;
+      switch (sub.refusal) {
+        case R::kNone:
+          break;
+        case R::kBusy:
+        case R::kStopping:
+          refused = error(503, sub.message, options_.retry_after_s);
+          break;
+        case R::kTooLarge:
+          refused = error(413, "Invalid request: " + sub.message);
+          break;
+        case R::kBadRequest:
+          refused = error(400, "Invalid request: " + sub.message);
+          break;
       }
-    }
-    EDGEMT_RETURN_IF_ERROR(submit(texts, align, &run->segs));
-    std::vector<size_t> redo;
-    for (size_t k = 0; k < run->segs.size() && k < run->kept.size(); ++k) {
-      const ProtectedSentence& p = run->kept[k];
-      const Job::Segment& sg = run->segs[k];
-      if (p.in_place.empty() || p.verbatim || sg.ids.empty()) continue;
-      bool kept = spans_kept(sg.text, p);
-      for (size_t a = 0; kept && a < sg.alternatives.size(); ++a) kept = spans_kept(sg.alternatives[a], p);
-      if (!kept) redo.push_back(k);
-    }
-    if (redo.empty()) return Status::ok();
-    std::vector<std::string> again;
-    for (size_t k : redo) {
-      run->kept[k] = protect_spans(pieces[k], nullptr, true, SpanMode::kMarkers);
-      again.push_back(run->kept[k].text);
-    }
-    std::vector<Job::Segment> segs;
-    EDGEMT_RETURN_IF_ERROR(submit(again, align, &segs));
-    for (size_t r = 0; r < redo.size() && r < segs.size(); ++r) run->segs[redo[r]] = std::move(segs[r]);
-    return Status::ok();
-  };
-  auto translate_texts =
-      [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<std::string>>> {
-    Run run;
-    EDGEMT_RETURN_IF_ERROR(run_job(qs, false, &run));
-    const std::vector<Job::Segment>& segs = run.segs;
-    std::vector<std::vector<std::string>> out;
-    size_t at = 0;
-    for (const Segmented& doc : run.docs) {
-      std::vector<std::string> best;
-      size_t n_alt = 0;
-      for (size_t i = 0; i < doc.text.size(); ++i) {
-        best.push_back(restore_spans(segs[at + i].text, run.kept[at + i]));
-        n_alt = std::max(n_alt, segs[at + i].alternatives.size());
+      if (refused) return Status(StatusCode::kInvalidArgument, "refused");
+      if (!sub.job->wait_until(deadline)) {
+        refused = error(503,
+                        "the translation did not finish within " +
+                            std::to_string(options_.timeout.count() / 1000.0).substr(0, 5) +
+                            " s (server busy); retry later",
+                        options_.retry_after_s);
+        return Status(StatusCode::kInvalidArgument, "timed out");
       }
-      out.push_back({reassemble(doc, best)});
-      for (size_t k = 0; k < n_alt; ++k) {
-        std::vector<std::string> alt;
+      if (Status st = sub.job->status(); !st.is_ok()) {
+        refused = error(500, "translation failed: " + st.message());
+        return st;
+      }
+      *segs = sub.job->segments();
+      return Status::ok();
+    };
+    const Tokenizer& tok = service_.tokenizer(model);
+    auto run_job = [&](const std::vector<std::string>& qs, bool align, Run* run) -> Status {
+      std::vector<std::string> texts, pieces;
+      for (const std::string& q : qs) {
+        run->docs.push_back(segment_text(q));
+        if (splitter != nullptr) split_sentences(&run->docs.back(), *splitter);
+        for (size_t i : run->docs.back().text) {
+          pieces.push_back(run->docs.back().pieces[i]);
+          run->kept.push_back(protect_spans(pieces.back(), nullptr, true, SpanMode::kInPlace));
+          texts.push_back(run->kept.back().verbatim ? std::string() : run->kept.back().text);
+        }
+      }
+      EDGEMT_RETURN_IF_ERROR(submit(texts, align, &run->segs));
+      std::vector<size_t> redo;
+      for (size_t k = 0; k < run->segs.size() && k < run->kept.size(); ++k) {
+        const ProtectedSentence& p = run->kept[k];
+        const Job::Segment& sg = run->segs[k];
+        if (p.in_place.empty() || p.verbatim || sg.ids.empty()) continue;
+        bool kept = spans_kept(sg.text, p);
+        for (size_t a = 0; kept && a < sg.alternatives.size(); ++a) kept = spans_kept(sg.alternatives[a], p);
+        if (!kept) redo.push_back(k);
+      }
+      if (redo.empty()) return Status::ok();
+      std::vector<std::string> again;
+      for (size_t k : redo) {
+        run->kept[k] = protect_spans(pieces[k], nullptr, true, SpanMode::kMarkers);
+        again.push_back(run->kept[k].text);
+      }
+      std::vector<Job::Segment> segs;
+      EDGEMT_RETURN_IF_ERROR(submit(again, align, &segs));
+      for (size_t r = 0; r < redo.size() && r < segs.size(); ++r) run->segs[redo[r]] = std::move(segs[r]);
+      return Status::ok();
+    };
+    auto translate_texts =
+        [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<std::string>>> {
+      Run run;
+      EDGEMT_RETURN_IF_ERROR(run_job(qs, false, &run));
+      const std::vector<Job::Segment>& segs = run.segs;
+      std::vector<std::vector<std::string>> out;
+      size_t at = 0;
+      for (const Segmented& doc : run.docs) {
+        std::vector<std::string> best;
+        size_t n_alt = 0;
         for (size_t i = 0; i < doc.text.size(); ++i) {
-          const Job::Segment& sg = segs[at + i];
-          alt.push_back(
-              restore_spans(k < sg.alternatives.size() ? sg.alternatives[k] : sg.text, run.kept[at + i]));
+          best.push_back(restore_spans(segs[at + i].text, run.kept[at + i]));
+          n_alt = std::max(n_alt, segs[at + i].alternatives.size());
         }
-        out.back().push_back(reassemble(doc, alt));
+        out.push_back({reassemble(doc, best)});
+        for (size_t k = 0; k < n_alt; ++k) {
+          std::vector<std::string> alt;
+          for (size_t i = 0; i < doc.text.size(); ++i) {
+            const Job::Segment& sg = segs[at + i];
+            alt.push_back(
+                restore_spans(k < sg.alternatives.size() ? sg.alternatives[k] : sg.text, run.kept[at + i]));
+          }
+          out.back().push_back(reassemble(doc, alt));
+        }
+        at += doc.text.size();
       }
-      at += doc.text.size();
-    }
-    return out;
-  };
-  // HTML inline runs: each text's best translation with its words aligned to the text's
-  // (runtime/api/word_alignment.h), as the Translator's.
-  auto align_texts =
-      [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<AlignedText>>> {
-    Run run;
-    EDGEMT_RETURN_IF_ERROR(run_job(qs, true, &run));
-    const std::vector<Job::Segment>& segs = run.segs;
-    std::vector<std::vector<AlignedText>> out;
-    size_t at = 0;
-    for (const Segmented& doc : run.docs) {
-      AlignedText a;
-      size_t src_at = 0;  // bytes of the text before piece p
-      size_t next = 0;    // the next text piece
-      for (size_t p = 0; p < doc.pieces.size(); ++p) {
-        const std::string& piece = doc.pieces[p];
-        if (next >= doc.text.size() || doc.text[next] != p) {
-          a.text += piece;
+      return out;
+    };
+    // HTML inline runs: each text's best translation with its words aligned to the text's
+    // (runtime/api/word_alignment.h), as the Translator's.
+    auto align_texts =
+        [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<AlignedText>>> {
+      Run run;
+      EDGEMT_RETURN_IF_ERROR(run_job(qs, true, &run));
+      const std::vector<Job::Segment>& segs = run.segs;
+      std::vector<std::vector<AlignedText>> out;
+      size_t at = 0;
+      for (const Segmented& doc : run.docs) {
+        AlignedText a;
+        size_t src_at = 0;  // bytes of the text before piece p
+        size_t next = 0;    // the next text piece
+        for (size_t p = 0; p < doc.pieces.size(); ++p) {
+          const std::string& piece = doc.pieces[p];
+          if (next >= doc.text.size() || doc.text[next] != p) {
+            a.text += piece;
+            src_at += piece.size();
+            continue;
+          }
+          const Job::Segment& sg = segs[at + next];
+          const ProtectedSentence& kept = run.kept[at + next];
+          const std::string t = restore_spans(sg.text, kept);
+          AlignedSentence s{piece, src_at, sg.ids, t, {}, {}, &kept};
+          if (!sg.ids.empty() && !kept.verbatim) {
+            s.target_ids = sg.target_ids;
+            s.alignment = sg.alignment;
+          }
+          append_aligned_sentence(tok, s, &a);
           src_at += piece.size();
-          continue;
+          ++next;
         }
-        const Job::Segment& sg = segs[at + next];
-        const ProtectedSentence& kept = run.kept[at + next];
-        const std::string t = restore_spans(sg.text, kept);
-        AlignedSentence s{piece, src_at, sg.ids, t, {}, {}, &kept};
-        if (!sg.ids.empty() && !kept.verbatim) {
-          s.target_ids = sg.target_ids;
-          s.alignment = sg.alignment;
-        }
-        append_aligned_sentence(tok, s, &a);
-        src_at += piece.size();
-        ++next;
+        out.push_back({std::move(a)});
+        at += doc.text.size();
       }
-      out.push_back({std::move(a)});
-      at += doc.text.size();
-    }
-    return out;
+      return out;
+    };
+    // HTML: text nodes and inline runs as plain texts (runtime/text/html_document.h).
+    return f.format == "html" ? translate_html(qs, true, translate_texts,
+                                               std::function<Expected<std::vector<std::vector<AlignedText>>>(
+                                                   const std::vector<std::string>&)>(align_texts))
+                              : translate_texts(qs);
   };
-  // HTML: text nodes and inline runs as plain texts (runtime/text/html_document.h).
-  auto hyps = f.format == "html"
-                  ? translate_html(f.q, true, translate_texts,
-                                   std::function<Expected<std::vector<std::vector<AlignedText>>>(
-                                       const std::vector<std::string>&)>(align_texts))
-                  : translate_texts(f.q);
+  // Through a pivot language (two models): the first model's best translations are the
+  // second's input, in the same format; the alternatives are the second model's.
+  auto hyps = [&]() -> Expected<std::vector<std::vector<std::string>>> {
+    if (route.size() == 1) return translate_with(route[0], f.source, f.q, f.alternatives);
+    auto pivot = translate_with(route[0], f.source, f.q, 0);
+    if (!pivot) return pivot.status();
+    std::vector<std::string> mid;
+    for (const std::vector<std::string>& h : pivot.value()) mid.push_back(h.empty() ? std::string() : h[0]);
+    return translate_with(route[1], service_.models()[static_cast<size_t>(route[0])].target, mid,
+                          f.alternatives);
+  }();
   if (!hyps) return refused ? *refused : error(500, "translation failed: " + hyps.status().message());
   json translated = json::array(), alternatives = json::array();
   for (const std::vector<std::string>& h : hyps.value()) {

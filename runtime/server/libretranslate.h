@@ -4,11 +4,13 @@
 //   POST /translate   q (string or list), source (code or "auto"), target, format
 //                     ("text" or "html"), alternatives (0..), api_key; JSON body or
 //                     form fields. -> {"translatedText": ..., "alternatives": [...],
-//                     "detectedLanguage": {...}} (lists when q is a list)
+//                     "detectedLanguage": {...}} (lists when q is a list). A pair no
+//                     model serves goes through a pivot language where two models
+//                     chain (TranslationService::route; alternatives from the second)
 //   POST /detect      q -> [{"language", "confidence"}]: the served source languages
 //                     ranked by how much of q their vocabulary knows (a guess among
 //                     what is served, not a general language identifier)
-//   GET  /languages   [{"code", "name", "targets"}]
+//   GET  /languages   [{"code", "name", "targets"}] (targets through a pivot too)
 //   GET  /frontend/settings   charLimit, keyRequired, languages (what clients probe)
 //   GET  /health      {"status": "ok", ...} with queue and batch counters
 // Errors: {"error": message} with 400 (bad request), 403 (API key), 404/405, 413 (too
@@ -61,7 +63,7 @@ class LibreTranslateApi {
   HttpResponse translate(const HttpRequest& request) const;
   HttpResponse detect(const HttpRequest& request) const;
   // Source languages ranked for `text`: (code, confidence in [0, 100]), best first; only
-  // sources with a model into `target` when target is not empty.
+  // sources that reach `target` (a model, or two through a pivot) when target is not empty.
   std::vector<std::pair<std::string, double>> guess_source(const std::string& text,
                                                            const std::string& target) const;
   HttpResponse languages() const;

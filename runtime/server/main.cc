@@ -33,7 +33,9 @@ options:
   --host H            address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   --port P            port (default 5000; 0 picks a free one, printed at start)
   --models DIR        serve every *.emt in DIR (default: the bundled models); the language
-                      pair comes from each model's metadata or a name ending in -SRC-TGT.emt
+                      pair comes from each model's metadata or a name ending in -SRC-TGT.emt;
+                      a pair no model serves goes through a pivot language where two
+                      models chain (fr->en and en->de serve fr->de; English preferred)
   --model FILE        serve this model file (repeatable; instead of --models)
   --workers N         translators per model (default 1)
   --threads N         threads per translator (default: cores / workers)

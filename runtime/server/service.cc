@@ -325,6 +325,21 @@ int TranslationService::find(const std::string& source, const std::string& targe
   return -1;
 }
 
+std::vector<int> TranslationService::route(const std::string& source, const std::string& target) const {
+  if (source == target) return {};
+  if (const int m = find(source, target); m >= 0) return {m};
+  std::vector<int> best;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const std::string& pivot = entries_[i].target;
+    if (entries_[i].source != source || pivot == target || pivot == source) continue;
+    const int second = find(pivot, target);
+    if (second < 0) continue;
+    if (best.empty() || (pivot == "en" && entries_[static_cast<size_t>(best[0])].target != "en"))
+      best = {static_cast<int>(i), second};
+  }
+  return best;
+}
+
 const Tokenizer& TranslationService::tokenizer(int model) const {
   return models_[static_cast<size_t>(model)]->tokenizer();
 }

@@ -295,6 +295,99 @@ TEST(Api, Languages) {
   EXPECT_EQ(json::parse(api.handle(g).body)["charLimit"], 5000);
 }
 
+const std::string kModelDeEn = std::string(EDGEMT_MODELS_DIR) + "/edgemt-de-en.emt";
+
+TEST(Service, RouteThroughAPivotPrefersEnglish) {
+  ServiceOptions o;
+  o.threads = 1;
+  // The bundled files under other language labels: only the pairs matter here.
+  auto s = TranslationService::create(
+      {{kModel, "xx", "de"}, {kModel, "xx", "en"}, {kModelDeEn, "de", "yy"}, {kModelDeEn, "en", "yy"}}, o);
+  ASSERT_TRUE(s.has_value()) << s.status().to_string();
+  const TranslationService& svc = *s.value();
+  EXPECT_EQ(svc.route("xx", "de"), (std::vector<int>{0}));
+  EXPECT_EQ(svc.route("xx", "yy"), (std::vector<int>{1, 3}));  // English over German
+  EXPECT_EQ(svc.route("de", "yy"), (std::vector<int>{2}));
+  EXPECT_TRUE(svc.route("xx", "xx").empty());
+  EXPECT_TRUE(svc.route("yy", "xx").empty());
+  EXPECT_TRUE(svc.route("de", "en").empty());
+  auto t =
+      TranslationService::create({{kModel, "xx", "de"}, {kModelDeEn, "de", "yy"}, {kModel, "de", "xx"}}, o);
+  ASSERT_TRUE(t.has_value()) << t.status().to_string();
+  EXPECT_EQ(t.value()->route("xx", "yy"), (std::vector<int>{0, 1}));  // the only pivot
+  EXPECT_TRUE(t.value()->route("xx", "xx").empty());                  // not a round trip
+}
+
+// A pair without a model goes through two: en -> de (the bundled en-de) -> "fr" (the
+// bundled de-en labelled French), as the two Translators one after the other.
+TEST(Api, PivotTranslatesAsTwoTranslatorsInTurn) {
+  ServiceOptions o;
+  o.threads = 1;
+  auto s = TranslationService::create({{kModel, "en", "de"}, {kModelDeEn, "de", "fr"}}, o);
+  ASSERT_TRUE(s.has_value()) << s.status().to_string();
+  LibreTranslateApi api(*s.value(), {});
+  HttpRequest g;
+  g.method = "GET";
+  g.path = "/languages";
+  const json langs = json::parse(api.handle(g).body);
+  ASSERT_EQ(langs.size(), 3u) << langs;
+  EXPECT_EQ(langs[0]["code"], "en");
+  EXPECT_EQ(langs[0]["targets"], json::array({"de", "fr"}));
+  EXPECT_EQ(langs[1]["targets"], json::array({"fr"}));
+  EXPECT_EQ(langs[2]["targets"], json::array());
+
+  auto first = Translator::create(kModel, {});
+  auto second = Translator::create(kModelDeEn, {});
+  ASSERT_TRUE(first.has_value() && second.has_value());
+  const std::vector<std::string> texts = {kSentences[0],
+                                          kSentences[2] + "  " + kSentences[3] + "\n" + kSentences[4], "",
+                                          "Open https://example.org/a.html now."};
+  auto mid = first.value()->translate(texts);
+  ASSERT_TRUE(mid.has_value());
+  auto want = second.value()->translate(mid.value());
+  ASSERT_TRUE(want.has_value());
+  HttpResponse r = post_json(api, {{"q", texts}, {"source", "en"}, {"target", "fr"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["translatedText"].get<std::vector<std::string>>(), want.value());
+  EXPECT_NE(want.value()[0], mid.value()[0]);  // two models ran, not one
+  EXPECT_NE(want.value()[3].find("https://example.org/a.html"), std::string::npos) << want.value()[3];
+
+  // HTML: the document through both, inline tags kept once each.
+  TranslateOptions html;
+  html.format = TextFormat::kHtml;
+  const std::vector<std::string> docs = {"<p>Save the <b>document</b> before closing the window.</p>"};
+  auto mid_html = first.value()->translate(docs, html);
+  ASSERT_TRUE(mid_html.has_value());
+  auto want_html = second.value()->translate(mid_html.value(), html);
+  ASSERT_TRUE(want_html.has_value());
+  r = post_json(api, {{"q", docs[0]}, {"source", "en"}, {"target", "fr"}, {"format", "html"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const std::string got_html = json::parse(r.body)["translatedText"];
+  EXPECT_EQ(got_html, want_html.value()[0]);
+  EXPECT_EQ(got_html.rfind("<p>", 0), 0u) << got_html;
+  EXPECT_NE(got_html.find("</b>"), std::string::npos) << got_html;
+
+  // Alternatives: the second model's n-best of the first's best.
+  r = post_json(api, {{"q", kSentences[2]}, {"source", "en"}, {"target", "fr"}, {"alternatives", 2}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json alt = json::parse(r.body);
+  auto mid_one = first.value()->translate({kSentences[2]});
+  ASSERT_TRUE(mid_one.has_value());
+  auto nbest = second.value()->translate_nbest(mid_one.value(), 3);
+  ASSERT_TRUE(nbest.has_value());
+  ASSERT_GE(nbest.value()[0].size(), 2u);
+  EXPECT_EQ(alt["translatedText"], nbest.value()[0][0]);
+  ASSERT_GE(alt["alternatives"].size(), 1u) << r.body;
+  EXPECT_EQ(alt["alternatives"][0], nbest.value()[0][1]);
+
+  // What no route reaches is still refused clearly.
+  r = post_json(api, {{"q", "x"}, {"source", "fr"}, {"target", "en"}});
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(json::parse(r.body)["error"].get<std::string>().find("fr"), std::string::npos) << r.body;
+  r = post_json(api, {{"q", "x"}, {"source", "de"}, {"target", "en"}});
+  EXPECT_EQ(r.status, 400) << r.body;
+}
+
 TEST(Api, BadRequestsGetClearErrors) {
   auto svc = make_service();
   ApiOptions o;
