@@ -869,4 +869,40 @@ Expected<std::string> bundled_model_path(std::string_view source, std::string_vi
                           "): name both languages");
 }
 
+std::vector<size_t> language_route(const std::vector<LanguagePair>& pairs, std::string_view source,
+                                   std::string_view target) {
+  if (source == target) return {};
+  auto find = [&](std::string_view from, std::string_view to) -> size_t {
+    for (size_t i = 0; i < pairs.size(); ++i)
+      if (pairs[i].first == from && pairs[i].second == to) return i;
+    return pairs.size();
+  };
+  if (const size_t m = find(source, target); m < pairs.size()) return {m};
+  std::vector<size_t> best;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const std::string& pivot = pairs[i].second;
+    if (pairs[i].first != source || pivot == source || pivot == target) continue;
+    const size_t second = find(pivot, target);
+    if (second == pairs.size()) continue;
+    if (best.empty() || (pivot == "en" && pairs[best[0]].second != "en")) best = {i, second};
+  }
+  return best;
+}
+
+Expected<std::vector<std::string>> bundled_model_route(std::string_view source, std::string_view target) {
+  auto direct = bundled_model_path(source, target);
+  if (direct || source.empty() || target.empty()) {
+    if (!direct) return direct.status();
+    return std::vector<std::string>{direct.value()};
+  }
+  const std::vector<BundledModel> all = bundled_models();
+  std::vector<LanguagePair> pairs;
+  for (const BundledModel& m : all) pairs.emplace_back(m.source, m.target);
+  const std::vector<size_t> route = language_route(pairs, source, target);
+  if (route.empty()) return direct.status();
+  std::vector<std::string> paths;
+  for (size_t i : route) paths.push_back(all[i].path);
+  return paths;
+}
+
 }  // namespace edgemt

@@ -15,6 +15,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "runtime/core/profiler.h"
@@ -371,5 +373,19 @@ std::vector<BundledModel> bundled_models();
 // The bundled model for a language pair; an empty `source` or `target` matches any, and
 // then exactly one model must match. The error names the pairs that are bundled.
 Expected<std::string> bundled_model_path(std::string_view source, std::string_view target);
+
+// Among models that translate `pairs[i]` (source and target language codes), the ones
+// that translate `source` -> `target`, as indices in order: the pair's own model; else two
+// chained through a pivot language (source -> pivot -> target), as Argos Translate and
+// Firefox pivot: English when it is a pivot, else the first pivot in model order; else
+// none (also when source and target are the same: no round trips).
+using LanguagePair = std::pair<std::string, std::string>;
+std::vector<size_t> language_route(const std::vector<LanguagePair>& pairs, std::string_view source,
+                                   std::string_view target);
+
+// The bundled models that translate source -> target: bundled_model_path's one, else two
+// through a pivot language (language_route; both languages given). The error names the
+// pairs that are bundled.
+Expected<std::vector<std::string>> bundled_model_route(std::string_view source, std::string_view target);
 
 }  // namespace edgemt

@@ -36,10 +36,16 @@ line's spacing; --no-split translates each line as one sentence.
 
 options:
   --model FILE       model file (.emt); default: the bundled model (English->German,
-                     or the one --from/--to name)
+                     or the one --from/--to name). Twice: a pivot, the first model's
+                     translation is the second's input (--model fr-en.emt --model
+                     en-de.emt translates French to German through English)
   --from L, --to L   the language pair (e.g. --from de --to en): picks the bundled
                      model for it, or checks that --model translates it; one of the
-                     two is enough where only one bundled model matches
+                     two is enough where only one bundled model matches. Where no
+                     bundled model translates the pair but two chain (fr->en, en->de),
+                     they translate it through that pivot language (English preferred).
+                     Through a pivot: text and --format output only (not --output
+                     jsonl, --ids or --glossary); the options apply to both models
   --beam N           beam size (default: the model's, 1 = greedy)
   --beam-style S     how beam search ranks and ends hypotheses: marian (Marian's: the
                      beam shrinks as hypotheses end) or transformers (default: the
@@ -125,8 +131,8 @@ environment:
 )";
 
 struct Args {
-  std::string model;
-  std::string from, to;  // --from/--to: language codes, empty when not given
+  std::vector<std::string> models;  // --model, in order: two chain through a pivot language
+  std::string from, to;             // --from/--to: language codes, empty when not given
   std::string glossary_path;
   std::shared_ptr<const edgemt::Glossary> glossary;
   int beam = 0;
@@ -204,7 +210,11 @@ int parse_args(int argc, char** argv, Args* a) {
         std::fprintf(stderr, "translate: --model needs a file\n");
         return 2;
       }
-      a->model = argv[++i];
+      if (a->models.size() == 2) {
+        std::fprintf(stderr, "translate: --model at most twice (one pivot language)\n");
+        return 2;
+      }
+      a->models.emplace_back(argv[++i]);
     } else if (arg == "--from" || arg == "--to") {
       if (i + 1 >= argc || argv[i + 1][0] == '\0') {
         std::fprintf(stderr, "translate: %s needs a language code (such as en or de)\n", arg.c_str());
@@ -330,6 +340,12 @@ int parse_args(int argc, char** argv, Args* a) {
   if (sampling && (a->beam > 1 || a->n_best > 1 || a->ids)) {
     std::fprintf(stderr,
                  "translate: --sampling-topk draws one translation (not with --beam, --n-best or --ids)\n");
+    return 2;
+  }
+  if (a->models.size() > 1 && (a->jsonl || a->ids || !a->glossary_path.empty())) {
+    std::fprintf(stderr,
+                 "translate: two models (a pivot) give text or --format documents (not --output jsonl, "
+                 "--ids or --glossary)\n");
     return 2;
   }
   if (a->n_best > 0 && a->beam == 0) a->beam = a->n_best;
@@ -504,12 +520,34 @@ bool process_document(edgemt::Translator& tr, const Args& a, Session& s, size_t 
   return true;
 }
 
-// Translates s.lines[0..count), writes one output line each.
-bool process(edgemt::Translator& tr, const Args& a, Session& s, size_t count, Counters* c) {
+// Through a pivot language: each model but the last turns s.lines[0..count) (text lines
+// or documents) into its translations, the next model's input. False (with a message and
+// the lines' output left empty) if a translation failed.
+bool through_pivot(std::span<const std::unique_ptr<edgemt::Translator>> first, const Args& a, Session& s,
+                   size_t count) {
+  for (const std::unique_ptr<edgemt::Translator>& tr : first) {
+    std::vector<std::string> texts(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
+    auto r = tr->translate(texts, translate_options(a));
+    if (!r) {
+      std::fprintf(stderr, "translate: %s\n", r.status().to_string().c_str());
+      for (size_t i = 0; i < count; ++i) s.out += a.document() ? "" : "\n";
+      return false;
+    }
+    for (size_t i = 0; i < count; ++i) s.lines[i] = std::move(r.value()[i]);
+  }
+  return true;
+}
+
+// Translates s.lines[0..count) with the chain of translators (one, or two through a
+// pivot language), writes one output line (or document) each.
+bool process(std::span<const std::unique_ptr<edgemt::Translator>> chain, const Args& a, Session& s,
+             size_t count, Counters* c) {
   const auto t0 = std::chrono::steady_clock::now();
   s.out.clear();
-  const bool ok = a.ids          ? process_ids(tr, a, s, count, c)
-                  : a.jsonl      ? process_jsonl(tr, a, s, count)
+  edgemt::Translator& tr = *chain.back();
+  const bool ok = !through_pivot(chain.first(chain.size() - 1), a, s, count) ? false
+                  : a.ids                                                    ? process_ids(tr, a, s, count, c)
+                  : a.jsonl                                                  ? process_jsonl(tr, a, s, count)
                   : a.document() ? process_document(tr, a, s, count, !a.texts.empty())
                                  : process_text(tr, a, s, count);
   c->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -524,17 +562,24 @@ bool process(edgemt::Translator& tr, const Args& a, Session& s, size_t count, Co
 int main(int argc, char** argv) {
   Args a;
   if (const int rc = parse_args(argc, argv, &a); rc >= 0) return rc;
-  if (a.model.empty() && !(a.from.empty() && a.to.empty())) {
-    auto path = edgemt::bundled_model_path(a.from, a.to);
-    if (!path) {
-      std::fprintf(stderr, "translate: %s\n", path.status().message().c_str());
+  if (a.models.empty() && !(a.from.empty() && a.to.empty())) {
+    auto paths = edgemt::bundled_model_route(a.from, a.to);
+    if (!paths) {
+      std::fprintf(stderr, "translate: %s\n", paths.status().message().c_str());
       return 1;
     }
-    a.model = path.value();
+    a.models = paths.value();
+    if (a.models.size() > 1 && (a.jsonl || a.ids || !a.glossary_path.empty())) {
+      std::fprintf(stderr,
+                   "translate: no bundled model translates %s->%s; through a pivot language the output is "
+                   "text or --format documents (not --output jsonl, --ids or --glossary)\n",
+                   a.from.c_str(), a.to.c_str());
+      return 2;
+    }
   }
-  if (a.model.empty()) {
-    a.model = edgemt::default_model_path();
-    if (a.model.empty()) {
+  if (a.models.empty()) {
+    a.models.push_back(edgemt::default_model_path());
+    if (a.models[0].empty()) {
       std::fprintf(stderr,
                    "translate: no --model given and the bundled model was not found "
                    "(set EDGEMT_MODEL or pass --model FILE)\n");
@@ -546,17 +591,35 @@ int main(int argc, char** argv) {
     a.threads = hw == 0 ? 1 : static_cast<int>(hw < 4 ? hw : 4);
   }
   const auto load0 = std::chrono::steady_clock::now();
-  auto model = edgemt::Model::load(a.model);
-  if (!model) {
-    std::fprintf(stderr, "translate: %s\n", model.status().message().c_str());
-    return 1;
+  std::vector<std::shared_ptr<const edgemt::Model>> models;
+  for (const std::string& path : a.models) {
+    auto model = edgemt::Model::load(path);
+    if (!model) {
+      std::fprintf(stderr, "translate: %s\n", model.status().message().c_str());
+      return 1;
+    }
+    models.push_back(std::move(model.value()));
   }
-  for (const auto& [asked, has, which] : {std::tuple{&a.from, &model.value()->source_language(), "source"},
-                                          std::tuple{&a.to, &model.value()->target_language(), "target"}}) {
+  // The languages asked for, and through a pivot each model's target the next one's source
+  // (where the models name them).
+  auto pair_of = [&](size_t k) { return models[k]->source_language() + "->" + models[k]->target_language(); };
+  for (const auto& [asked, has, which, k] :
+       {std::tuple{&a.from, &models.front()->source_language(), "source", size_t{0}},
+        std::tuple{&a.to, &models.back()->target_language(), "target", models.size() - 1}}) {
     if (!asked->empty() && !has->empty() && *asked != *has) {
-      std::fprintf(stderr, "translate: %s translates %s->%s; its %s language is not %s\n", a.model.c_str(),
-                   model.value()->source_language().c_str(), model.value()->target_language().c_str(), which,
-                   asked->c_str());
+      std::fprintf(stderr, "translate: %s translates %s; its %s language is not %s\n", a.models[k].c_str(),
+                   pair_of(k).c_str(), which, asked->c_str());
+      return 1;
+    }
+  }
+  for (size_t k = 0; k + 1 < models.size(); ++k) {
+    const std::string& mid = models[k]->target_language();
+    const std::string& next = models[k + 1]->source_language();
+    if (!mid.empty() && !next.empty() && mid != next) {
+      std::fprintf(stderr,
+                   "translate: %s translates %s but %s translates %s: the first's target must be the "
+                   "second's source\n",
+                   a.models[k].c_str(), pair_of(k).c_str(), a.models[k + 1].c_str(), pair_of(k + 1).c_str());
       return 1;
     }
   }
@@ -576,25 +639,28 @@ int main(int argc, char** argv) {
   topt.max_beam = a.beam;
   topt.max_target_length = a.max_length;
   topt.max_source_length = a.max_input;
-  auto tr = edgemt::Translator::create(model.value(), topt);
-  if (!tr) {
-    std::fprintf(stderr, "translate: %s\n", tr.status().to_string().c_str());
-    return 1;
+  std::vector<std::unique_ptr<edgemt::Translator>> chain;
+  for (const std::shared_ptr<const edgemt::Model>& m : models) {
+    auto tr = edgemt::Translator::create(m, topt);
+    if (!tr) {
+      std::fprintf(stderr, "translate: %s\n", tr.status().to_string().c_str());
+      return 1;
+    }
+    tr.value()->profiler().set_enabled(a.profile);
+    chain.push_back(std::move(tr.value()));
   }
-  edgemt::Translator& t = *tr.value();
-  t.profiler().set_enabled(a.profile);
 
   bool ok = true;
   Counters c;
   if (!a.texts.empty()) {
     Session s(a.texts.size());
     s.lines = a.texts;
-    ok = process(t, a, s, a.texts.size(), &c);
+    ok = process(chain, a, s, a.texts.size(), &c);
   } else if (a.document()) {
     // One document: all of standard input.
     Session s(1);
     s.lines[0].assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    ok = process(t, a, s, 1, &c);
+    ok = process(chain, a, s, 1, &c);
   } else {
     // Interactive input is translated line by line; piped input in batches.
     const size_t batch = isatty(STDIN_FILENO) ? 1 : static_cast<size_t>(a.batch) * 4;
@@ -604,30 +670,35 @@ int main(int argc, char** argv) {
       std::string& line = s.lines[n];
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (++n == batch) {
-        ok = process(t, a, s, n, &c) && ok;
+        ok = process(chain, a, s, n, &c) && ok;
         n = 0;
       }
     }
-    if (n > 0) ok = process(t, a, s, n, &c) && ok;
+    if (n > 0) ok = process(chain, a, s, n, &c) && ok;
   }
-  if (a.profile) {
-    std::fprintf(stderr, "\nper-op profile (isa %s, %d thread%s):\n%s", edgemt::active_isa(), a.threads,
-                 a.threads == 1 ? "" : "s", t.profiler().report().c_str());
+  for (size_t k = 0; a.profile && k < chain.size(); ++k) {
+    std::fprintf(stderr, "\nper-op profile%s%s (isa %s, %d thread%s):\n%s", chain.size() > 1 ? " of " : "",
+                 chain.size() > 1 ? a.models[k].c_str() : "", edgemt::active_isa(), a.threads,
+                 a.threads == 1 ? "" : "s", chain[k]->profiler().report().c_str());
   }
   if (a.stats) {
+    for (size_t k = 0; k < chain.size(); ++k) {
+      const edgemt::Translator& t = *chain[k];
+      std::fprintf(stderr,
+                   "model file:   %s\n"
+                   "mapped model: %zu bytes (%.1f MiB), %s\n"
+                   "arena:        %zu bytes (%.1f MiB), batch %d, beam %d, source %d, target %d tokens\n",
+                   a.models[k].c_str(), t.model().file_bytes(), t.model().file_bytes() / 1048576.0,
+                   t.model().precision(), t.arena_bytes(), t.arena_bytes() / 1048576.0, t.limits().max_batch,
+                   t.limits().max_beam, t.limits().max_source_length, t.limits().max_target_length);
+    }
     std::fprintf(stderr,
-                 "model file:   %s\n"
-                 "mapped model: %zu bytes (%.1f MiB), %s\n"
                  "model load:   %.2f ms\n"
-                 "arena:        %zu bytes (%.1f MiB), batch %d, beam %d, source %d, target %d tokens\n"
                  "peak RSS:     %ld KiB (%.1f MiB)\n"
                  "isa:          %s, %d thread%s\n"
                  "translated:   %zu lines in %.3f s (%.1f lines/s)\n",
-                 a.model.c_str(), t.model().file_bytes(), t.model().file_bytes() / 1048576.0,
-                 t.model().precision(), load_ms, t.arena_bytes(), t.arena_bytes() / 1048576.0,
-                 t.limits().max_batch, t.limits().max_beam, t.limits().max_source_length,
-                 t.limits().max_target_length, peak_rss_kib(), peak_rss_kib() / 1024.0, edgemt::active_isa(),
-                 a.threads, a.threads == 1 ? "" : "s", c.sentences, c.seconds,
+                 load_ms, peak_rss_kib(), peak_rss_kib() / 1024.0, edgemt::active_isa(), a.threads,
+                 a.threads == 1 ? "" : "s", c.sentences, c.seconds,
                  c.seconds > 0 ? c.sentences / c.seconds : 0.0);
     if (a.ids && c.seconds > 0)
       std::fprintf(stderr, "target tokens: %zu (%.1f tokens/s)\n", c.target_tokens,

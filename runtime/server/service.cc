@@ -326,18 +326,11 @@ int TranslationService::find(const std::string& source, const std::string& targe
 }
 
 std::vector<int> TranslationService::route(const std::string& source, const std::string& target) const {
-  if (source == target) return {};
-  if (const int m = find(source, target); m >= 0) return {m};
-  std::vector<int> best;
-  for (size_t i = 0; i < entries_.size(); ++i) {
-    const std::string& pivot = entries_[i].target;
-    if (entries_[i].source != source || pivot == target || pivot == source) continue;
-    const int second = find(pivot, target);
-    if (second < 0) continue;
-    if (best.empty() || (pivot == "en" && entries_[static_cast<size_t>(best[0])].target != "en"))
-      best = {static_cast<int>(i), second};
-  }
-  return best;
+  std::vector<LanguagePair> pairs;
+  for (const ModelEntry& e : entries_) pairs.emplace_back(e.source, e.target);
+  std::vector<int> out;
+  for (size_t i : language_route(pairs, source, target)) out.push_back(static_cast<int>(i));
+  return out;
 }
 
 const Tokenizer& TranslationService::tokenizer(int model) const {

@@ -114,10 +114,8 @@ class TranslationService {
   const std::vector<ModelEntry>& models() const { return entries_; }
   // The model index serving source -> target, or -1.
   int find(const std::string& source, const std::string& target) const;
-  // The models that translate source -> target, in order: the one serving the pair; else
-  // two through a pivot language (source -> pivot -> target, as Argos Translate and
-  // Firefox pivot: English when it is a pivot, else the first in model order); else none
-  // (also when source and target are the same).
+  // The models that translate source -> target, in order: the one serving the pair, else
+  // two through a pivot language, else none (edgemt::language_route).
   std::vector<int> route(const std::string& source, const std::string& target) const;
   // Model `model`'s tokenizer (a valid index).
   const Tokenizer& tokenizer(int model) const;

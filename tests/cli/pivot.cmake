@@ -1,0 +1,90 @@
+# Pivot translation: two models in turn.
+# - `--model A --model B` answers as B on A's output: text lines (a paragraph, a blank
+#   line) and a --format html document with inline tags.
+# - --from/--to chain the bundled models where none translates the pair: a copy of
+#   translate beside a models/ folder holding edgemt-en-de.emt (the bundled en-de) and
+#   edgemt-de-xx.emt (a Marian test model that names no languages) translates en -> xx as
+#   the explicit chain does; en -> de still takes the one model.
+# - Clear errors: a round trip, models that do not chain, a third --model, jsonl through a
+#   pivot.
+#   cmake -DTRANSLATE=... -DMODEL=en-de.emt -DDE_EN=de-en.emt -DSECOND=de-xx.emt -DWORK=dir
+#         [-DEMULATOR=...] -P pivot.cmake
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}/bin/models")
+set(input "${WORK}/input.txt")
+file(WRITE "${input}" "The file could not be opened. Please try again later.\n\nSave the document before closing the window.\n")
+set(page "${WORK}/page.html")
+file(WRITE "${page}" "<p>Save the <b>document</b> before closing the <a href=\"w\">window</a>.</p>\n")
+
+# run(OUT RC INPUT args...): translate's stdout (and its stderr in OUT_err).
+function(run out_var input)
+  execute_process(COMMAND ${EMULATOR} ${ARGN} INPUT_FILE "${input}"
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${ARGN} < ${input} failed (${rc}):\n${o}${e}")
+  endif()
+  set(${out_var} "${o}" PARENT_SCOPE)
+  set(${out_var}_err "${e}" PARENT_SCOPE)
+endfunction()
+
+# Explicit chain = the second model on the first's output.
+foreach(fmt text html)
+  set(in "${input}")
+  if(fmt MATCHES "^html$")
+    set(in "${page}")
+  endif()
+  run(mid "${in}" "${TRANSLATE}" --model "${MODEL}" --format ${fmt})
+  file(WRITE "${WORK}/mid.${fmt}" "${mid}")
+  run(want "${WORK}/mid.${fmt}" "${TRANSLATE}" --model "${DE_EN}" --format ${fmt})
+  run(got "${in}" "${TRANSLATE}" --model "${MODEL}" --model "${DE_EN}" --format ${fmt} --stats)
+  if(NOT got STREQUAL want)
+    message(FATAL_ERROR "--format ${fmt}: the chain gave\n${got}\nnot the second model on the first's output:\n${want}")
+  endif()
+  if(got STREQUAL mid OR got STREQUAL "")
+    message(FATAL_ERROR "--format ${fmt}: the chain gave the first model's output:\n${got}")
+  endif()
+  string(REGEX MATCHALL "model file:" files "${got_err}")
+  list(LENGTH files n_files)
+  if(NOT n_files EQUAL 2)
+    message(FATAL_ERROR "--stats should name both models:\n${got_err}")
+  endif()
+  message(STATUS "en -> de -> en (${fmt}): ${got}")
+endforeach()
+string(REGEX MATCHALL "[^\n]*\n" lines "${got}")
+run(got "${input}" "${TRANSLATE}" --model "${MODEL}" --model "${DE_EN}")
+string(REGEX MATCHALL "[^\n]*\n" lines "${got}")
+list(LENGTH lines n)
+list(GET lines 1 blank)
+if(NOT n EQUAL 3 OR NOT blank STREQUAL "\n")
+  message(FATAL_ERROR "3 lines in (the second blank), got:\n${got}")
+endif()
+
+# Bundled models chained by --from/--to.
+file(COPY "${TRANSLATE}" DESTINATION "${WORK}/bin")
+get_filename_component(exe_name "${TRANSLATE}" NAME)
+set(local "${WORK}/bin/${exe_name}")
+file(CREATE_LINK "${MODEL}" "${WORK}/bin/models/edgemt-en-de.emt" COPY_ON_ERROR SYMBOLIC)
+file(CREATE_LINK "${SECOND}" "${WORK}/bin/models/edgemt-de-xx.emt" COPY_ON_ERROR SYMBOLIC)
+run(want "${input}" "${TRANSLATE}" --model "${MODEL}" --model "${SECOND}")
+run(got "${input}" "${local}" --from en --to xx --stats)
+if(NOT got STREQUAL want OR NOT got_err MATCHES "edgemt-de-xx.emt")
+  message(FATAL_ERROR "--from en --to xx gave\n${got}${got_err}\nnot the chain en-de, de-xx:\n${want}")
+endif()
+run(direct "${input}" "${TRANSLATE}" --model "${MODEL}")
+run(got "${input}" "${local}" --from en --to de)
+if(NOT got STREQUAL direct)
+  message(FATAL_ERROR "--from en --to de should take edgemt-en-de.emt alone:\n${got}\n${direct}")
+endif()
+message(STATUS "en -> de -> xx: ${want}")
+
+# Errors.
+foreach(case "--from;en;--to;en" "--from;xx;--to;en" "--from;en;--to;xx;--output;jsonl"
+             "--model;${MODEL};--model;${MODEL}" "--model;${MODEL};--model;${DE_EN};--model;${MODEL}"
+             "--model;${MODEL};--model;${DE_EN};--ids")
+  execute_process(COMMAND ${EMULATOR} "${local}" ${case} INPUT_FILE "${input}"
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  if(rc EQUAL 0 OR NOT e MATCHES "^translate: " OR NOT o STREQUAL "")
+    message(FATAL_ERROR "translate ${case}: expected a clear error, got ${rc}:\n${o}${e}")
+  endif()
+  message(STATUS "${case}: ${e}")
+endforeach()
