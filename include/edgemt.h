@@ -43,12 +43,12 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  8 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
+  9 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
        7: edgemt_bundled_model_path, edgemt_model_source/target_language;      \
-       8: edgemt_translate_scored */
+       8: edgemt_translate_scored; 9: edgemt_bundled_model_route */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6). */
 typedef enum edgemt_format {
@@ -174,6 +174,14 @@ EDGEMT_API const char* edgemt_default_model_path(void);
  * call on this thread. EDGEMT_NOT_FOUND when none translates the pair (the message lists
  * the bundled pairs), EDGEMT_INVALID_ARGUMENT when several match. */
 EDGEMT_API edgemt_status edgemt_bundled_model_path(const char* source, const char* target, const char** path);
+/* Since C API version 9. The bundled models that translate source -> target: the pair's
+ * own (*first; *second NULL), else two through a pivot language (*first translates source
+ * into the pivot, *second the pivot into target: translate with the first, then its output
+ * with the second; English is preferred as the pivot, never a round trip; both languages
+ * needed). Paths valid until the next call on this thread. Errors as
+ * edgemt_bundled_model_path's. Bundled models are looked up in $EDGEMT_MODELS_DIR first. */
+EDGEMT_API edgemt_status edgemt_bundled_model_route(const char* source, const char* target,
+                                                    const char** first, const char** second);
 /* The model's language pair ("en", "de"): its metadata's source_language/target_language,
  * else its file name's "-<src>-<tgt>.emt"; "" when neither names one. */
 EDGEMT_API const char* edgemt_model_source_language(const edgemt_model* model);

@@ -65,7 +65,10 @@ class Translator:
     model_path: an .emt file (edgemt-convert makes them); None: the bundled model, the
     English->German one unless source_lang/target_lang name another pair (e.g.
     source_lang="de", target_lang="en"; one of the two is enough where it names a single
-    bundled model). With model_path, they are checked against the model's pair.
+    bundled model). With model_path, they are checked against the model's pair. Where no
+    bundled model translates the pair but two chain through a pivot language (fr->en and
+    en->de for fr->de; English preferred), translate() goes through both in turn (the
+    other calls then raise NotImplementedError); `pivot` is then the first Translator.
     intra_threads: worker threads of this translator (CTranslate2's name; 0 = 1).
     max_batch: sentences translated together; max_beam, max_input_length,
     max_decoding_length: limits the memory is planned for (0: the model's).
@@ -82,17 +85,25 @@ class Translator:
             raise ValueError(f"compute_type {compute_type!r} is not supported (the model file sets the precision)")
         if inter_threads != 1:
             raise NotImplementedError("inter_threads > 1: create one Translator per thread over a shared Model")
+        self.pivot: Optional["Translator"] = None
         if model is None and model_path is None and (source_lang or target_lang):
-            model_path = _edgemt.bundled_model_path(source_lang or "", target_lang or "")
+            route = (_edgemt.bundled_model_route(source_lang, target_lang) if source_lang and target_lang
+                     else [_edgemt.bundled_model_path(source_lang or "", target_lang or "")])
+            if len(route) == 2:
+                self.pivot = Translator(route[0], intra_threads=intra_threads, max_batch=max_batch,
+                                        max_beam=max_beam, max_input_length=max_input_length,
+                                        max_decoding_length=max_decoding_length)
+            model_path = route[-1]
         if model is None:
             path = model_path or _edgemt.default_model_path()
             if not path:
                 raise FileNotFoundError("no model_path given and no bundled model found")
             model = Model(path)
-        for asked, has, side in ((source_lang, model.source_language, "source"),
-                                 (target_lang, model.target_language, "target")):
+        first = self.pivot.model if self.pivot is not None else model
+        for asked, m, has, side in ((source_lang, first, first.source_language, "source"),
+                                    (target_lang, model, model.target_language, "target")):
             if asked and has and asked != has:
-                raise ValueError(f"the model translates {model.source_language}->{model.target_language}; "
+                raise ValueError(f"the model translates {m.source_language}->{m.target_language}; "
                                  f"its {side} language is not {asked}")
         self.model = model
         self._t = _edgemt.Translator(model, max_batch, max_beam, max_input_length, max_decoding_length,
@@ -131,6 +142,11 @@ class Translator:
             o.max_length_offset = int(max_length_offset)
         return o
 
+    def _direct_only(self, call: str) -> None:
+        if self.pivot is not None:
+            raise NotImplementedError(f"{call}() needs one model; this Translator goes through a pivot "
+                                      f"language (only translate() chains the two)")
+
     @staticmethod
     def _check_unsupported(kwargs) -> None:
         for k, v in kwargs.items():
@@ -159,6 +175,7 @@ class Translator:
         sentence (CTranslate2 takes a global random seed instead).
         """
         self._check_unsupported(kwargs)
+        self._direct_only("translate_batch")
         if int(num_hypotheses) < 1:
             raise ValueError(f"num_hypotheses must be at least 1, got {num_hypotheses}")
         tokens = [list(map(str, s)) for s in source]
@@ -203,6 +220,14 @@ class Translator:
         """
         if format not in ("text", "html", "po", "markdown"):
             raise ValueError("format must be 'text', 'html', 'markdown' or 'po', got %r" % (format,))
+        if self.pivot is not None:
+            if glossary:
+                raise NotImplementedError("a glossary through a pivot language is not supported")
+            texts = self.pivot.translate(
+                texts, beam_size=beam_size, length_penalty=length_penalty, max_decoding_length=max_decoding_length,
+                max_length_factor=max_length_factor, max_length_offset=max_length_offset,
+                split_sentences=split_sentences, repetition_guard=repetition_guard, protect_spans=protect_spans,
+                format=format, sampling_topk=sampling_topk, sampling_temperature=sampling_temperature, seed=seed)
         single = isinstance(texts, str)
         batch = [texts] if single else list(texts)
         options = self._options(beam_size, max_decoding_length, length_penalty, max_length_factor,
@@ -239,6 +264,7 @@ class Translator:
         """
         import json
 
+        self._direct_only("translate_scored")
         if num_hypotheses < 1:
             raise ValueError("num_hypotheses must be at least 1, got %r" % (num_hypotheses,))
         single = isinstance(texts, str)
@@ -256,6 +282,7 @@ class Translator:
                       max_length_factor: Optional[float] = None,
                       max_length_offset: Optional[int] = None) -> List[List[int]]:
         """Token ids to token ids (an end-of-sentence id is appended when missing)."""
+        self._direct_only("translate_ids")
         return self._t.translate_ids([list(map(int, s)) for s in ids],
                                      self._options(beam_size, max_decoding_length, length_penalty,
                                                    max_length_factor, max_length_offset))

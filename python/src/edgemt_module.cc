@@ -253,6 +253,14 @@ PYBIND11_MODULE(_edgemt, m) {
     check(edgemt_bundled_model_path(source.c_str(), target.c_str(), &path));
     return std::string(path);
   });
+  m.def("bundled_model_route", [](const std::string& source, const std::string& target) {
+    const char* first = nullptr;
+    const char* second = nullptr;
+    check(edgemt_bundled_model_route(source.c_str(), target.c_str(), &first, &second));
+    std::vector<std::string> paths{first};
+    if (second != nullptr) paths.emplace_back(second);
+    return paths;
+  });
   py::class_<Model, std::shared_ptr<Model>>(m, "Model")
       .def(py::init<const std::string&>(), py::arg("path"))
       .def_property_readonly(

@@ -37,6 +37,7 @@ namespace {
 
 thread_local std::string t_error;
 thread_local std::string t_default_model;
+thread_local std::string t_route_second;
 
 edgemt_status fail(edgemt_status s, std::string message) {
   t_error = std::move(message);
@@ -256,6 +257,23 @@ edgemt_status edgemt_bundled_model_path(const char* source, const char* target, 
     if (!p) return from_status(p.status());
     t_default_model = std::move(p.value());
     *path = t_default_model.c_str();
+    return EDGEMT_OK;
+  });
+}
+
+edgemt_status edgemt_bundled_model_route(const char* source, const char* target, const char** first,
+                                         const char** second) {
+  return guarded([&] {
+    if (first == nullptr || second == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_bundled_model_route: first or second is NULL");
+    *first = nullptr;
+    *second = nullptr;
+    auto r = edgemt::bundled_model_route(source == nullptr ? "" : source, target == nullptr ? "" : target);
+    if (!r) return from_status(r.status());
+    t_default_model = r.value()[0];
+    t_route_second = r.value().size() > 1 ? r.value()[1] : std::string();
+    *first = t_default_model.c_str();
+    if (r.value().size() > 1) *second = t_route_second.c_str();
     return EDGEMT_OK;
   });
 }

@@ -801,11 +801,14 @@ Translator::Aligner Translator::aligner(const TranslateOptions& options, size_t 
 
 namespace {
 
-// The folders that may hold bundled models, in order: installed (<prefix>/bin/translate ->
-// <prefix>/share/edgemt/models/), beside the executable (an unpacked archive), the source tree.
+// The folders that may hold bundled models, in order: $EDGEMT_MODELS_DIR, installed
+// (<prefix>/bin/translate -> <prefix>/share/edgemt/models/), beside the executable (an
+// unpacked archive), the source tree.
 std::vector<std::filesystem::path> model_dirs() {
   namespace fs = std::filesystem;
   std::vector<fs::path> dirs;
+  if (const char* env = std::getenv("EDGEMT_MODELS_DIR"); env != nullptr && *env != '\0')
+    dirs.emplace_back(env);
   char buf[4096];
   const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   if (n > 0) {

@@ -357,14 +357,16 @@ class Translator {
 // the one EDGEMT_ISA forces): "avx2", "avx512vnni", "neon64_dot", "ref", ...
 const char* active_isa();
 
-// Path of the bundled default model: $EDGEMT_MODEL if set, else the installed copy
-// (<prefix>/share/edgemt/models/) next to the running executable, else the source
-// tree this build was configured from. Empty if none exists.
+// Path of the bundled default model: $EDGEMT_MODEL if set, else the first of these that
+// has it: $EDGEMT_MODELS_DIR, the installed copy (<prefix>/share/edgemt/models/) next to
+// the running executable, a models/ folder beside it, the source tree this build was
+// configured from. Empty if none exists.
 std::string default_model_path();
 
-// The bundled models, found where default_model_path() looks (installed, beside the
-// executable, source tree): files named edgemt-<source>-<target>.emt, one per language
-// pair, in the first of those folders that holds any.
+// The bundled models, found where default_model_path() looks ($EDGEMT_MODELS_DIR,
+// installed, beside the executable, source tree): files named
+// edgemt-<source>-<target>.emt, one per language pair, in the first of those folders that
+// holds any.
 struct BundledModel {
   std::string path, source, target;
 };

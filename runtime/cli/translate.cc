@@ -127,6 +127,8 @@ options:
 
 environment:
   EDGEMT_MODEL       model used when neither --model nor --from/--to is given
+  EDGEMT_MODELS_DIR  a folder of models named edgemt-SRC-TGT.emt: --from/--to (and the
+                     default, edgemt-en-de.emt) look there before the bundled models
   EDGEMT_ISA         force a lower instruction set (ref, sse4_2, avx2, avx512, neon, ...)
 )";
 

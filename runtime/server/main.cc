@@ -32,7 +32,8 @@ GET /frontend/settings) with the models of a directory.
 options:
   --host H            address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   --port P            port (default 5000; 0 picks a free one, printed at start)
-  --models DIR        serve every *.emt in DIR (default: the bundled models); the language
+  --models DIR        serve every *.emt in DIR (default: the bundled models, or those of
+                      $EDGEMT_MODELS_DIR); the language
                       pair comes from each model's metadata or a name ending in -SRC-TGT.emt;
                       a pair no model serves goes through a pivot language where two
                       models chain (fr->en and en->de serve fr->de; English preferred)
@@ -260,7 +261,9 @@ int main(int argc, char** argv) {
   } else {
     std::string dir = args.models_dir;
     if (dir.empty()) {
-      const std::string bundled = default_model_path();
+      // The bundled models' folder ($EDGEMT_MODELS_DIR first), else the default model's.
+      const std::vector<BundledModel> all = bundled_models();
+      const std::string bundled = all.empty() ? default_model_path() : all[0].path;
       if (bundled.empty()) {
         std::cerr << "edgemt-server: no bundled model found; pass --models DIR or --model FILE\n";
         return 1;

@@ -2,6 +2,7 @@
 // parity model's greedy and beam-4 ids through edgemt_translate_ids, in batches, and
 // its texts through edgemt_translate equal to the C++ API's.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -402,6 +403,38 @@ TEST(CApiBundled, ModelForALanguagePair) {
   EXPECT_EQ(edgemt_bundled_model_path("", "", &path), EDGEMT_INVALID_ARGUMENT);
   EXPECT_EQ(edgemt_bundled_model_path("en", "de", nullptr), EDGEMT_INVALID_ARGUMENT);
   EXPECT_STREQ(edgemt_model_source_language(nullptr), "");
+}
+
+// $EDGEMT_MODELS_DIR is looked up first; a pair no model translates goes through a pivot
+// language where two chain, English preferred (only the file names count here).
+TEST(CApiBundled, RouteThroughAPivot) {
+  const fs::path dir = fs::temp_directory_path() / ("edgemt_route_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const char* name : {"edgemt-xx-de.emt", "edgemt-xx-en.emt", "edgemt-de-yy.emt", "edgemt-en-yy.emt"})
+    std::ofstream(dir / name) << "x";
+  ASSERT_EQ(::setenv("EDGEMT_MODELS_DIR", dir.c_str(), 1), 0);
+  const char* first = nullptr;
+  const char* second = nullptr;
+  ASSERT_EQ(edgemt_bundled_model_route("xx", "yy", &first, &second), EDGEMT_OK) << edgemt_last_error();
+  ASSERT_NE(second, nullptr);
+  EXPECT_EQ(fs::path(first).filename(), "edgemt-xx-en.emt");  // English over German
+  EXPECT_EQ(fs::path(second).filename(), "edgemt-en-yy.emt");
+  ASSERT_EQ(edgemt_bundled_model_route("xx", "de", &first, &second), EDGEMT_OK) << edgemt_last_error();
+  EXPECT_EQ(fs::path(first).filename(), "edgemt-xx-de.emt");
+  EXPECT_EQ(second, nullptr);
+  const char* path = nullptr;
+  ASSERT_EQ(edgemt_bundled_model_path("de", nullptr, &path), EDGEMT_OK) << edgemt_last_error();
+  EXPECT_EQ(fs::path(path).filename(), "edgemt-de-yy.emt");
+  EXPECT_EQ(edgemt_bundled_model_route("xx", "xx", &first, &second), EDGEMT_NOT_FOUND);  // no round trip
+  EXPECT_EQ(first, nullptr);
+  EXPECT_EQ(edgemt_bundled_model_route("yy", "xx", &first, &second), EDGEMT_NOT_FOUND);
+  EXPECT_NE(std::string(edgemt_last_error()).find("xx->de"), std::string::npos) << edgemt_last_error();
+  EXPECT_EQ(edgemt_bundled_model_route("xx", "yy", &first, nullptr), EDGEMT_INVALID_ARGUMENT);
+  ::unsetenv("EDGEMT_MODELS_DIR");
+  ASSERT_EQ(edgemt_bundled_model_route("en", "de", &first, &second), EDGEMT_OK) << edgemt_last_error();
+  EXPECT_EQ(fs::path(first).filename(), "edgemt-en-de.emt");
+  EXPECT_EQ(edgemt_bundled_model_route("xx", "yy", &first, &second), EDGEMT_NOT_FOUND);
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -184,6 +184,55 @@ def test_bundled_models_by_language_pair():
             raise AssertionError(f"Translator({bad}) did not raise {error.__name__}")
 
 
+def test_pivot_through_two_bundled_models():
+    """EDGEMT_MODELS_DIR holding en->de (the bundled model) and de->xx (a Marian test model
+    that names no languages): en->xx goes through German, as the two Translators in turn."""
+    import tempfile
+
+    en_de_path = edgemt._edgemt.bundled_model_path("en", "de")
+    second = os.path.join(BUILT, "mar10_opus_yml_vocab.emt")
+    texts = ["The file could not be opened. Please try again later.", "",
+             "<p>Save the <b>document</b> now.</p>"]
+    with tempfile.TemporaryDirectory() as d:
+        os.symlink(en_de_path, os.path.join(d, "edgemt-en-de.emt"))
+        os.symlink(second, os.path.join(d, "edgemt-de-xx.emt"))
+        old = os.environ.get("EDGEMT_MODELS_DIR")
+        os.environ["EDGEMT_MODELS_DIR"] = d
+        try:
+            route = edgemt._edgemt.bundled_model_route("en", "xx")
+            assert [os.path.basename(p) for p in route] == ["edgemt-en-de.emt", "edgemt-de-xx.emt"], route
+            assert len(edgemt._edgemt.bundled_model_route("en", "de")) == 1
+            tr = edgemt.Translator(source_lang="en", target_lang="xx")
+            assert tr.pivot is not None and tr.pivot.model.target_language == "de"
+            first, last = edgemt.Translator(en_de_path), edgemt.Translator(second)
+            for fmt in ("text", "html"):
+                want = last.translate(first.translate(texts, format=fmt), format=fmt)
+                assert tr.translate(texts, format=fmt) == want, (fmt, want)
+                assert want != first.translate(texts, format=fmt)
+            assert tr.translate(texts[0]) == last.translate(first.translate(texts[0]))
+            assert edgemt.Translator(source_lang="en", target_lang="de").pivot is None
+            for call in (lambda: tr.translate_scored("x"), lambda: tr.translate_ids([[5, 0]]),
+                         lambda: tr.translate_batch([["a"]]), lambda: tr.translate("x", glossary={"a": "b"})):
+                try:
+                    call()
+                except NotImplementedError:
+                    pass
+                else:
+                    raise AssertionError("a pivot Translator accepted a one-model call")
+            for src, tgt in (("en", "en"), ("xx", "en")):
+                try:
+                    edgemt.Translator(source_lang=src, target_lang=tgt)
+                except FileNotFoundError:
+                    pass
+                else:
+                    raise AssertionError(f"{src}->{tgt} did not raise")
+        finally:
+            if old is None:
+                del os.environ["EDGEMT_MODELS_DIR"]
+            else:
+                os.environ["EDGEMT_MODELS_DIR"] = old
+
+
 def test_scored_translations_with_alignments():
     tr = edgemt.Translator(source_lang="en", target_lang="de")
     text = "The file could not be opened. Please try again!"
