@@ -10,6 +10,7 @@
 
 #include "runtime/api/word_alignment.h"
 #include "runtime/text/html_document.h"
+#include "runtime/text/language_id.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/protected_spans.h"
 
@@ -233,20 +234,42 @@ HttpResponse LibreTranslateApi::handle(const HttpRequest& req) const {
 
 std::vector<std::pair<std::string, double>> LibreTranslateApi::guess_source(const std::string& text,
                                                                             const std::string& target) const {
-  std::vector<std::pair<std::string, double>> out;
+  // Each candidate: CLD2's share of the text in its language (0 when CLD2 did not name it),
+  // and its models' vocabulary coverage of the text.
+  struct Candidate {
+    std::string code;
+    int identified = 0;
+    double coverage = 0.0;
+  };
+  std::vector<Candidate> cands;
   const auto& models = service_.models();
   for (size_t i = 0; i < models.size(); ++i) {
     if (!target.empty() && service_.route(models[i].source, target).empty()) continue;
     const double c = 100.0 * service_.source_coverage(static_cast<int>(i), text);
-    auto it =
-        std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == models[i].source; });
-    if (it == out.end()) {
-      out.emplace_back(models[i].source, c);
+    auto it = std::find_if(cands.begin(), cands.end(),
+                           [&](const Candidate& x) { return x.code == models[i].source; });
+    if (it == cands.end()) {
+      cands.push_back({models[i].source, 0, c});
     } else {
-      it->second = std::max(it->second, c);
+      it->coverage = std::max(it->coverage, c);
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  bool identified = false;
+  for (const LanguageGuess& g : identify_languages(text)) {
+    for (Candidate& x : cands) {
+      if (primary_language(x.code) == g.code) {
+        x.identified = std::max(x.identified, g.percent);
+        identified = true;
+      }
+    }
+  }
+  // Identified languages first, by their share of the text, each with that share as its
+  // confidence, then the others (confidence 0); without an identified one, coverage alone.
+  std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
+    return a.identified != b.identified ? a.identified > b.identified : a.coverage > b.coverage;
+  });
+  std::vector<std::pair<std::string, double>> out;
+  for (const Candidate& x : cands) out.emplace_back(x.code, identified ? x.identified : x.coverage);
   return out;
 }
 

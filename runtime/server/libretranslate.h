@@ -7,9 +7,10 @@
 //                     "detectedLanguage": {...}} (lists when q is a list). A pair no
 //                     model serves goes through a pivot language where two models
 //                     chain (TranslationService::route; alternatives from the second)
-//   POST /detect      q -> [{"language", "confidence"}]: the served source languages
-//                     ranked by how much of q their vocabulary knows (a guess among
-//                     what is served, not a general language identifier)
+//   POST /detect      q -> [{"language", "confidence"}]: the served source languages,
+//                     those CLD2 identifies in q first (confidence: their share of q),
+//                     then by how much of q their vocabulary knows (confidence 0; the
+//                     coverage itself when CLD2 names none of them, or is not built in)
 //   GET  /languages   [{"code", "name", "targets"}] (targets through a pivot too)
 //   GET  /frontend/settings   charLimit, keyRequired, languages (what clients probe)
 //   GET  /health      {"status": "ok", ...} with queue and batch counters
@@ -62,7 +63,7 @@ class LibreTranslateApi {
  private:
   HttpResponse translate(const HttpRequest& request) const;
   HttpResponse detect(const HttpRequest& request) const;
-  // Source languages ranked for `text`: (code, confidence in [0, 100]), best first; only
+  // Source languages ranked for `text` (as /detect): (code, confidence in [0, 100]), best first; only
   // sources that reach `target` (a model, or two through a pivot) when target is not empty.
   std::vector<std::pair<std::string, double>> guess_source(const std::string& text,
                                                            const std::string& target) const;

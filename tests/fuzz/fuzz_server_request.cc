@@ -1,6 +1,7 @@
 // Arbitrary bytes as an HTTP request to edgemt-server's LibreTranslate API (the layer
 // below cpp-httplib: method, path, content type, query fields and body), on a service
-// over the fixed tiny model serving "en" -> "de". The input is
+// over the fixed tiny model serving "en" -> "de" and "de" -> "fr" (so "en" -> "fr" goes
+// through a pivot). The input is
 //   byte 0: method (GET/POST/HEAD/PUT/OPTIONS) and path (/translate, /detect,
 //           /languages, /frontend/settings, /health, anything else)
 //   byte 1: content type (JSON, form, multipart-ish query fields, text/plain, none)
@@ -28,13 +29,15 @@ using json = nlohmann::json;
 edgemt::server::LibreTranslateApi& api() {
   static std::unique_ptr<edgemt::server::TranslationService> service = [] {
     const char* env = std::getenv("EDGEMT_FUZZ_MODEL");
-    edgemt::server::ModelEntry e{env != nullptr && *env != '\0' ? env : EDGEMT_FUZZ_MODEL, "en", "de"};
+    const std::string model = env != nullptr && *env != '\0' ? env : EDGEMT_FUZZ_MODEL;
+    // The same model also as "de" -> "fr": "en" -> "fr" goes through a pivot (two jobs).
+    const std::vector<edgemt::server::ModelEntry> entries = {{model, "en", "de"}, {model, "de", "fr"}};
     edgemt::server::ServiceOptions o;
     o.threads = 1;
     o.max_batch = 4;
     o.max_source_length = 24;
     o.queue_capacity = 64;
-    auto s = edgemt::server::TranslationService::create({e}, o);
+    auto s = edgemt::server::TranslationService::create(entries, o);
     if (!s) {
       std::fprintf(stderr, "fuzz: cannot start the service: %s\n", s.status().to_string().c_str());
       std::exit(1);

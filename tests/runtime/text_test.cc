@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/text/language_id.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/po_catalog.h"
@@ -216,6 +217,41 @@ std::vector<std::string> spans_of(std::string_view text) {
 }
 
 using Strings = std::vector<std::string>;
+
+TEST(LanguageId, IdentifiesSentencesOrNothing) {
+  EXPECT_EQ(primary_language("zh-Hant"), "zh");
+  EXPECT_EQ(primary_language("pt_BR"), "pt");
+  EXPECT_EQ(primary_language("DE"), "de");
+  // Never a guess for nothing, for invalid UTF-8, or without CLD2.
+  EXPECT_TRUE(identify_languages("").empty());
+  EXPECT_TRUE(identify_languages("Die Datei konnte nicht ge\xF6ffnet werden, weil sie fehlt.").empty());
+  if (!language_identification_available()) {
+    EXPECT_TRUE(identify_languages("The file could not be opened because it is missing.").empty());
+    GTEST_SKIP() << "built without CLD2";
+  }
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"The file could not be opened because it is missing.", "en"},
+      {"Die Datei konnte nicht ge\xC3\xB6"
+       "ffnet werden, weil sie fehlt.",
+       "de"},
+      {"Le fichier n'a pas pu \xC3\xAAtre ouvert parce qu'il manque.", "fr"},
+      {"El archivo no se pudo abrir porque falta.", "es"},
+      {"<p>Das ist <b>ein</b> Satz auf Deutsch, mit <a href=\"x\">einem Link</a>.</p>", "de"},
+  };
+  for (const auto& [text, code] : cases) {
+    const std::vector<LanguageGuess> g = identify_languages(text, text[0] == '<');
+    ASSERT_FALSE(g.empty()) << text;
+    EXPECT_EQ(g[0].code, code) << text;
+    EXPECT_GT(g[0].percent, 50) << text;
+    for (size_t i = 1; i < g.size(); ++i) EXPECT_LE(g[i].percent, g[i - 1].percent) << text;
+  }
+  // Past the first 256 KiB nothing is read, and a cut character does not make it invalid.
+  std::string big(256 * 1024 - 1, ' ');
+  big += "\xC3\xA4";  // "ä" across the limit
+  big += " The file could not be opened because it is missing.";
+  EXPECT_TRUE(identify_languages(big).empty());
+  EXPECT_FALSE(identify_languages("The file could not be opened because it is missing. " + big).empty());
+}
 
 TEST(ProtectedSpans, KnownKinds) {
   EXPECT_EQ(spans_of("See https://example.org/a?b=1&c=(2). Or www.example.com, then."),

@@ -13,6 +13,7 @@
 #include "runtime/api/translator.h"
 #include "runtime/server/libretranslate.h"
 #include "runtime/server/service.h"
+#include "runtime/text/language_id.h"
 #include "runtime/text/markup.h"
 
 namespace edgemt::server {
@@ -458,6 +459,54 @@ TEST(Api, DetectRanksServedSources) {
   r.body = "q=%E4%BD%A0%E5%A5%BD%E4%B8%96%E7%95%8C%E4%BD%A0%E5%A5%BD";
   const json cjk = json::parse(api.handle(r).body);
   EXPECT_LT(cjk[0]["confidence"].get<double>(), j[0]["confidence"].get<double>());
+}
+
+// Both bundled models share one English+German vocabulary: /detect tells the two apart by
+// CLD2, and source "auto" with a target both reach picks the identified one.
+TEST(Api, DetectIdentifiesTheLanguage) {
+  if (!language_identification_available()) GTEST_SKIP() << "built without CLD2";
+  ServiceOptions o;
+  o.threads = 1;
+  auto s = TranslationService::create({{kModel, "", ""}, {kModelDeEn, "", ""}, {kModelDeEn, "de", "fr"}}, o);
+  ASSERT_TRUE(s.has_value()) << s.status().to_string();
+  LibreTranslateApi api(*s.value(), {});
+  HttpRequest r;
+  r.method = "POST";
+  r.path = "/detect";
+  r.content_type = "application/json";
+  for (const auto& [text, want, other] : {std::tuple{"Die Datei konnte nicht ge\xC3\xB6"
+                                                     "ffnet werden.",
+                                                     "de", "en"},
+                                          std::tuple{"The file could not be opened.", "en", "de"}}) {
+    r.body = json{{"q", text}}.dump();
+    const HttpResponse out = api.handle(r);
+    ASSERT_EQ(out.status, 200) << out.body;
+    const json j = json::parse(out.body);
+    ASSERT_EQ(j.size(), 2u) << j;
+    EXPECT_EQ(j[0]["language"], want) << j;
+    EXPECT_GT(j[0]["confidence"].get<double>(), 50.0) << j;
+    EXPECT_EQ(j[1]["language"], other) << j;
+    EXPECT_EQ(j[1]["confidence"].get<double>(), 0.0) << j;
+  }
+  // auto -> fr: English (through German) or German (its model); the text decides.
+  auto first = Translator::create(kModel, {});
+  auto second = Translator::create(kModelDeEn, {});
+  ASSERT_TRUE(first.has_value() && second.has_value());
+  const std::string de =
+      "Die Datei konnte nicht ge\xC3\xB6"
+      "ffnet werden.";
+  HttpResponse t = post_json(api, {{"q", de}, {"source", "auto"}, {"target", "fr"}});
+  ASSERT_EQ(t.status, 200) << t.body;
+  json j = json::parse(t.body);
+  EXPECT_EQ(j["detectedLanguage"]["language"], "de") << j;
+  EXPECT_EQ(j["translatedText"], second.value()->translate({de}).value()[0]);
+  const std::string en = kSentences[3];
+  t = post_json(api, {{"q", en}, {"source", "auto"}, {"target", "fr"}});
+  ASSERT_EQ(t.status, 200) << t.body;
+  j = json::parse(t.body);
+  EXPECT_EQ(j["detectedLanguage"]["language"], "en") << j;
+  EXPECT_EQ(j["translatedText"],
+            second.value()->translate(first.value()->translate({en}).value()).value()[0]);
 }
 
 TEST(Api, ApiKeys) {

@@ -1,0 +1,70 @@
+#include "runtime/text/language_id.h"
+
+#include <algorithm>
+#include <cctype>
+
+#if EDGEMT_HAVE_CLD2
+#include <cstdio>  // compact_lang_det.h uses FILE without including it
+// clang-format off
+#include <cld2/public/compact_lang_det.h>
+#include <cld2/public/encodings.h>
+// clang-format on
+#endif
+
+namespace edgemt {
+
+std::string primary_language(std::string_view code) {
+  std::string out;
+  for (char c : code) {
+    if (c == '-' || c == '_') break;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+bool language_identification_available() { return EDGEMT_HAVE_CLD2 != 0; }
+
+std::vector<LanguageGuess> identify_languages(std::string_view text, bool html) {
+  std::vector<LanguageGuess> out;
+#if EDGEMT_HAVE_CLD2
+  constexpr size_t kMaxBytes = 256 * 1024;
+  if (text.size() > kMaxBytes) {
+    // Cut at a character boundary: a cut multi-byte sequence would make CLD2 refuse it all.
+    size_t n = kMaxBytes;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+    text = text.substr(0, n);
+  }
+  CLD2::Language lang3[3];
+  int percent3[3] = {0, 0, 0};
+  double score3[3] = {0, 0, 0};
+  int text_bytes = 0, valid_prefix = 0;
+  bool reliable = false;
+  const CLD2::CLDHints hints = {nullptr, nullptr, CLD2::UNKNOWN_ENCODING, CLD2::UNKNOWN_LANGUAGE};
+  CLD2::ExtDetectLanguageSummaryCheckUTF8(text.data(), static_cast<int>(text.size()), !html, &hints, 0, lang3,
+                                          percent3, score3, nullptr, &text_bytes, &reliable, &valid_prefix);
+  if (!reliable || valid_prefix < static_cast<int>(text.size())) return out;
+  for (int i = 0; i < 3; ++i) {
+    if (lang3[i] == CLD2::UNKNOWN_LANGUAGE || lang3[i] == CLD2::TG_UNKNOWN_LANGUAGE || percent3[i] <= 0)
+      continue;
+    std::string code = primary_language(CLD2::LanguageCode(lang3[i]));
+    // CLD2 keeps a few withdrawn ISO 639-1 codes.
+    if (code == "iw") code = "he";
+    if (code == "in") code = "id";
+    if (code == "jw") code = "jv";
+    auto same = std::find_if(out.begin(), out.end(), [&](const LanguageGuess& g) { return g.code == code; });
+    if (same != out.end()) {
+      same->percent += percent3[i];  // zh-Hans and zh-Hant are both "zh"
+    } else {
+      out.push_back({code, percent3[i]});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const LanguageGuess& a, const LanguageGuess& b) { return a.percent > b.percent; });
+#else
+  (void)text;
+  (void)html;
+#endif
+  return out;
+}
+
+}  // namespace edgemt
