@@ -43,12 +43,13 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  9 /* 2: edgemt_translate_options.max_length_factor/offset;                   \
+  10 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
        7: edgemt_bundled_model_path, edgemt_model_source/target_language;      \
-       8: edgemt_translate_scored; 9: edgemt_bundled_model_route */
+       8: edgemt_translate_scored; 9: edgemt_bundled_model_route;              \
+       10: edgemt_score_ids, edgemt_model_target_token_id */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6). */
 typedef enum edgemt_format {
@@ -194,6 +195,10 @@ EDGEMT_API const char* edgemt_model_metadata(const edgemt_model* model, const ch
 EDGEMT_API edgemt_status edgemt_model_source_token_id(const edgemt_model* model, const char* token,
                                                       int32_t* id);
 EDGEMT_API const char* edgemt_model_target_token(const edgemt_model* model, int32_t id);
+/* Since C API version 10. The target id of a piece (the unknown-token id when the target
+ * vocabulary has no such piece). */
+EDGEMT_API edgemt_status edgemt_model_target_token_id(const edgemt_model* model, const char* token,
+                                                      int32_t* id);
 /* Releases the caller's reference; translators made from it keep the model alive. */
 EDGEMT_API void edgemt_model_free(edgemt_model* model);
 
@@ -245,6 +250,20 @@ EDGEMT_API edgemt_status edgemt_translate_scored(edgemt_translator* translator, 
                                                  size_t n, size_t num_hypotheses,
                                                  const edgemt_translate_options* options,
                                                  const char* const** results);
+
+/* Since C API version 10. Scoring (forced decoding, CTranslate2's score_batch): for each of
+ * the n pairs, the log-probability of each token of target i given source i, the final
+ * eos included (so they sum to the target's log-probability): the model's raw
+ * log-softmax, without the search's processors or the lexical shortlist. sources as
+ * edgemt_translate_ids takes them (eos appended if missing; at most the translator's
+ * max_source_length ids, no chunking); targets[i] has target_lengths[i] target ids (no
+ * decoder start, no final eos; at most max_target_length - 1). (*out_logprobs)[i] has
+ * (*out_lengths)[i] = target_lengths[i] + 1 values, owned by the translator, valid until
+ * its next call. */
+EDGEMT_API edgemt_status edgemt_score_ids(edgemt_translator* translator, const int32_t* const* sources,
+                                          const size_t* source_lengths, const int32_t* const* targets,
+                                          const size_t* target_lengths, size_t n,
+                                          const float* const** out_logprobs, const size_t** out_lengths);
 
 #ifdef __cplusplus
 }

@@ -46,6 +46,15 @@ class TranslationResult:
     scores: List[float] = field(default_factory=list)
 
 
+@dataclass
+class ScoringResult:
+    """One pair's score, as CTranslate2's score_batch returns it: the target's tokens and
+    the end token, each with its log-probability given the source."""
+
+    tokens: List[str]
+    log_probs: List[float]
+
+
 # CTranslate2 options that edgemt does not implement: accepted at their default value only.
 _UNSUPPORTED_DEFAULTS = {
     "target_prefix": None, "asynchronous": False, "patience": 1, "coverage_penalty": 0,
@@ -276,6 +285,31 @@ class Translator:
         options.protect_spans = bool(protect_spans)
         out = [json.loads(x) for x in self._t.translate_scored(batch, num_hypotheses, options)]
         return out[0] if single else out
+
+    def score_batch(self, source: Sequence[Sequence[str]], target: Sequence[Sequence[str]],
+                    **kwargs) -> List[ScoringResult]:
+        """Scores token sequences (SentencePiece pieces, without end tokens), as
+        CTranslate2's score_batch: per pair the target's tokens plus "</s>", each with its
+        log-probability given the source (the model's raw log-softmax; forced decoding).
+        Their sum is the target's log-probability (a reranker or filter's score)."""
+        for k in kwargs:
+            if k not in ("max_batch_size", "batch_type", "max_input_length", "offset", "asynchronous"):
+                raise TypeError(f"score_batch() got an unexpected keyword argument {k!r}")
+        if kwargs.get("offset", 0) != 0 or kwargs.get("asynchronous", False):
+            raise NotImplementedError("offset and asynchronous are not supported by edgemt")
+        self._direct_only("score_batch")
+        src = [list(map(str, s)) for s in source]
+        tgt = [list(map(str, t)) for t in target]
+        if len(src) != len(tgt):
+            raise ValueError(f"score_batch: {len(src)} sources but {len(tgt)} targets")
+        out = self._t.score_tokens(src, tgt)
+        return [ScoringResult(tokens=t + ["</s>"], log_probs=list(lp)) for t, lp in zip(tgt, out)]
+
+    def score_ids(self, source: Sequence[Sequence[int]], target: Sequence[Sequence[int]]) -> List[List[float]]:
+        """Token ids: each target's tokens' log-probabilities given its source, the final
+        eos included (one more value than the target has ids)."""
+        self._direct_only("score_ids")
+        return self._t.score_ids([list(map(int, s)) for s in source], [list(map(int, t)) for t in target])
 
     def translate_ids(self, ids: Sequence[Sequence[int]], *, beam_size: Optional[int] = None,
                       length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,

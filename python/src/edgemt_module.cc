@@ -205,6 +205,42 @@ class Translator {
     return result;
   }
 
+  // Each target's tokens' log-probabilities given its source, the final eos included
+  // (edgemt_score_ids).
+  std::vector<std::vector<float>> score_ids(const std::vector<std::vector<int32_t>>& sources,
+                                            const std::vector<std::vector<int32_t>>& targets) {
+    if (sources.size() != targets.size())
+      throw std::invalid_argument("score: " + std::to_string(sources.size()) + " sources but " +
+                                  std::to_string(targets.size()) + " targets");
+    const auto [src, src_len] = views(sources);
+    const auto [tgt, tgt_len] = views(targets);
+    const float* const* out = nullptr;
+    const size_t* out_len = nullptr;
+    edgemt_status s;
+    {
+      py::gil_scoped_release nogil;
+      s = edgemt_score_ids(handle_, src.data(), src_len.data(), tgt.data(), tgt_len.data(), sources.size(),
+                           &out, &out_len);
+    }
+    check(s);
+    std::vector<std::vector<float>> result(sources.size());
+    for (size_t i = 0; i < sources.size(); ++i) result[i].assign(out[i], out[i] + out_len[i]);
+    return result;
+  }
+
+  // Pieces in, as CTranslate2's score_batch takes them.
+  std::vector<std::vector<float>> score_tokens(const std::vector<std::vector<std::string>>& sources,
+                                               const std::vector<std::vector<std::string>>& targets) {
+    std::vector<std::vector<int32_t>> tgt(targets.size());
+    for (size_t i = 0; i < targets.size(); ++i)
+      for (const std::string& piece : targets[i]) {
+        int32_t id = 0;
+        check(edgemt_model_target_token_id(model_->handle, piece.c_str(), &id));
+        tgt[i].push_back(id);
+      }
+    return score_ids(source_ids(sources), tgt);
+  }
+
   std::vector<std::string> translate(const std::vector<std::string>& texts, const Options& opt) {
     const edgemt_translate_options o = opt.c();
     return text_call(texts, [&](const char* const* in, const char* const** out) {
@@ -296,5 +332,7 @@ PYBIND11_MODULE(_edgemt, m) {
       .def("translate_ids_nbest", &Translator::translate_ids_nbest)
       .def("translate_tokens_nbest", &Translator::translate_tokens_nbest)
       .def("translate", &Translator::translate)
-      .def("translate_scored", &Translator::translate_scored);
+      .def("translate_scored", &Translator::translate_scored)
+      .def("score_ids", &Translator::score_ids)
+      .def("score_tokens", &Translator::score_tokens);
 }

@@ -31,6 +31,11 @@ struct edgemt_translator {
   std::vector<std::vector<float>> nbest_scores;
   std::vector<size_t> first, counts;
   std::vector<float> scores;
+  // Scoring calls.
+  std::vector<std::span<const int32_t>> targets;
+  std::vector<std::vector<float>> logprobs;
+  std::vector<const float*> logprob_ptrs;
+  std::vector<size_t> logprob_lengths;
 };
 
 namespace {
@@ -300,6 +305,13 @@ edgemt_status edgemt_model_source_token_id(const edgemt_model* model, const char
   return EDGEMT_OK;
 }
 
+edgemt_status edgemt_model_target_token_id(const edgemt_model* model, const char* token, int32_t* id) {
+  if (model == nullptr || token == nullptr || id == nullptr)
+    return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_model_target_token_id: model, token or id is NULL");
+  *id = model->model->tokenizer().target_id(token);
+  return EDGEMT_OK;
+}
+
 const char* edgemt_model_target_token(const edgemt_model* model, int32_t id) {
   if (model == nullptr) return nullptr;
   const std::string_view piece = model->model->tokenizer().target_piece(id);
@@ -501,3 +513,40 @@ edgemt_status edgemt_translate_ids_nbest(edgemt_translator* translator, const in
 }
 
 }  // extern "C"
+
+edgemt_status edgemt_score_ids(edgemt_translator* translator, const int32_t* const* sources,
+                               const size_t* source_lengths, const int32_t* const* targets,
+                               const size_t* target_lengths, size_t n, const float* const** out_logprobs,
+                               const size_t** out_lengths) {
+  return guarded([&] {
+    if (out_logprobs == nullptr || out_lengths == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_score_ids: out_logprobs or out_lengths is NULL");
+    *out_logprobs = nullptr;
+    *out_lengths = nullptr;
+    if (translator == nullptr) return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_score_ids: translator is NULL");
+    if (n > 0 &&
+        (sources == nullptr || source_lengths == nullptr || targets == nullptr || target_lengths == nullptr))
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_score_ids: sources, targets or their lengths are NULL");
+    edgemt_translator& t = *translator;
+    t.sources.resize(n);
+    t.targets.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      if ((sources[i] == nullptr && source_lengths[i] > 0) ||
+          (targets[i] == nullptr && target_lengths[i] > 0))
+        return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_score_ids: pair " + std::to_string(i) + " is NULL");
+      t.sources[i] = std::span<const int32_t>(sources[i], source_lengths[i]);
+      t.targets[i] = std::span<const int32_t>(targets[i], target_lengths[i]);
+    }
+    const edgemt::Status st = t.translator->score_ids(t.sources, t.targets, &t.logprobs);
+    if (!st.is_ok()) return from_status(st);
+    t.logprob_ptrs.resize(n);
+    t.logprob_lengths.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      t.logprob_ptrs[i] = t.logprobs[i].data();
+      t.logprob_lengths[i] = t.logprobs[i].size();
+    }
+    *out_logprobs = t.logprob_ptrs.data();
+    *out_lengths = t.logprob_lengths.data();
+    return EDGEMT_OK;
+  });
+}

@@ -307,6 +307,70 @@ Status Translator::translate_ids(const std::vector<std::vector<int32_t>>& source
   return run_chunked(views_of(sources), *results, p.value());
 }
 
+Status Translator::score_ids(std::span<const std::span<const int32_t>> sources,
+                             std::span<const std::span<const int32_t>> targets,
+                             std::vector<std::vector<float>>* token_logprobs) {
+  if (targets.size() != sources.size())
+    return invalid_argument("score: " + std::to_string(sources.size()) + " sources but " +
+                            std::to_string(targets.size()) + " targets");
+  const EngineLimits& lim = engine_->limits();
+  const int32_t eos = model_->config().eos_id;
+  token_logprobs->assign(sources.size(), {});
+  SearchParams p;
+  p.beam = 1;
+  p.max_new_tokens = lim.max_target_length;
+  p.use_shortlist = false;
+  const size_t batch = static_cast<size_t>(lim.max_batch);
+  std::vector<std::vector<int32_t>> with_eos;  // sources that lacked their final eos
+  std::vector<std::span<const int32_t>> src, tgt, out(batch);
+  for (size_t at = 0; at < sources.size(); at += batch) {
+    const size_t n = std::min(batch, sources.size() - at);
+    src.clear();
+    tgt.clear();
+    with_eos.clear();
+    with_eos.reserve(n);
+    for (size_t i = at; i < at + n; ++i) {
+      if (sources[i].empty() || sources[i].back() != eos) {
+        with_eos.emplace_back(sources[i].begin(), sources[i].end());
+        with_eos.back().push_back(eos);
+        src.push_back(with_eos.back());
+      } else {
+        src.push_back(sources[i]);
+      }
+      if (src.back().size() > static_cast<size_t>(lim.max_source_length))
+        return out_of_range("score: source " + std::to_string(i) + " has " +
+                            std::to_string(src.back().size()) + " tokens, more than max_source_length (" +
+                            std::to_string(lim.max_source_length) + ")");
+      tgt.push_back(targets[i]);
+    }
+    p.forced_targets = tgt;
+    EDGEMT_RETURN_IF_ERROR(engine_->run(src, p, std::span(out.data(), n)));
+    for (size_t j = 0; j < n; ++j) {
+      const std::span<const float> lp = engine_->hypothesis_logprobs(j, 0);
+      (*token_logprobs)[at + j].assign(lp.begin(), lp.end());
+    }
+  }
+  return Status::ok();
+}
+
+Expected<std::vector<std::vector<float>>> Translator::score(const std::vector<std::string>& sources,
+                                                            const std::vector<std::string>& targets) {
+  if (targets.size() != sources.size())
+    return invalid_argument("score: " + std::to_string(sources.size()) + " sources but " +
+                            std::to_string(targets.size()) + " targets");
+  const Tokenizer& tok = model_->tokenizer();
+  std::vector<std::vector<int32_t>> src(sources.size()), tgt(targets.size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    EDGEMT_RETURN_IF_ERROR(tok.encode(sources[i], &src[i]));
+    EDGEMT_RETURN_IF_ERROR(tok.encode_target(targets[i], &tgt[i]));
+  }
+  const std::vector<std::span<const int32_t>> src_views(src.begin(), src.end()),
+      tgt_views(tgt.begin(), tgt.end());
+  std::vector<std::vector<float>> out;
+  EDGEMT_RETURN_IF_ERROR(score_ids(src_views, tgt_views, &out));
+  return out;
+}
+
 Status Translator::encode_sentence(std::string_view sentence, Protection protect, Segments* seg,
                                    std::vector<int32_t>* ids) {
   const Tokenizer& tok = model_->tokenizer();

@@ -238,6 +238,22 @@ class Translator {
                                                      size_t num_hypotheses = 1,
                                                      const TranslateOptions& options = {});
 
+  // Scoring (forced decoding; CTranslate2's score_batch): each target's tokens'
+  // log-probabilities given its source, the final eos included (so they sum to the
+  // target's log-probability): the log-softmax of the model's raw logits, without the
+  // search's processors and without the lexical shortlist. sources[i]: token ids (eos
+  // appended when missing), at most max_source_length with it; targets[i]: target ids
+  // without decoder start or final eos, at most max_target_length - 1. token_logprobs
+  // is resized to sources.size(). Allocates.
+  Status score_ids(std::span<const std::span<const int32_t>> sources,
+                   std::span<const std::span<const int32_t>> targets,
+                   std::vector<std::vector<float>>* token_logprobs);
+  // Text pairs, each tokenized whole with the model's tokenizers (not split into
+  // sentences, no span protection): per pair its target's tokens' log-probabilities as
+  // score_ids (the final eos included).
+  Expected<std::vector<std::vector<float>>> score(const std::vector<std::string>& sources,
+                                                  const std::vector<std::string>& targets);
+
   const Model& model() const { return *model_; }
   std::shared_ptr<const Model> shared_model() const { return model_; }
   // The limits this translator was planned for (options resolved against the model).

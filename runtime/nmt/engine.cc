@@ -185,19 +185,37 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
   if (params.alignment_head < -1 || params.alignment_head >= static_cast<int>(d.decoder_heads))
     return invalid_argument("alignment head " + std::to_string(params.alignment_head) + " is outside [-1, " +
                             std::to_string(d.decoder_heads - 1) + "]");
+  const std::span<const std::span<const int32_t>> forced = params.forced_targets;
+  if (!forced.empty()) {
+    if (forced.size() < n) return invalid_argument("forced decoding needs one target per source");
+    if (params.beam != 1 || params.sampling_topk != 1)
+      return invalid_argument("forced decoding needs beam 1 and no sampling");
+    for (size_t s = 0; s < n; ++s) {
+      if (forced[s].size() + 1 > static_cast<size_t>(params.max_new_tokens))
+        return out_of_range("target " + std::to_string(s) + " has " + std::to_string(forced[s].size()) +
+                            " tokens; at most " + std::to_string(params.max_new_tokens - 1) +
+                            " can be scored");
+      for (int32_t id : forced[s])
+        if (id < 0 || id >= static_cast<int32_t>(d.target_vocab))
+          return out_of_range("target id " + std::to_string(id) + " is outside the target vocabulary (" +
+                              std::to_string(d.target_vocab) + ")");
+    }
+  }
   EDGEMT_RETURN_IF_ERROR(m.source.fill(sources, d, m.context.config->source_vocab_size));
 
   m.encoder.run(m.source);
   m.decoder.prepare(m.encoder.output(), m.encoder.quant());
   // Decode-phase memory (it may share bytes with the encoder's buffers): built now.
-  m.search.build_shortlist(sources, params.use_shortlist);
+  m.search.build_shortlist(sources, params.use_shortlist && forced.empty());
   if (params.sampling_topk > 1) m.search.seed_sentences(sources, params.seed);
   m.decoder.prepare_shortlist(m.search.shortlist_mask, n, m.search.shortlist_active);
   // Each sentence's length limit; the search runs until the longest allows.
   size_t max_new = 0;
   for (size_t s = 0; s < n; ++s) {
     int64_t lim = params.max_new_tokens;
-    if (params.max_length_factor > 0.0f) {
+    if (!forced.empty()) {
+      lim = static_cast<int64_t>(forced[s].size()) + 1;
+    } else if (params.max_length_factor > 0.0f) {
       const double rel =
           std::ceil(static_cast<double>(params.max_length_factor) * static_cast<double>(sources[s].size()));
       lim = std::clamp<int64_t>(static_cast<int64_t>(std::min(rel, 1e9)) + params.max_length_offset, 1, lim);
@@ -211,7 +229,7 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
           : (params.alignment_layer >= 0 ? params.alignment_layer : default_alignment_layer(layers)),
       params.alignment_head);
   m.last_beam = static_cast<size_t>(params.beam);
-  m.last_greedy_scores = params.greedy_scores;
+  m.last_greedy_scores = params.greedy_scores || !forced.empty();
   m.last_sentences = n;
   if (params.beam == 1) {
     m.greedy.run(n, max_new, params, m.decoder);

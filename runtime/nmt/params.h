@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "runtime/model/config.h"
 
@@ -75,6 +76,13 @@ struct SearchParams {
   // The head of that layer whose weights align (Marian's guided alignment trains the
   // first); -1: the layer's heads averaged.
   int alignment_head = -1;
+  // Forced decoding (scoring, as CTranslate2's score_batch): sentence s's output is
+  // forced_targets[s] (target ids, no decoder start) then eos, whatever the model would
+  // choose; each token's log-probability (Engine::hypothesis_logprobs) is the log-softmax
+  // of the model's raw logits, without the search's processors. Needs beam 1, no
+  // sampling; the shortlist is not used. Each target at most max_new_tokens - 1 ids.
+  // Empty: a search.
+  std::span<const std::span<const int32_t>> forced_targets;
 };
 
 // The decoder layer whose cross-attention aligns best when a model says nothing: the

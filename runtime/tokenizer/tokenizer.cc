@@ -51,17 +51,42 @@ Expected<std::unique_ptr<Tokenizer>> Tokenizer::create(TokenizerSpec spec) {
     const auto it = t->source_ids_.find(special);
     if (it != t->source_ids_.end()) t->specials_.emplace_back(it->first, it->second);
   }
+  // Target text (scoring): the target vocabulary's own ids where it is separate.
+  if (!t->target_pieces_.empty()) {
+    for (size_t i = 0; i < t->target_pieces_.size(); ++i) {
+      if (!t->target_pieces_[i].empty())
+        t->target_ids_.emplace(t->target_pieces_[i], static_cast<int32_t>(i));
+    }
+    for (std::string_view special : {"</s>", "<unk>", "<pad>"}) {
+      const auto it = t->target_ids_.find(special);
+      if (it != t->target_ids_.end()) t->target_specials_.emplace_back(it->first, it->second);
+    }
+  }
   return t;
 }
 
 Status Tokenizer::encode(std::string_view text, std::vector<int32_t>* ids) const {
+  EDGEMT_RETURN_IF_ERROR(encode_with(*source_, source_ids_, specials_, text, ids));
+  ids->push_back(eos_id_);
+  return Status::ok();
+}
+
+Status Tokenizer::encode_target(std::string_view text, std::vector<int32_t>* ids) const {
+  if (target_pieces_.empty()) return encode_with(*source_, source_ids_, specials_, text, ids);
+  return encode_with(target_ != nullptr ? *target_ : *source_, target_ids_, target_specials_, text, ids);
+}
+
+Status Tokenizer::encode_with(const sentencepiece::SentencePieceProcessor& spm,
+                              const std::unordered_map<std::string_view, int32_t>& vocab,
+                              const std::vector<std::pair<std::string_view, int32_t>>& specials,
+                              std::string_view text, std::vector<int32_t>* ids) const {
   // A leading language code ">>xx<<" is a token of its own (MarianTokenizer).
   if (text.size() >= 4 && text.substr(0, 2) == ">>") {
     const size_t end = text.find("<<", 2);
     if (end != std::string_view::npos) {
       const std::string_view code = text.substr(0, end + 2);
-      const auto it = source_ids_.find(code);
-      ids->push_back(it != source_ids_.end() ? it->second : unk_id_);
+      const auto it = vocab.find(code);
+      ids->push_back(it != vocab.end() ? it->second : unk_id_);
       text.remove_prefix(end + 2);
     }
   }
@@ -72,7 +97,7 @@ Status Tokenizer::encode(std::string_view text, std::vector<int32_t>* ids) const
   while (!text.empty()) {
     size_t cut = text.size(), cut_len = 0;
     int32_t cut_id = -1;
-    for (const auto& [piece, id] : specials_) {
+    for (const auto& [piece, id] : specials) {
       const size_t at = text.find(piece);
       if (at < cut) {
         cut = at;
@@ -83,18 +108,17 @@ Status Tokenizer::encode(std::string_view text, std::vector<int32_t>* ids) const
     const std::string_view segment = text.substr(0, cut);
     if (!segment.empty()) {
       pieces.clear();
-      const auto st = source_->Encode(absl::string_view(segment.data(), segment.size()), &pieces);
+      const auto st = spm.Encode(absl::string_view(segment.data(), segment.size()), &pieces);
       if (!st.ok()) return invalid_argument("tokenization failed: " + st.ToString());
       for (const std::string& p : pieces) {
-        const auto it = source_ids_.find(p);
-        ids->push_back(it != source_ids_.end() ? it->second : unk_id_);
+        const auto it = vocab.find(p);
+        ids->push_back(it != vocab.end() ? it->second : unk_id_);
       }
     }
     if (cut_id < 0) break;
     ids->push_back(cut_id);
     text.remove_prefix(cut + cut_len);
   }
-  ids->push_back(eos_id_);
   return Status::ok();
 }
 

@@ -40,6 +40,10 @@ class Tokenizer {
   // Appends the source ids of `text` (with the final eos) to *ids. Invalid UTF-8 is
   // handled by SentencePiece (replaced), never an error for the caller.
   Status encode(std::string_view text, std::vector<int32_t>* ids) const;
+  // Appends the target ids of `text` (no decoder start, no final eos), as a reference
+  // translation to score: the target vocabulary (and its SentencePiece model where the
+  // vocabularies are separate), else as encode().
+  Status encode_target(std::string_view text, std::vector<int32_t>* ids) const;
   // Target ids -> text. Special tokens (eos, pad, unk) are skipped, like
   // transformers' decode(..., skip_special_tokens=True).
   std::string decode(std::span<const int32_t> ids) const;
@@ -48,6 +52,12 @@ class Tokenizer {
   int32_t source_id(std::string_view piece) const {
     const auto it = source_ids_.find(piece);
     return it != source_ids_.end() ? it->second : unk_id_;
+  }
+  // The target id of one piece (unk when the vocabulary has none).
+  int32_t target_id(std::string_view piece) const {
+    const auto& ids = target_pieces_.empty() ? source_ids_ : target_ids_;
+    const auto it = ids.find(piece);
+    return it != ids.end() ? it->second : unk_id_;
   }
   // The piece of a target id ("" outside the vocabulary or for a hole in it).
   std::string_view target_piece(int32_t id) const {
@@ -78,6 +88,13 @@ class Tokenizer {
   std::vector<std::string_view> target_pieces_;
   std::unordered_map<std::string_view, int32_t> source_ids_;
   std::vector<std::pair<std::string_view, int32_t>> specials_;  // eos, unk, pad pieces
+  // Separate target vocabulary only: its piece -> id map and special pieces.
+  std::unordered_map<std::string_view, int32_t> target_ids_;
+  std::vector<std::pair<std::string_view, int32_t>> target_specials_;
+  Status encode_with(const sentencepiece::SentencePieceProcessor& spm,
+                     const std::unordered_map<std::string_view, int32_t>& vocab,
+                     const std::vector<std::pair<std::string_view, int32_t>>& specials, std::string_view text,
+                     std::vector<int32_t>* ids) const;
   int eos_id_ = 0, unk_id_ = 1, pad_id_ = -1;
 };
 

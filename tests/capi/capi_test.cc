@@ -365,6 +365,58 @@ TEST_P(CApi, NbestWithScoresEqualsTheCppApi) {
 INSTANTIATE_TEST_SUITE_P(Models, CApi, ::testing::ValuesIn(model_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
+// Scoring: the C++ API's log-probabilities for the same pairs (the references' greedy
+// outputs, more pairs than the batch), pieces round-trip through the target vocabulary,
+// and bad pairs are errors.
+TEST_P(CApi, ScoringEqualsTheCppApi) {
+  edgemt_translator* tr = make_translator(1);
+  ASSERT_NE(tr, nullptr);
+  std::vector<std::vector<int32_t>> tgt;
+  for (const json& row : ref_.at("greedy")) tgt.push_back(row.get<std::vector<int32_t>>());
+  ASSERT_EQ(tgt.size(), src_.size());
+  std::vector<const int32_t*> tgt_ptrs;
+  std::vector<size_t> tgt_lengths;
+  for (auto& t : tgt) {
+    if (t.size() + 1 > static_cast<size_t>(max_new_)) t.resize(static_cast<size_t>(max_new_) - 1);
+    tgt_ptrs.push_back(t.data());
+    tgt_lengths.push_back(t.size());
+  }
+  const float* const* lps = nullptr;
+  const size_t* lens = nullptr;
+  ASSERT_EQ(edgemt_score_ids(tr, ids_.data(), lengths_.data(), tgt_ptrs.data(), tgt_lengths.data(),
+                             src_.size(), &lps, &lens),
+            EDGEMT_OK)
+      << edgemt_last_error();
+  auto cpp = make_cpp_translator();
+  ASSERT_NE(cpp, nullptr);
+  std::vector<std::span<const int32_t>> s(src_.begin(), src_.end()), t(tgt.begin(), tgt.end());
+  std::vector<std::vector<float>> want;
+  ASSERT_TRUE(cpp->score_ids(s, t, &want).is_ok());
+  for (size_t i = 0; i < src_.size(); ++i) {
+    ASSERT_EQ(lens[i], tgt[i].size() + 1) << GetParam() << " pair " << i;
+    EXPECT_EQ(std::vector<float>(lps[i], lps[i] + lens[i]), want[i]) << GetParam() << " pair " << i;
+  }
+  for (int32_t id : tgt[0]) {
+    const char* piece = edgemt_model_target_token(model_, id);
+    ASSERT_NE(piece, nullptr);
+    int32_t back = -1;
+    ASSERT_EQ(edgemt_model_target_token_id(model_, piece, &back), EDGEMT_OK);
+    EXPECT_EQ(back, id) << piece;
+  }
+  const int32_t bad = 1 << 30;
+  const int32_t* bad_ptr = &bad;
+  const size_t one = 1;
+  EXPECT_EQ(edgemt_score_ids(tr, ids_.data(), lengths_.data(), &bad_ptr, &one, 1, &lps, &lens),
+            EDGEMT_OUT_OF_RANGE);
+  EXPECT_EQ(lps, nullptr);
+  EXPECT_EQ(edgemt_score_ids(tr, ids_.data(), lengths_.data(), nullptr, &one, 1, &lps, &lens),
+            EDGEMT_INVALID_ARGUMENT);
+  EXPECT_EQ(edgemt_score_ids(tr, ids_.data(), lengths_.data(), tgt_ptrs.data(), tgt_lengths.data(), 1,
+                             nullptr, &lens),
+            EDGEMT_INVALID_ARGUMENT);
+  edgemt_translator_free(tr);
+}
+
 TEST(CApiErrors, BadFilesAndArgumentsGiveStatusAndMessage) {
   edgemt_model* m = nullptr;
   EXPECT_EQ(edgemt_model_load("/nonexistent.emt", &m), EDGEMT_NOT_FOUND);

@@ -302,6 +302,40 @@ TEST_P(MarianParity, TranslatorScoresAreMarians) {
   EXPECT_GE(compared + 3, src_.size());
 }
 
+// Scoring Marian's own 4-best (forced decoding) gives Marian's scores: each hypothesis'
+// log-probability, less the word penalty per token (--normalize 0). Not for models with a
+// lexical shortlist: Marian normalizes over the shortlist, scoring over the vocabulary.
+TEST_P(MarianParity, ScoringMariansHypothesesGivesTheirScores) {
+  if (!c_->ref.contains("greedy_score")) GTEST_SKIP() << "no scores in " << c_->name;
+  if (model_->shortlist().present()) GTEST_SKIP() << c_->name << " has a shortlist";
+  auto tr = make_translator(model_, 8, 4, max_new_);
+  ASSERT_NE(tr, nullptr);
+  TranslateOptions t;
+  t.beam_style = BeamStyle::kMarian;
+  const float wp = tr->resolve(t).value().word_penalty;
+  const json& nbest = c_->ref.at("beam4_nbest");
+  std::vector<std::span<const int32_t>> src, tgt;
+  std::vector<std::vector<int32_t>> ids;
+  std::vector<float> want;
+  for (size_t i = 0; i < src_.size(); ++i)
+    for (const json& h : nbest[i]) {
+      if (h.at("ids").size() + 1 > static_cast<size_t>(max_new_)) continue;
+      ids.push_back(h.at("ids").get<std::vector<int32_t>>());
+      want.push_back(h.at("score").get<float>() + wp * static_cast<float>(ids.back().size() + 1));
+      src.push_back(src_[i]);
+    }
+  ASSERT_GE(ids.size(), src_.size()) << c_->name;
+  tgt.assign(ids.begin(), ids.end());
+  std::vector<std::vector<float>> got;
+  const Status st = tr->score_ids(src, tgt, &got);
+  ASSERT_TRUE(st.is_ok()) << st.to_string();
+  for (size_t k = 0; k < got.size(); ++k) {
+    double sum = 0.0;
+    for (float x : got[k]) sum += x;
+    EXPECT_NEAR(sum, want[k], 1e-3 + 1e-5 * std::fabs(want[k])) << c_->name << " hypothesis " << k;
+  }
+}
+
 // Beam search batched (hypotheses of several sentences side by side, their states
 // reordered within each sentence) and threaded gives each sentence's beam alone.
 // Both styles; Marian's beams shrink at different steps in each sentence.

@@ -964,6 +964,82 @@ TEST_P(Parity, TokenLogprobsAreTransformersLogSoftmax) {
   }
 }
 
+// Scoring (forced decoding) a hypothesis the search found gives the log-probabilities the
+// search added for it (each checked against transformers' log-softmax above), in any batch;
+// text pairs score as their tokens; bad pairs are errors.
+TEST_P(Parity, ScoringGivesTheSearchsLogprobs) {
+  auto t = make_translator(model_, 3, 4, max_new_);
+  ASSERT_NE(t, nullptr);
+  std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
+  for (int beam : {1, 4}) {
+    SCOPED_TRACE("beam " + std::to_string(beam));
+    TranslateOptions to;
+    to.beam = beam;
+    to.max_length = max_new_;
+    to.length_penalty = 1.0f;
+    to.use_shortlist = false;
+    std::vector<std::vector<std::vector<int32_t>>> nbest;
+    std::vector<std::vector<float>> scores;
+    std::vector<std::vector<std::vector<float>>> lps;
+    ASSERT_TRUE(t->translate_ids_nbest(in, 4, &nbest, to, &scores, &lps).is_ok());
+    std::vector<std::span<const int32_t>> srcs, tgts;
+    std::vector<const std::vector<float>*> want;
+    for (size_t i = 0; i < src_.size(); ++i)
+      for (size_t j = 0; j < nbest[i].size(); ++j) {
+        if (lps[i][j].size() != nbest[i][j].size() + 1) continue;  // cut at the length limit
+        // Every other source without its eos (score_ids appends it).
+        srcs.push_back(i % 2 == 0 ? in[i] : in[i].first(in[i].size() - 1));
+        tgts.push_back(nbest[i][j]);
+        want.push_back(&lps[i][j]);
+      }
+    ASSERT_FALSE(srcs.empty()) << c_->name;
+    std::vector<std::vector<float>> got;
+    const Status st = t->score_ids(srcs, tgts, &got);
+    ASSERT_TRUE(st.is_ok()) << st.to_string();
+    ASSERT_EQ(got.size(), srcs.size());
+    for (size_t k = 0; k < got.size(); ++k) {
+      ASSERT_EQ(got[k].size(), want[k]->size()) << c_->name << " pair " << k;
+      // An eos the length limit forced has the search's value after the processors (0),
+      // not the model's: all but that one.
+      const size_t n = got[k].size() - (got[k].size() >= static_cast<size_t>(max_new_) ? 1 : 0);
+      for (size_t x = 0; x < n; ++x)
+        EXPECT_NEAR(got[k][x], (*want[k])[x], 1e-3 + 1e-4 * std::fabs((*want[k])[x]))
+            << c_->name << " pair " << k << " token " << x;
+    }
+  }
+  // An empty target scores its eos alone; a target past the limit, an id outside the
+  // vocabulary or mismatched lists are errors.
+  std::vector<int32_t> none, bad = {static_cast<int32_t>(model_->config().target_vocab_size)};
+  std::vector<int32_t> too_long(static_cast<size_t>(t->limits().max_target_length), 0);
+  std::vector<std::vector<float>> got;
+  std::vector<std::span<const int32_t>> one_src = {in[0]}, one_tgt = {none};
+  ASSERT_TRUE(t->score_ids(one_src, one_tgt, &got).is_ok());
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(got[0].size(), 1u);
+  EXPECT_LE(got[0][0], 0.0f);
+  one_tgt = {bad};
+  EXPECT_FALSE(t->score_ids(one_src, one_tgt, &got).is_ok());
+  one_tgt = {too_long};
+  EXPECT_FALSE(t->score_ids(one_src, one_tgt, &got).is_ok());
+  EXPECT_FALSE(t->score_ids(one_src, {}, &got).is_ok());
+  // Text: the target's tokens plus eos, each a log-probability.
+  const std::string source = c_->ref.at("sentences")[0].get<std::string>();
+  // A few words of it (a random model's whole output may tokenize past the limit).
+  std::vector<std::vector<int32_t>> outs;
+  ASSERT_TRUE(t->translate_ids({src_[0]}, &outs).is_ok());
+  const std::vector<int32_t>& out = outs[0];
+  const std::string target =
+      model_->tokenizer().decode(std::span(out).first(std::min<size_t>(out.size(), 6)));
+  auto scored = t->score({source, source}, {target, ""});
+  ASSERT_TRUE(scored.has_value()) << scored.status().to_string();
+  std::vector<int32_t> ids;
+  ASSERT_TRUE(model_->tokenizer().encode_target(target, &ids).is_ok());
+  ASSERT_EQ(scored.value()[0].size(), ids.size() + 1) << c_->name;
+  for (float x : scored.value()[0]) EXPECT_TRUE(x <= 0.0f && std::isfinite(x)) << c_->name;
+  EXPECT_EQ(scored.value()[1].size(), 1u);
+  EXPECT_FALSE(t->score({source}, {}).has_value());
+}
+
 TEST_P(Parity, BeamNbestMatchesTransformersNumReturnSequences) {
   ASSERT_TRUE(c_->ref.contains("beam4_nbest"))
       << "run tools/parity/make_parity_models.py --add-nbest to add beam4_nbest";

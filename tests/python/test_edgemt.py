@@ -83,6 +83,38 @@ def test_translate_batch_nbest_and_scores_like_ctranslate2():
     assert tr.translate_batch(source[:1], beam_size=4, num_hypotheses=2)[0].scores == []
 
 
+def test_score_batch_gives_transformers_sequence_scores():
+    """score_batch (CTranslate2's): forced decoding of transformers' best beam hypothesis
+    gives its sequences_scores (the mean token log-probability, length_penalty 1)."""
+    ref = reference()
+    vocab, by_id = pieces()
+    eos = ref["config"]["eos_token_id"]
+    source = [[by_id[i] for i in ids if i != eos] for ids in ref["src_ids"]]
+    target = [[by_id[i] for i in nbest[0]] for nbest in ref["beam4_nbest"]]
+    tr = edgemt.Translator(model_path(), max_beam=4, max_decoding_length=ref["max_new_tokens"])
+    results = tr.score_batch(source, target)
+    compared = 0
+    for r, t, want in zip(results, target, ref["beam4_score"]):
+        assert r.tokens == t + ["</s>"] and len(r.log_probs) == len(t) + 1
+        assert all(x <= 0.0 for x in r.log_probs)
+        if len(t) + 1 >= ref["max_new_tokens"]:
+            continue  # ended by the length limit: transformers forces its eos
+        got = sum(r.log_probs) / len(r.log_probs)
+        assert abs(got - want) <= 1e-4 + 1e-4 * abs(want), (got, want)
+        compared += 1
+    assert compared >= 3, compared
+    ids = tr.score_ids([ref["src_ids"][0]], [[vocab[p] for p in target[0]]])
+    assert len(ids) == 1 and abs(sum(ids[0]) - sum(results[0].log_probs)) < 1e-4
+    for bad in (lambda: tr.score_batch(source[:2], target[:1]),
+                lambda: tr.score_ids([ref["src_ids"][0]], [[10 ** 7]])):
+        try:
+            bad()
+        except (ValueError, IndexError):
+            pass
+        else:
+            raise AssertionError("a bad scoring call did not raise")
+
+
 def test_translate_text():
     ref = reference()
     tr = edgemt.Translator(model_path(), max_beam=4, max_decoding_length=ref["max_new_tokens"])

@@ -52,7 +52,9 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
     state_.output_scores[s] = 0.0f;
     state_.output_scored[s] = 0;
   }
-  const bool scores = params.greedy_scores;
+  const std::span<const std::span<const int32_t>> forced = params.forced_targets;
+  const bool forcing = !forced.empty();  // scoring given targets (SearchParams::forced_targets)
+  const bool scores = params.greedy_scores || forcing;
   const bool has_forced = c_.model->generation().forced_eos_id >= 0;
   for (size_t t = 0; t < max_new && rows > 0; ++t) {
     const size_t columns = scorer.columns();
@@ -60,8 +62,8 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
     // A step where no row samples or has a forced token needs only each row's best
     // column (and log-sum-exp): score_top(), without a logits matrix.
     // Row r's history is sentence s's: slot s of the running trails.
-    bool fused =
-        params.sampling_topk <= 1 && state_.plain_step(rows, t, history_of.ids, params.repetition_guard);
+    bool fused = !forcing && params.sampling_topk <= 1 &&
+                 state_.plain_step(rows, t, history_of.ids, params.repetition_guard);
     if (fused) {
       const StepFilter filter(state_, columns, ids);
       const TopColumns top{1, state_.top_values, state_.top_columns, scores ? state_.row_lse : nullptr};
@@ -87,19 +89,27 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
         state_.apply_shortlist(row, columns, ids, s);
         // The log-softmax's normaliser before the processors (as beam search's).
         if (scores) lse = c_.kernels->f32_logsumexp(columns, row);
-        state_.process_logits(row, columns, ids, last);
-        if (params.repetition_guard && SearchState::loops(history, t)) state_.force_end(row, columns, ids);
-        pick(s, row, columns, params, &best_val, &best);
+        if (forcing) {
+          // The given token (every column: no shortlist when forcing), then eos; its raw
+          // log-softmax, no processors.
+          best = t < forced[s].size() ? static_cast<uint32_t>(forced[s][t])
+                                      : static_cast<uint32_t>(c_.config->eos_id);
+          best_val = row[best];
+        } else {
+          state_.process_logits(row, columns, ids, last);
+          if (params.repetition_guard && SearchState::loops(history, t)) state_.force_end(row, columns, ids);
+          pick(s, row, columns, params, &best_val, &best);
+        }
       }
       float* history_lps = history_of.lps + s * max_target;
       history_of.sources[s * max_target + t] = aligned != nullptr ? aligned[r] : -1;
       if (scores) {
-        history_lps[t] = (last && has_forced) ? best_val : best_val - lse;
+        history_lps[t] = (last && has_forced && !forcing) ? best_val : best_val - lse;
         state_.output_scores[s] += history_lps[t];
       }
-      if (ids != nullptr) best = ids[best];
+      if (ids != nullptr && !forcing) best = ids[best];
       history[t] = static_cast<int32_t>(best);
-      if (static_cast<int32_t>(best) == c_.config->eos_id || last) {
+      if (forcing ? t >= forced[s].size() || last : static_cast<int32_t>(best) == c_.config->eos_id || last) {
         state_.write_output(s, history_of, s, t + 1, scores, aligned != nullptr);
         if (scores) {
           const float len = static_cast<float>(t + 1);
