@@ -37,6 +37,25 @@ void append_json_number(std::string& out, double v) {
 
 }  // namespace
 
+std::string score_json(const std::vector<std::string_view>& tokens, std::span<const float> log_probs) {
+  double sum = 0.0;
+  for (float x : log_probs) sum += x;
+  std::string out = "{\"log_prob\": ";
+  append_json_number(out, sum);
+  out += ", \"tokens\": [";
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (i > 0) out += ", ";
+    append_json_string(out, tokens[i]);
+  }
+  out += "], \"log_probs\": [";
+  for (size_t i = 0; i < log_probs.size(); ++i) {
+    if (i > 0) out += ", ";
+    append_json_number(out, log_probs[i]);
+  }
+  out += "]}";
+  return out;
+}
+
 std::string scored_json(const ScoredText& t, const std::string& text, bool n_best_list) {
   std::string json;
   // "translation", "score", "confidence" (and with `words` the per-word confidences).

@@ -121,6 +121,13 @@ options:
   --ids              input lines are source token ids (space-separated, with the final
                      end-of-sentence id); output lines are the generated ids without the
                      decoder start and final end-of-sentence ids
+  --score            score translations instead of making them (forced decoding, as
+                     marian-scorer and CTranslate2's score_batch): each input line is
+                     "source<TAB>target"; each output line the target's log-probability
+                     given the source (its tokens' and the end's, summed; higher is
+                     likelier); with --output jsonl {"log_prob", "tokens", "log_probs"}.
+                     Each line is tokenized whole (no sentence splitting); a line without
+                     a tab, or too long to score, gives an empty line and a message
   --profile          print a per-op time table to standard error at the end
   --stats            print model bytes, arena bytes, peak RSS and speed to standard error
   --help             show this help
@@ -157,6 +164,7 @@ struct Args {
   int n_best = 0;
   int max_input = 0;
   bool ids = false;
+  bool score = false;                 // --score: "source<TAB>target" lines to log-probabilities
   int sampling_topk = 0;              // 0: unset
   float sampling_temperature = 0.0f;  // 0: unset
   int alignment_layer = -1;           // -1: unset
@@ -282,6 +290,8 @@ int parse_args(int argc, char** argv, Args* a) {
       if (!need_int(1, 32, &a->n_best)) return 2;
     } else if (arg == "--ids") {
       a->ids = true;
+    } else if (arg == "--score") {
+      a->score = true;
     } else if (arg == "--no-split") {
       a->no_split = true;
     } else if (arg == "--no-repetition-guard") {
@@ -342,6 +352,13 @@ int parse_args(int argc, char** argv, Args* a) {
   if (sampling && (a->beam > 1 || a->n_best > 1 || a->ids)) {
     std::fprintf(stderr,
                  "translate: --sampling-topk draws one translation (not with --beam, --n-best or --ids)\n");
+    return 2;
+  }
+  if (a->score && (a->ids || a->document() || a->n_best > 0 || !a->glossary_path.empty() ||
+                   a->models.size() > 1 || a->sampling_topk > 0)) {
+    std::fprintf(stderr,
+                 "translate: --score reads source<TAB>target lines for one model (not with --ids, --format, "
+                 "--n-best, --glossary, --sampling-topk or two models)\n");
     return 2;
   }
   if (a->models.size() > 1 && (a->jsonl || a->ids || !a->glossary_path.empty())) {
@@ -522,6 +539,72 @@ bool process_document(edgemt::Translator& tr, const Args& a, Session& s, size_t 
   return true;
 }
 
+// --score: "source<TAB>target" lines[0..count) into s.out, one log-probability (or JSON
+// object) each. A line that cannot be scored gets an empty line and a message.
+bool process_score(edgemt::Translator& tr, const Args& a, Session& s, size_t count) {
+  bool ok = true;
+  std::vector<std::string> src, tgt;
+  std::vector<size_t> which;
+  for (size_t i = 0; i < count; ++i) {
+    const std::string& line = s.lines[i];
+    const size_t tab = line.find('\t');
+    if (tab == std::string::npos) {
+      if (!line.empty()) {
+        std::fprintf(stderr, "translate: --score line '%.60s': no tab between source and target\n",
+                     line.c_str());
+        ok = false;
+      }
+      continue;
+    }
+    src.push_back(line.substr(0, tab));
+    tgt.push_back(line.substr(tab + 1));
+    which.push_back(i);
+  }
+  std::vector<std::vector<float>> lps(src.size());
+  auto scored = tr.score(src, tgt);
+  if (scored) {
+    lps = std::move(scored.value());
+  } else {
+    // One by one, so that one bad pair does not lose the others.
+    for (size_t k = 0; k < src.size(); ++k) {
+      auto one = tr.score({src[k]}, {tgt[k]});
+      if (one) {
+        lps[k] = std::move(one.value()[0]);
+      } else {
+        std::fprintf(stderr, "translate: --score line '%.60s': %s\n", s.lines[which[k]].c_str(),
+                     one.status().to_string().c_str());
+        ok = false;
+      }
+    }
+  }
+  const edgemt::Tokenizer& tok = tr.model().tokenizer();
+  std::vector<int32_t> ids;
+  std::vector<std::string_view> pieces;
+  size_t k = 0;
+  char num[32];
+  for (size_t i = 0; i < count; ++i) {
+    if (k < which.size() && which[k] == i) {
+      const std::vector<float>& lp = lps[k];
+      if (!lp.empty() && a.jsonl) {
+        ids.clear();
+        pieces.clear();
+        (void)tok.encode_target(tgt[k], &ids);
+        for (int32_t id : ids) pieces.push_back(tok.target_piece(id));
+        pieces.push_back("</s>");
+        s.out += edgemt::score_json(pieces, lp);
+      } else if (!lp.empty()) {
+        double sum = 0.0;
+        for (float x : lp) sum += x;
+        std::snprintf(num, sizeof num, "%.6g", sum);
+        s.out += num;
+      }
+      ++k;
+    }
+    s.out += '\n';
+  }
+  return ok;
+}
+
 // Through a pivot language: each model but the last turns s.lines[0..count) (text lines
 // or documents) into its translations, the next model's input. False (with a message and
 // the lines' output left empty) if a translation failed.
@@ -548,6 +631,7 @@ bool process(std::span<const std::unique_ptr<edgemt::Translator>> chain, const A
   s.out.clear();
   edgemt::Translator& tr = *chain.back();
   const bool ok = !through_pivot(chain.first(chain.size() - 1), a, s, count) ? false
+                  : a.score                                                  ? process_score(tr, a, s, count)
                   : a.ids                                                    ? process_ids(tr, a, s, count, c)
                   : a.jsonl                                                  ? process_jsonl(tr, a, s, count)
                   : a.document() ? process_document(tr, a, s, count, !a.texts.empty())
