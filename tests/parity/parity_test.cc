@@ -60,6 +60,23 @@ class Parity : public ReferenceTest {
     return testing::make_engine(model_, src_, max_new_, isa, threads, batch, beam, logits);
   }
 
+  // The reference sources' 4-best at `beam`, with scores and token log-probabilities
+  // (length penalty 1, the references' length limit).
+  struct Nbest {
+    std::vector<std::vector<std::vector<int32_t>>> ids;
+    std::vector<std::vector<float>> scores;
+    std::vector<std::vector<std::vector<float>>> lps;
+  };
+  Status nbest_with_logprobs(Translator& t, int beam, Nbest* out) const {
+    TranslateOptions to;
+    to.beam = beam;
+    to.max_length = max_new_;
+    to.length_penalty = 1.0f;
+    to.use_shortlist = false;
+    const std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
+    return t.translate_ids_nbest(in, 4, &out->ids, to, &out->scores, &out->lps);
+  }
+
   // Translates sentence indices [begin, end) as one batch.
   std::vector<std::vector<int32_t>> run(Engine& e, size_t begin, size_t end, int beam) {
     SearchParams p;
@@ -922,18 +939,12 @@ TEST_P(Parity, TokenLogprobsAreTransformersLogSoftmax) {
   const json& logits = c_->ref.at("first_step_logits");
   auto t = make_translator(model_, 7, 4, max_new_);
   ASSERT_NE(t, nullptr);
-  std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
   for (int beam : {1, 4}) {
     SCOPED_TRACE("beam " + std::to_string(beam));
-    TranslateOptions to;
-    to.beam = beam;
-    to.max_length = max_new_;
-    to.length_penalty = 1.0f;
-    std::vector<std::vector<std::vector<int32_t>>> nbest;
-    std::vector<std::vector<float>> scores;
-    std::vector<std::vector<std::vector<float>>> lps;
-    const Status st = t->translate_ids_nbest(in, 4, &nbest, to, &scores, &lps);
+    Nbest n;
+    const Status st = nbest_with_logprobs(*t, beam, &n);
     ASSERT_TRUE(st.is_ok()) << st.to_string();
+    const auto& [nbest, scores, lps] = n;
     ASSERT_EQ(lps.size(), src_.size());
     for (size_t i = 0; i < src_.size(); ++i) {
       ASSERT_EQ(lps[i].size(), nbest[i].size()) << c_->name << " sentence " << i;
@@ -973,15 +984,9 @@ TEST_P(Parity, ScoringGivesTheSearchsLogprobs) {
   std::vector<std::span<const int32_t>> in(src_.begin(), src_.end());
   for (int beam : {1, 4}) {
     SCOPED_TRACE("beam " + std::to_string(beam));
-    TranslateOptions to;
-    to.beam = beam;
-    to.max_length = max_new_;
-    to.length_penalty = 1.0f;
-    to.use_shortlist = false;
-    std::vector<std::vector<std::vector<int32_t>>> nbest;
-    std::vector<std::vector<float>> scores;
-    std::vector<std::vector<std::vector<float>>> lps;
-    ASSERT_TRUE(t->translate_ids_nbest(in, 4, &nbest, to, &scores, &lps).is_ok());
+    Nbest n;
+    ASSERT_TRUE(nbest_with_logprobs(*t, beam, &n).is_ok());
+    const auto& [nbest, scores, lps] = n;
     std::vector<std::span<const int32_t>> srcs, tgts;
     std::vector<const std::vector<float>*> want;
     for (size_t i = 0; i < src_.size(); ++i)
