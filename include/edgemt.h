@@ -49,7 +49,7 @@ extern "C" {
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
        7: edgemt_bundled_model_path, edgemt_model_source/target_language;      \
        8: edgemt_translate_scored; 9: edgemt_bundled_model_route;              \
-       10: edgemt_score_ids, edgemt_model_target_token_id */
+       10: edgemt_score_ids, edgemt_score, edgemt_model_target_token_id */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6). */
 typedef enum edgemt_format {
@@ -264,6 +264,13 @@ EDGEMT_API edgemt_status edgemt_score_ids(edgemt_translator* translator, const i
                                           const size_t* source_lengths, const int32_t* const* targets,
                                           const size_t* target_lengths, size_t n,
                                           const float* const** out_logprobs, const size_t** out_lengths);
+
+/* Since C API version 10. edgemt_score_ids for n text pairs, each tokenized whole with the
+ * model's tokenizers (no sentence splitting): (*out_logprobs)[i] has (*out_lengths)[i]
+ * values, target i's tokens' and the final eos's. */
+EDGEMT_API edgemt_status edgemt_score(edgemt_translator* translator, const char* const* sources,
+                                      const char* const* targets, size_t n, const float* const** out_logprobs,
+                                      const size_t** out_lengths);
 
 #ifdef __cplusplus
 }

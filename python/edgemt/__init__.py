@@ -305,6 +305,22 @@ class Translator:
         out = self._t.score_tokens(src, tgt)
         return [ScoringResult(tokens=t + ["</s>"], log_probs=list(lp)) for t, lp in zip(tgt, out)]
 
+    def score(self, source: Union[str, Iterable[str]],
+              target: Union[str, Iterable[str]]) -> Union[List[float], List[List[float]]]:
+        """Text pairs, each tokenized whole with the model's tokenizers: each target's
+        tokens' log-probabilities given its source, the end included (sum() of it is the
+        target's log-probability). A str pair gives one list."""
+        self._direct_only("score")
+        single = isinstance(source, str)
+        if single != isinstance(target, str):
+            raise TypeError("score: source and target must both be str or both be lists")
+        src = [source] if single else list(source)
+        tgt = [target] if single else list(target)
+        if len(src) != len(tgt):
+            raise ValueError(f"score: {len(src)} sources but {len(tgt)} targets")
+        out = self._t.score(src, tgt)
+        return out[0] if single else out
+
     def score_ids(self, source: Sequence[Sequence[int]], target: Sequence[Sequence[int]]) -> List[List[float]]:
         """Token ids: each target's tokens' log-probabilities given its source, the final
         eos included (one more value than the target has ids)."""

@@ -228,6 +228,30 @@ class Translator {
     return result;
   }
 
+  // Text pairs (edgemt_score).
+  std::vector<std::vector<float>> score(const std::vector<std::string>& sources,
+                                        const std::vector<std::string>& targets) {
+    if (sources.size() != targets.size())
+      throw std::invalid_argument("score: " + std::to_string(sources.size()) + " sources but " +
+                                  std::to_string(targets.size()) + " targets");
+    std::vector<const char*> src(sources.size()), tgt(targets.size());
+    for (size_t i = 0; i < sources.size(); ++i) {
+      src[i] = sources[i].c_str();
+      tgt[i] = targets[i].c_str();
+    }
+    const float* const* out = nullptr;
+    const size_t* out_len = nullptr;
+    edgemt_status s;
+    {
+      py::gil_scoped_release nogil;
+      s = edgemt_score(handle_, src.data(), tgt.data(), sources.size(), &out, &out_len);
+    }
+    check(s);
+    std::vector<std::vector<float>> result(sources.size());
+    for (size_t i = 0; i < sources.size(); ++i) result[i].assign(out[i], out[i] + out_len[i]);
+    return result;
+  }
+
   // Pieces in, as CTranslate2's score_batch takes them.
   std::vector<std::vector<float>> score_tokens(const std::vector<std::vector<std::string>>& sources,
                                                const std::vector<std::vector<std::string>>& targets) {
@@ -334,5 +358,6 @@ PYBIND11_MODULE(_edgemt, m) {
       .def("translate", &Translator::translate)
       .def("translate_scored", &Translator::translate_scored)
       .def("score_ids", &Translator::score_ids)
+      .def("score", &Translator::score)
       .def("score_tokens", &Translator::score_tokens);
 }

@@ -514,6 +514,25 @@ edgemt_status edgemt_translate_ids_nbest(edgemt_translator* translator, const in
 
 }  // extern "C"
 
+namespace {
+
+// Points the caller at t.logprobs (a scoring call's results).
+edgemt_status give_logprobs(edgemt_translator& t, const float* const** out_logprobs,
+                            const size_t** out_lengths) {
+  const size_t n = t.logprobs.size();
+  t.logprob_ptrs.resize(n);
+  t.logprob_lengths.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    t.logprob_ptrs[i] = t.logprobs[i].data();
+    t.logprob_lengths[i] = t.logprobs[i].size();
+  }
+  *out_logprobs = t.logprob_ptrs.data();
+  *out_lengths = t.logprob_lengths.data();
+  return EDGEMT_OK;
+}
+
+}  // namespace
+
 edgemt_status edgemt_score_ids(edgemt_translator* translator, const int32_t* const* sources,
                                const size_t* source_lengths, const int32_t* const* targets,
                                const size_t* target_lengths, size_t n, const float* const** out_logprobs,
@@ -539,14 +558,31 @@ edgemt_status edgemt_score_ids(edgemt_translator* translator, const int32_t* con
     }
     const edgemt::Status st = t.translator->score_ids(t.sources, t.targets, &t.logprobs);
     if (!st.is_ok()) return from_status(st);
-    t.logprob_ptrs.resize(n);
-    t.logprob_lengths.resize(n);
+    return give_logprobs(t, out_logprobs, out_lengths);
+  });
+}
+
+edgemt_status edgemt_score(edgemt_translator* translator, const char* const* sources,
+                           const char* const* targets, size_t n, const float* const** out_logprobs,
+                           const size_t** out_lengths) {
+  return guarded([&] {
+    if (out_logprobs == nullptr || out_lengths == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_score: out_logprobs or out_lengths is NULL");
+    *out_logprobs = nullptr;
+    *out_lengths = nullptr;
+    if (translator == nullptr) return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_score: translator is NULL");
+    if (n > 0 && (sources == nullptr || targets == nullptr))
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_score: sources or targets is NULL");
+    std::vector<std::string> src(n), tgt(n);
     for (size_t i = 0; i < n; ++i) {
-      t.logprob_ptrs[i] = t.logprobs[i].data();
-      t.logprob_lengths[i] = t.logprobs[i].size();
+      if (sources[i] == nullptr || targets[i] == nullptr)
+        return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_score: pair " + std::to_string(i) + " is NULL");
+      src[i] = sources[i];
+      tgt[i] = targets[i];
     }
-    *out_logprobs = t.logprob_ptrs.data();
-    *out_lengths = t.logprob_lengths.data();
-    return EDGEMT_OK;
+    auto r = translator->translator->score(src, tgt);
+    if (!r) return from_status(r.status());
+    translator->logprobs = std::move(r.value());
+    return give_logprobs(*translator, out_logprobs, out_lengths);
   });
 }

@@ -403,6 +403,19 @@ TEST_P(CApi, ScoringEqualsTheCppApi) {
     ASSERT_EQ(edgemt_model_target_token_id(model_, piece, &back), EDGEMT_OK);
     EXPECT_EQ(back, id) << piece;
   }
+  // Text pairs, as the C++ API's.
+  const std::string text = ref_.at("sentences")[0].get<std::string>();
+  const std::string first_word = text.substr(0, text.find(' '));
+  const char* srcs[] = {text.c_str(), text.c_str()};
+  const char* tgts[] = {"", first_word.c_str()};
+  ASSERT_EQ(edgemt_score(tr, srcs, tgts, 2, &lps, &lens), EDGEMT_OK) << edgemt_last_error();
+  auto want_text = cpp->score({srcs[0], srcs[1]}, {tgts[0], tgts[1]});
+  ASSERT_TRUE(want_text.has_value());
+  for (size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(std::vector<float>(lps[i], lps[i] + lens[i]), want_text.value()[i])
+        << GetParam() << " text " << i;
+  EXPECT_EQ(lens[0], 1u);  // an empty target: the end alone
+  EXPECT_EQ(edgemt_score(tr, srcs, nullptr, 2, &lps, &lens), EDGEMT_INVALID_ARGUMENT);
   const int32_t bad = 1 << 30;
   const int32_t* bad_ptr = &bad;
   const size_t one = 1;

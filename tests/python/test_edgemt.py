@@ -105,11 +105,18 @@ def test_score_batch_gives_transformers_sequence_scores():
     assert compared >= 3, compared
     ids = tr.score_ids([ref["src_ids"][0]], [[vocab[p] for p in target[0]]])
     assert len(ids) == 1 and abs(sum(ids[0]) - sum(results[0].log_probs)) < 1e-4
-    for bad in (lambda: tr.score_batch(source[:2], target[:1]),
+    # Text: the bundled model's own translation is far likelier than an unrelated sentence.
+    de = edgemt.Translator(source_lang="en", target_lang="de")
+    src_text = "The file could not be opened."
+    own = de.translate(src_text, beam_size=1)
+    lp_own, lp_other = de.score([src_text, src_text], [own, "Das Wetter ist heute sehr sch\u00f6n."])
+    assert all(x <= 0.0 for x in lp_own) and sum(lp_own) > sum(lp_other) + 10, (lp_own, lp_other)
+    assert de.score(src_text, own) == lp_own
+    for bad in (lambda: tr.score_batch(source[:2], target[:1]), lambda: de.score("a", ["b"]),
                 lambda: tr.score_ids([ref["src_ids"][0]], [[10 ** 7]])):
         try:
             bad()
-        except (ValueError, IndexError):
+        except (ValueError, IndexError, TypeError):
             pass
         else:
             raise AssertionError("a bad scoring call did not raise")
