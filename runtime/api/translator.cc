@@ -652,14 +652,19 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     if (!split) {
       for (const std::vector<int32_t>& h : hyps[j]) r.push_back(seg.finish(j, tok.decode(h)));
     } else {
-      // Hypothesis h puts each sentence's h-th (or its best, where it has fewer) in place.
+      // Hypothesis h puts each sentence's h-th (or its best, where it has fewer) in place;
+      // each sentence's hypotheses are decoded once.
       while (last < seg.ids.size() && seg.text[last] == i) ++last;
       size_t count = 1;
-      for (size_t k = j; k < last; ++k) count = std::max(count, hyps[k].size());
+      std::vector<std::vector<std::string>> decoded(last - j);
+      for (size_t k = j; k < last; ++k) {
+        count = std::max(count, hyps[k].size());
+        for (const std::vector<int32_t>& h : hyps[k]) decoded[k - j].push_back(seg.finish(k, tok.decode(h)));
+      }
       for (size_t h = 0; h < count; ++h)
         r.push_back(assemble(texts[i], seg, j, last, [&](size_t k) {
-          return hyps[k].empty() ? std::string()
-                                 : seg.finish(k, tok.decode(hyps[k][std::min(h, hyps[k].size() - 1)]));
+          const std::vector<std::string>& d = decoded[k - j];
+          return d.empty() ? std::string() : d[std::min(h, d.size() - 1)];
         }));
     }
     j = last;
