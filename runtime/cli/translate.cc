@@ -23,6 +23,7 @@
 
 #include "runtime/api/scored_json.h"
 #include "runtime/api/translator.h"
+#include "runtime/text/language_id.h"
 
 namespace {
 
@@ -623,12 +624,35 @@ bool through_pivot(std::span<const std::unique_ptr<edgemt::Translator>> first, c
   return true;
 }
 
+// Once per run: when CLD2 clearly identifies a text line (or document) as another language
+// than the model's source ("Wo ist der Bahnhof?" given to the English->German default), a
+// warning on standard error names it. The output is not changed.
+void warn_if_other_language(const edgemt::Model& model, const Args& a, const Session& s, size_t count,
+                            bool* warned) {
+  const std::string source = edgemt::primary_language(model.source_language());
+  if (*warned || a.ids || a.score || source.empty() || !edgemt::language_identification_available()) return;
+  for (size_t i = 0; i < count && !*warned; ++i) {
+    if (s.lines[i].size() < 16) continue;  // a word or two: too short to tell
+    const std::vector<edgemt::LanguageGuess> g =
+        edgemt::identify_languages(s.lines[i], a.format == edgemt::TextFormat::kHtml);
+    if (g.empty() || g[0].percent < 90 || g[0].code == source) continue;
+    std::fprintf(stderr,
+                 "translate: warning: the input looks like '%s' (%d%% of '%.40s'), but the model translates "
+                 "%s->%s; --from %s picks a model for it\n",
+                 g[0].code.c_str(), g[0].percent, s.lines[i].c_str(), model.source_language().c_str(),
+                 model.target_language().c_str(), g[0].code.c_str());
+    *warned = true;
+  }
+}
+
 // Translates s.lines[0..count) with the chain of translators (one, or two through a
 // pivot language), writes one output line (or document) each.
 bool process(std::span<const std::unique_ptr<edgemt::Translator>> chain, const Args& a, Session& s,
              size_t count, Counters* c) {
   const auto t0 = std::chrono::steady_clock::now();
   s.out.clear();
+  static bool warned = false;
+  warn_if_other_language(chain.front()->model(), a, s, count, &warned);
   edgemt::Translator& tr = *chain.back();
   const bool ok = !through_pivot(chain.first(chain.size() - 1), a, s, count) ? false
                   : a.score                                                  ? process_score(tr, a, s, count)

@@ -3,6 +3,7 @@
 # exactly one non-empty output line; the file stays well under 25 MiB. Every bundled
 # model (models/edgemt-<src>-<tgt>.emt) is what --from/--to pick, each under 25 MiB, and
 # a pair none translates, or a --model that translates another pair, is a clear error.
+# With CLD2, input in another language than the model's source gets one warning.
 #   cmake -DTRANSLATE=... -DMODEL_FILE=... [-DEMULATOR=...] -P bundled_model.cmake
 file(SIZE "${MODEL_FILE}" size)
 math(EXPR limit "25 * 1024 * 1024")
@@ -74,4 +75,21 @@ execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --from xx --to yy "x"
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(rc EQUAL 0 OR NOT err MATCHES "no bundled model translates xx->yy; bundled: .*en->de")
   message(FATAL_ERROR "--from xx --to yy (${rc}) gave no clear error:\n${out}${err}")
+endif()
+
+# With CLD2 (HAVE_CLD2): German text given to the English->German default is translated as
+# asked, with one warning that names German and --from de; English text gets no warning.
+if(HAVE_CLD2)
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" "Wo ist der nächste Bahnhof, bitte?" "Wie spät ist es jetzt?"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  string(REGEX MATCHALL "warning" warnings "${err}")
+  list(LENGTH warnings n_warnings)
+  if(NOT rc EQUAL 0 OR out STREQUAL "" OR NOT n_warnings EQUAL 1 OR NOT err MATCHES "'de'.*--from de")
+    message(FATAL_ERROR "German input to en->de: expected a translation and one warning naming de (${rc}):\n${out}${err}")
+  endif()
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" "Where is the nearest station, please?"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    message(FATAL_ERROR "English input to en->de: no warning expected (${rc}):\n${out}${err}")
+  endif()
 endif()
