@@ -354,7 +354,8 @@ Status Translator::score_ids(std::span<const std::span<const int32_t>> sources,
 }
 
 Expected<std::vector<std::vector<float>>> Translator::score(const std::vector<std::string>& sources,
-                                                            const std::vector<std::string>& targets) {
+                                                            const std::vector<std::string>& targets,
+                                                            std::vector<std::vector<int32_t>>* target_ids) {
   if (targets.size() != sources.size())
     return invalid_argument("score: " + std::to_string(sources.size()) + " sources but " +
                             std::to_string(targets.size()) + " targets");
@@ -368,6 +369,7 @@ Expected<std::vector<std::vector<float>>> Translator::score(const std::vector<st
       tgt_views(tgt.begin(), tgt.end());
   std::vector<std::vector<float>> out;
   EDGEMT_RETURN_IF_ERROR(score_ids(src_views, tgt_views, &out));
+  if (target_ids != nullptr) *target_ids = std::move(tgt);
   return out;
 }
 
@@ -924,8 +926,11 @@ std::vector<BundledModel> bundled_models() {
   return {};
 }
 
-Expected<std::string> bundled_model_path(std::string_view source, std::string_view target) {
-  const std::vector<BundledModel> all = bundled_models();
+namespace {
+
+// bundled_model_path over the models `all`.
+Expected<std::string> bundled_model_in(const std::vector<BundledModel>& all, std::string_view source,
+                                       std::string_view target) {
   std::vector<const BundledModel*> match;
   std::string pairs;
   for (const BundledModel& m : all) {
@@ -939,6 +944,12 @@ Expected<std::string> bundled_model_path(std::string_view source, std::string_vi
   if (match.empty()) return not_found("no bundled model translates " + asked + "; bundled: " + pairs);
   return invalid_argument("several bundled models translate " + asked + " (" + pairs +
                           "): name both languages");
+}
+
+}  // namespace
+
+Expected<std::string> bundled_model_path(std::string_view source, std::string_view target) {
+  return bundled_model_in(bundled_models(), source, target);
 }
 
 std::vector<size_t> language_route(const std::vector<LanguagePair>& pairs, std::string_view source,
@@ -962,12 +973,12 @@ std::vector<size_t> language_route(const std::vector<LanguagePair>& pairs, std::
 }
 
 Expected<std::vector<std::string>> bundled_model_route(std::string_view source, std::string_view target) {
-  auto direct = bundled_model_path(source, target);
+  const std::vector<BundledModel> all = bundled_models();
+  auto direct = bundled_model_in(all, source, target);
   if (direct || source.empty() || target.empty()) {
     if (!direct) return direct.status();
     return std::vector<std::string>{direct.value()};
   }
-  const std::vector<BundledModel> all = bundled_models();
   std::vector<LanguagePair> pairs;
   for (const BundledModel& m : all) pairs.emplace_back(m.source, m.target);
   const std::vector<size_t> route = language_route(pairs, source, target);

@@ -250,9 +250,11 @@ class Translator {
                    std::vector<std::vector<float>>* token_logprobs);
   // Text pairs, each tokenized whole with the model's tokenizers (not split into
   // sentences, no span protection): per pair its target's tokens' log-probabilities as
-  // score_ids (the final eos included).
+  // score_ids (the final eos included). target_ids (optional): each target's ids, the
+  // tokens those log-probabilities are of (without the final eos).
   Expected<std::vector<std::vector<float>>> score(const std::vector<std::string>& sources,
-                                                  const std::vector<std::string>& targets);
+                                                  const std::vector<std::string>& targets,
+                                                  std::vector<std::vector<int32_t>>* target_ids = nullptr);
 
   const Model& model() const { return *model_; }
   std::shared_ptr<const Model> shared_model() const { return model_; }

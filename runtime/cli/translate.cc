@@ -355,17 +355,11 @@ int parse_args(int argc, char** argv, Args* a) {
                  "translate: --sampling-topk draws one translation (not with --beam, --n-best or --ids)\n");
     return 2;
   }
-  if (a->score && (a->ids || a->document() || a->n_best > 0 || !a->glossary_path.empty() ||
-                   a->models.size() > 1 || a->sampling_topk > 0)) {
+  if (a->score &&
+      (a->ids || a->document() || a->n_best > 0 || !a->glossary_path.empty() || a->sampling_topk > 0)) {
     std::fprintf(stderr,
-                 "translate: --score reads source<TAB>target lines for one model (not with --ids, --format, "
-                 "--n-best, --glossary, --sampling-topk or two models)\n");
-    return 2;
-  }
-  if (a->models.size() > 1 && (a->jsonl || a->ids || !a->glossary_path.empty())) {
-    std::fprintf(stderr,
-                 "translate: two models (a pivot) give text or --format documents (not --output jsonl, "
-                 "--ids or --glossary)\n");
+                 "translate: --score reads source<TAB>target lines (not with --ids, --format, --n-best, "
+                 "--glossary or --sampling-topk)\n");
     return 2;
   }
   if (a->n_best > 0 && a->beam == 0) a->beam = a->n_best;
@@ -562,15 +556,17 @@ bool process_score(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
     which.push_back(i);
   }
   std::vector<std::vector<float>> lps(src.size());
-  auto scored = tr.score(src, tgt);
+  std::vector<std::vector<int32_t>> ids(src.size()), one_ids;  // the targets' tokens
+  auto scored = tr.score(src, tgt, &ids);
   if (scored) {
     lps = std::move(scored.value());
   } else {
     // One by one, so that one bad pair does not lose the others.
     for (size_t k = 0; k < src.size(); ++k) {
-      auto one = tr.score({src[k]}, {tgt[k]});
+      auto one = tr.score({src[k]}, {tgt[k]}, &one_ids);
       if (one) {
         lps[k] = std::move(one.value()[0]);
+        ids[k] = std::move(one_ids[0]);
       } else {
         std::fprintf(stderr, "translate: --score line '%.60s': %s\n", s.lines[which[k]].c_str(),
                      one.status().to_string().c_str());
@@ -579,7 +575,6 @@ bool process_score(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
     }
   }
   const edgemt::Tokenizer& tok = tr.model().tokenizer();
-  std::vector<int32_t> ids;
   std::vector<std::string_view> pieces;
   size_t k = 0;
   char num[32];
@@ -587,10 +582,8 @@ bool process_score(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
     if (k < which.size() && which[k] == i) {
       const std::vector<float>& lp = lps[k];
       if (!lp.empty() && a.jsonl) {
-        ids.clear();
         pieces.clear();
-        (void)tok.encode_target(tgt[k], &ids);
-        for (int32_t id : ids) pieces.push_back(tok.target_piece(id));
+        for (int32_t id : ids[k]) pieces.push_back(tok.target_piece(id));
         pieces.push_back("</s>");
         s.out += edgemt::score_json(pieces, lp);
       } else if (!lp.empty()) {
@@ -679,13 +672,14 @@ int main(int argc, char** argv) {
       return 1;
     }
     a.models = paths.value();
-    if (a.models.size() > 1 && (a.jsonl || a.ids || !a.glossary_path.empty())) {
-      std::fprintf(stderr,
-                   "translate: no bundled model translates %s->%s; through a pivot language the output is "
-                   "text or --format documents (not --output jsonl, --ids or --glossary)\n",
-                   a.from.c_str(), a.to.c_str());
-      return 2;
-    }
+  }
+  // Two models (--model twice, or a bundled pivot): only text and documents go through both.
+  if (a.models.size() > 1 && (a.jsonl || a.ids || a.score || !a.glossary_path.empty())) {
+    std::fprintf(stderr,
+                 "translate: through a pivot language (%s, then %s) the output is text or --format "
+                 "documents (not --output jsonl, --ids, --score or --glossary)\n",
+                 a.models[0].c_str(), a.models[1].c_str());
+    return 2;
   }
   if (a.models.empty()) {
     a.models.push_back(edgemt::default_model_path());

@@ -41,27 +41,22 @@ Expected<std::unique_ptr<Tokenizer>> Tokenizer::create(TokenizerSpec spec) {
   t->eos_id_ = spec.eos_id;
   t->unk_id_ = spec.unk_id;
   t->pad_id_ = spec.pad_id;
-  t->source_ids_.reserve(t->source_pieces_.size());
-  for (size_t i = 0; i < t->source_pieces_.size(); ++i) {
-    if (!t->source_pieces_[i].empty()) t->source_ids_.emplace(t->source_pieces_[i], static_cast<int32_t>(i));
-  }
-  // MarianTokenizer's special tokens, by their text (with separate vocabularies the
-  // config's pad id is a target id, so ids cannot be used here).
-  for (std::string_view special : {"</s>", "<unk>", "<pad>"}) {
-    const auto it = t->source_ids_.find(special);
-    if (it != t->source_ids_.end()) t->specials_.emplace_back(it->first, it->second);
-  }
-  // Target text (scoring): the target vocabulary's own ids where it is separate.
-  if (!t->target_pieces_.empty()) {
-    for (size_t i = 0; i < t->target_pieces_.size(); ++i) {
-      if (!t->target_pieces_[i].empty())
-        t->target_ids_.emplace(t->target_pieces_[i], static_cast<int32_t>(i));
-    }
+  // Piece -> id, and MarianTokenizer's special tokens by their text (with separate
+  // vocabularies the config's pad id is a target id, so ids cannot be used here).
+  auto index = [](const std::vector<std::string_view>& pieces,
+                  std::unordered_map<std::string_view, int32_t>* ids,
+                  std::vector<std::pair<std::string_view, int32_t>>* specials) {
+    ids->reserve(pieces.size());
+    for (size_t i = 0; i < pieces.size(); ++i)
+      if (!pieces[i].empty()) ids->emplace(pieces[i], static_cast<int32_t>(i));
     for (std::string_view special : {"</s>", "<unk>", "<pad>"}) {
-      const auto it = t->target_ids_.find(special);
-      if (it != t->target_ids_.end()) t->target_specials_.emplace_back(it->first, it->second);
+      const auto it = ids->find(special);
+      if (it != ids->end()) specials->emplace_back(it->first, it->second);
     }
-  }
+  };
+  index(t->source_pieces_, &t->source_ids_, &t->specials_);
+  // Target text (scoring): the target vocabulary's own ids where it is separate.
+  if (!t->target_pieces_.empty()) index(t->target_pieces_, &t->target_ids_, &t->target_specials_);
   return t;
 }
 

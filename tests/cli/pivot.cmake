@@ -78,7 +78,7 @@ endif()
 message(STATUS "en -> de -> xx: ${want}")
 
 # Errors.
-foreach(case "--from;en;--to;en" "--from;xx;--to;en" "--from;en;--to;xx;--output;jsonl"
+foreach(case "--from;en;--to;en" "--from;xx;--to;en" "--from;en;--to;xx;--output;jsonl" "--from;en;--to;xx;--score"
              "--model;${MODEL};--model;${MODEL}" "--model;${MODEL};--model;${DE_EN};--model;${MODEL}"
              "--model;${MODEL};--model;${DE_EN};--ids")
   execute_process(COMMAND ${EMULATOR} "${local}" ${case} INPUT_FILE "${input}"
