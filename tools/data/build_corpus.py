@@ -8,6 +8,7 @@ Sources
     sentences, multi-word phrases and (sampled) head words
   * man:     sentences of Debian's translated man pages (man_pairs.py)
   * help:    sentences of LibreOffice's, GNOME's and GIMP's help (help_pairs.py)
+  * ddtp:    sentences of Debian's translated package descriptions (ddtp_pairs.py)
 
 Pipeline: extract -> clean/filter -> per-package cap -> dedup on the normalized
 English side -> deterministic split by sha1 of the normalized English side
@@ -208,10 +209,16 @@ def extract_help(path, stats):
     return extract_docs(path, stats, kind="help")
 
 
+def extract_ddtp(path, stats):
+    """Yield (ddtp:<package>, en, de) from ddtp_pairs.py's DATA/ddtp/pairs.tsv: sentences of
+    Debian's package descriptions and their German translations (DDTP)."""
+    return extract_docs(path, stats, kind="ddtp")
+
+
 def group(src):
     """The source group of a label: gettext:<pkg> -> gettext, doc:<pkg> -> doc,
-    man:<page> -> man, help:<source> -> help."""
-    return src.split(":", 1)[0] if src.startswith(("gettext:", "doc:", "man:", "help:")) else src
+    man:<page> -> man, help:<source> -> help, ddtp:<package> -> ddtp."""
+    return src.split(":", 1)[0] if src.startswith(("gettext:", "doc:", "man:", "help:", "ddtp:")) else src
 
 
 def main():
@@ -224,6 +231,8 @@ def main():
     ap.add_argument("--no-man", action="store_true", help="leave out the man pages (man_pairs.py)")
     ap.add_argument("--no-help", action="store_true",
                     help="leave out LibreOffice's, GNOME's and GIMP's help (help_pairs.py)")
+    ap.add_argument("--no-ddtp", action="store_true",
+                    help="leave out Debian's translated package descriptions (ddtp_pairs.py)")
     ap.add_argument("--no-opusfilter", action="store_true",
                     help="leave out opus_filters.py's opusfilter pass (language id, numerals, ...)")
     ap.add_argument("--per-package-cap", type=int, default=4000)
@@ -254,6 +263,11 @@ def main():
         import help_pairs
         sys.argv = [sys.argv[0], "--data", args.data] + (["--skip-fetch"] if args.skip_fetch else [])
         help_pairs.main()
+    ddtp_tsv = os.path.join(args.data, "ddtp", "pairs.tsv")
+    if not args.no_ddtp:
+        import ddtp_pairs
+        sys.argv = [sys.argv[0], "--data", args.data] + (["--skip-fetch"] if args.skip_fetch else [])
+        ddtp_pairs.main()
     modir = os.path.join(args.data, "debs", "mo")
 
     stats = collections.Counter()
@@ -265,12 +279,13 @@ def main():
     seen = {}
     per_source = collections.Counter()
     # order matters for dedup (first wins): ding sentences, manuals, man pages, help,
-    # gettext, ding phrases, ding words
+    # package descriptions, gettext, ding phrases, ding words
     streams = [
         extract_ding(args.ding, {"ding-phrase": 0, "ding-word": 0}, stats),  # sentences only
         [] if args.no_docs else extract_docs(docs_tsv, stats),
         [] if args.no_man else extract_man(man_tsv, stats),
         [] if args.no_help else extract_help(help_tsv, stats),
+        [] if args.no_ddtp else extract_ddtp(ddtp_tsv, stats),
         extract_gettext(modir, packages, args.per_package_cap, stats),
         extract_ding(args.ding, {"ding-sent": 0, "ding-phrase": args.ding_phrase_cap,
                                  "ding-word": args.ding_word_cap}, collections.Counter()),
@@ -325,6 +340,7 @@ def main():
         "doc_per_package": dict(collections.Counter(src for src, _, _ in seen.values() if src.startswith("doc:"))),
         "man_pages_used": len({src for src, _, _ in seen.values() if src.startswith("man:")}),
         "help_per_source": dict(collections.Counter(src for src, _, _ in seen.values() if src.startswith("help:"))),
+        "ddtp_packages_used": len({src for src, _, _ in seen.values() if src.startswith("ddtp:")}),
     }
     with open(os.path.join(outdir, "stats.json"), "w") as f:
         json.dump(out, f, indent=1, ensure_ascii=False)

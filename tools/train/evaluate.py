@@ -40,7 +40,7 @@ def score(hyps, refs, srcs=None):
     if srcs:
         groups = collections.defaultdict(list)
         for i, s in enumerate(srcs):
-            groups[s.split(":", 1)[0] if s.startswith(("gettext:", "doc:")) else s].append(i)
+            groups[s.split(":", 1)[0]].append(i)
         res["by_source"] = {
             g: {"n": len(ix),
                 "bleu": round(sacrebleu.corpus_bleu([hyps[i] for i in ix], [[refs[i] for i in ix]]).score, 2),
@@ -75,29 +75,43 @@ def translate(model_dir, sents, num_beams, batch_size, threads, device="cpu"):
                  "out_tokens_per_s": round(ntok / dt, 1)}
 
 
-def general_split(corpus, src_lang, tgt_lang):
-    """Dev and test pairs from general-domain sources: ding's example sentences and the
-    manuals' prose (doc:*), not software messages or dictionary entries."""
+SETS = {
+    # everyday and prose sentences: ding's example sentences and the manuals (doc:*)
+    "general": lambda tag: tag == "ding-sent" or tag.startswith("doc:"),
+    # software descriptions: Debian's package descriptions (ddtp:*)
+    "descriptions": lambda tag: tag.startswith("ddtp:"),
+}
+
+
+def domain_split(corpus, src_lang, tgt_lang, name="general"):
+    """Dev and test pairs of one domain (SETS), none of them trained on."""
+    keep = SETS[name]
     src, ref, tags = [], [], []
     for split in ("dev", "test"):
         s = read_lines(os.path.join(corpus, f"{split}.{src_lang}"))
         r = read_lines(os.path.join(corpus, f"{split}.{tgt_lang}"))
         t = read_lines(os.path.join(corpus, f"{split}.src"))
         for a, b, c in zip(s, r, t):
-            if c == "ding-sent" or c.startswith("doc:"):
+            if keep(c):
                 src.append(a)
                 ref.append(b)
                 tags.append(c)
     return src, ref, tags
 
 
+def general_split(corpus, src_lang, tgt_lang):
+    """Dev and test pairs from general-domain sources: ding's example sentences and the
+    manuals' prose (doc:*), not software messages or dictionary entries."""
+    return domain_split(corpus, src_lang, tgt_lang, "general")
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="/work/edgemt-data")
     ap.add_argument("--model", default=None, help="HF model dir (default DATA/model-hf)")
-    ap.add_argument("--split", default="test", choices=["test", "dev", "general"],
+    ap.add_argument("--split", default="test", choices=["test", "dev"] + sorted(SETS),
                     help="general: the everyday and prose sentences of dev and test (ding example "
-                         "sentences, manuals), none of them trained on")
+                         "sentences, manuals); descriptions: the package descriptions of dev and "
+                         "test (DDTP); none of them trained on")
     ap.add_argument("--hyp", default=None, help="score this hypothesis file instead of running the model")
     ap.add_argument("--name", default=None, help="system name in results.json (default: file name or greedy/beam4)")
     ap.add_argument("--beams", default="1,4", help="comma-separated beam sizes to run (1 = greedy)")
@@ -113,8 +127,8 @@ def main():
     outdir = args.out or os.path.join(args.data, "eval")
     os.makedirs(outdir, exist_ok=True)
     corpus = os.path.join(args.data, "corpus")
-    if args.split == "general":
-        src, ref, tags = general_split(corpus, args.src_lang, args.tgt_lang)
+    if args.split in SETS:
+        src, ref, tags = domain_split(corpus, args.src_lang, args.tgt_lang, args.split)
         src, ref, tags = (x[:args.limit] if args.limit else x for x in (src, ref, tags))
     else:
         src = read_lines(os.path.join(corpus, f"{args.split}.{args.src_lang}"), args.limit)

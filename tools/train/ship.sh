@@ -11,6 +11,7 @@
 #                                 yes = translate's default; both)
 #   OLD=models/edgemt-en-de.emt ...   also score an earlier .emt (int8 as shipped)
 #   INT8_BITS=8 ...   8-bit int8 weights (default 7, as the bundled models: --int8-weight-bits)
+#   SPLITS="test general descriptions"   the sets scored (default all three)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -31,19 +32,20 @@ mkdir -p "$ship"
 "$BUILD/converter/edgemt-convert" "$MODEL" "$ship/edgemt-$PAIR.f32.emt"
 "$BUILD/converter/edgemt-convert" --quantize int8 --int8-weight-bits "$INT8_BITS" "$MODEL" "$ship/edgemt-$PAIR.int8.emt"
 
-# The general-domain set as files (its order is evaluate.py's).
+# The general-domain and package-description sets as files (their order is evaluate.py's).
 "$PY" -c "
 import sys; sys.path.insert(0, '$HERE')
-from evaluate import general_split
-src, ref, _ = general_split('$DATA/corpus', '$s', '$t')
-open('$ship/general.$s', 'w').write('\n'.join(src) + '\n')
+from evaluate import domain_split
+for name in ('general', 'descriptions'):
+    src, ref, _ = domain_split('$DATA/corpus', '$s', '$t', name)
+    open('$ship/' + name + '.$s', 'w').write('\n'.join(src) + '\n')
 "
 
 run() {  # run NAME MODEL_FILE SPLIT BEAM [translate options]
   local name=$1 model=$2 split=$3 beam=$4
   shift 4
   local src="$DATA/corpus/$split.$s"
-  [ "$split" = general ] && src="$ship/general.$s"
+  case "$split" in general | descriptions) src="$ship/$split.$s" ;; esac
   /usr/bin/time -f "%e s wall, %U s user, %M KiB peak RSS" -o "$ship/$split.$name.time" \
     "$BUILD/runtime/translate" --model "$model" --beam "$beam" --batch 16 --threads 2 --no-split "$@" \
     < "$src" > "$ship/$split.$name.$t"
@@ -52,7 +54,7 @@ run() {  # run NAME MODEL_FILE SPLIT BEAM [translate options]
     --out "$OUT" --src-lang "$s" --tgt-lang "$t"
 }
 
-for split in test general; do
+for split in ${SPLITS:-test general descriptions}; do
   for b in ${BEAMS//,/ }; do
     for prec in f32 int8; do
       case "$PROTECT" in

@@ -277,11 +277,17 @@ def dev_bleu(model, sp, dev_src, dev_tgt, pad, device="cpu"):
     return sacrebleu.corpus_bleu(hyps, [dev_tgt]).score, hyps
 
 
+CPU_BF16 = False  # --cpu-bf16
+
+
 def autocast(device):
-    """bfloat16 autocast on a GPU (weights and optimizer stay float32), nothing on the CPU."""
+    """bfloat16 autocast on a GPU (weights and optimizer stay float32); on the CPU only with
+    --cpu-bf16 (CPUs with AVX-512 BF16 or AMX run its matrix products about twice as fast)."""
     import contextlib
     if str(device).startswith("cuda"):
         return torch.autocast("cuda", dtype=torch.bfloat16)
+    if CPU_BF16:
+        return torch.autocast("cpu", dtype=torch.bfloat16)
     return contextlib.nullcontext()
 
 
@@ -313,6 +319,8 @@ def main():
     ap.add_argument("--tgt-lang", default="de", help="target side: corpus files *.TGT")
     ap.add_argument("--device", default="auto", help="cpu, cuda or auto (cuda when there is a GPU); "
                     "on a GPU the forward pass runs under bfloat16 autocast")
+    ap.add_argument("--cpu-bf16", action="store_true",
+                    help="on the CPU, run the forward pass under bfloat16 autocast too")
     ap.add_argument("--ckpt-minutes", type=float, default=10.0)
     ap.add_argument("--eval-minutes", type=float, default=15.0)
     ap.add_argument("--log-every", type=int, default=50)
@@ -323,6 +331,8 @@ def main():
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
+    global CPU_BF16
+    CPU_BF16 = args.cpu_bf16
     if args.device == "auto":
         args.device = "cuda" if torch.cuda.is_available() else "cpu"
     device = args.device

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""A training mix for going on from a trained model (train.py --init): every pair of the
+sources it has not seen or that matter most (--keep, whole), plus a random share of the
+others (--rest) so that it does not forget them. Writes OUT/corpus/train.{en,de,src} and
+links OUT/corpus/{dev,test}.* and OUT/spm to the full build's, so that train.py --data OUT
+trains on the mix and evaluates on the same dev split.
+
+  python3 tools/train/mix_corpus.py --data /work/edgemt-data --out /work/ft/data \
+      --spm /work/ft/spm-en-de --keep help,man,ding-sent,doc --rest 0.3
+
+Sources are the first field of corpus/train.src ("gettext:<pkg>" -> gettext). The mix is
+deterministic (--seed) and its composition is printed and written to OUT/corpus/mix.json.
+"""
+import argparse
+import collections
+import json
+import os
+import random
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default="/work/edgemt-data", help="the full build (DATA/corpus)")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--spm", required=True, help="the vocabulary directory to link as OUT/spm")
+    ap.add_argument("--keep", default="help,man,ding-sent,doc", help="sources kept whole (comma-separated)")
+    ap.add_argument("--rest", type=float, default=0.3, help="share of every other source's pairs")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    if not 0.0 <= args.rest <= 1.0:
+        ap.error("--rest is a share between 0 and 1")
+    keep = {k.strip() for k in args.keep.split(",") if k.strip()}
+
+    src_dir = os.path.join(args.data, "corpus")
+    out_dir = os.path.join(args.out, "corpus")
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(src_dir, "train.src")) as f:
+        tags = [l.rstrip("\n") for l in f]
+    with open(os.path.join(src_dir, "train.en")) as f:
+        en = [l.rstrip("\n") for l in f]
+    with open(os.path.join(src_dir, "train.de")) as f:
+        de = [l.rstrip("\n") for l in f]
+    if not (len(tags) == len(en) == len(de)):
+        raise SystemExit(f"train.src/en/de differ in length: {len(tags)} {len(en)} {len(de)}")
+    kinds = [t.split(":")[0].strip() for t in tags]
+    unknown = keep - set(kinds)
+    if unknown:
+        raise SystemExit(f"--keep names sources the corpus does not have: {sorted(unknown)}")
+
+    rng = random.Random(args.seed)
+    chosen = [i for i, k in enumerate(kinds) if k in keep or rng.random() < args.rest]
+    rng.shuffle(chosen)
+    for name, lines in (("src", tags), ("en", en), ("de", de)):
+        tmp = os.path.join(out_dir, f"train.{name}.tmp")
+        with open(tmp, "w") as f:
+            f.writelines(lines[i] + "\n" for i in chosen)
+        os.replace(tmp, os.path.join(out_dir, f"train.{name}"))
+    for split in ("dev", "test"):
+        for ext in ("en", "de", "src"):
+            link = os.path.join(out_dir, f"{split}.{ext}")
+            if os.path.lexists(link):
+                os.remove(link)
+            os.symlink(os.path.abspath(os.path.join(src_dir, f"{split}.{ext}")), link)
+    spm_link = os.path.join(args.out, "spm")
+    if os.path.lexists(spm_link):
+        os.remove(spm_link)
+    os.symlink(os.path.abspath(args.spm), spm_link)
+
+    full = collections.Counter(kinds)
+    mixed = collections.Counter(kinds[i] for i in chosen)
+    comp = {k: {"pairs": mixed[k], "of": full[k], "share": round(mixed[k] / len(chosen), 4)}
+            for k, _ in full.most_common()}
+    with open(os.path.join(out_dir, "mix.json"), "w") as f:
+        json.dump({"pairs": len(chosen), "keep": sorted(keep), "rest": args.rest, "seed": args.seed,
+                   "sources": comp}, f, indent=1)
+    print(f"{len(chosen)} pairs of {len(kinds)}")
+    for k, v in comp.items():
+        print(f"  {k:12s} {v['pairs']:7d} of {v['of']:7d}  ({100 * v['share']:.1f}% of the mix)")
+
+
+if __name__ == "__main__":
+    main()
