@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 """Extract English-German sentence pairs from Debian (bookworm) documentation
-packages whose German HTML translation is structurally parallel to the English.
+packages whose German HTML translation is structurally parallel to the English:
+debian-reference, debian-faq, developers-reference, maint-guide, debian-edu-doc
+(English and German packages), debian-handbook (html/en-US and html/de-DE of one
+package) and installation-guide-amd64 (en/ and de/ of one package; label
+doc:installation-guide).
 
 For each package pair (English original, German translation):
   * `apt-get download` into DATA/docs/debs (cached), `dpkg-deb -x` into
-    DATA/docs/x/<pkg> (cached);
+    DATA/docs/x/<pkg> (cached); a DOC_PACKAGES entry may name the English and the
+    German folder inside the packages, else the whole package is read;
   * HTML files are matched by name (`foo.en.html` / `foo.html` <-> `foo.de.html`
     or `de/foo.html`; symlinks ignored);
   * each HTML is parsed into ordered text blocks (title, h1-h6, p, li, dt, dd,
     td, th, caption); pre/script/style, navigation and tables of contents are
-    skipped; inline markup (code, a, em, ...) is kept as text;
+    skipped; inline markup (code, a, em, ...) is kept as text; the handbook's
+    Publican pages (PublicanParser) also have <div class="para"> paragraphs and
+    leave out their page navigation (ul.docnav) and URL lines (div.url);
   * the blocks are grouped into sections (a heading starts a section); sections
     are aligned with difflib on their signature (heading tag + tag kinds of the
     blocks), so only sections with the same number and kinds of blocks are
@@ -20,9 +27,11 @@ For each package pair (English original, German translation):
   * filters: NFC + whitespace, 3..200 chars per side, length ratio <= 2.0,
     en != de, >= 2 letters per side, <= 30% non-letter (non-space) characters,
     no command-line/path-like sides (half of the tokens options/paths),
-    German side not English-looking (also partly untranslated), exact-duplicate pairs removed.
+    German side not English-looking (also partly untranslated), exact-duplicate pairs removed;
+    for debian-handbook also German sides that keep the English prose around translated
+    cross-references (copied_english).
 
-Output: DATA/docs/pairs.tsv (`doc:<pkg-base>\\ten\\tde`), DATA/docs/stats.json.
+Output: DATA/docs/pairs.tsv (`doc:<label>\\ten\\tde`, label of DOC_PACKAGES), DATA/docs/stats.json.
 Usage: python3 tools/data/doc_pairs.py [--data /work/edgemt-data] [--skip-fetch]
 """
 import argparse
@@ -38,13 +47,19 @@ import sys
 import time
 import unicodedata
 
-# label, English package, German package
+# label, English package, German package[, English folder, German folder]: the folders
+# (inside the extracted packages) hold the HTML of one language each when one package
+# carries several; without them the whole package is read.
 DOC_PACKAGES = [
     ("debian-reference", "debian-reference-en", "debian-reference-de"),
     ("debian-faq", "debian-faq", "debian-faq-de"),
     ("developers-reference", "developers-reference", "developers-reference-de"),
     ("maint-guide", "maint-guide", "maint-guide-de"),
     ("debian-edu-doc", "debian-edu-doc-en", "debian-edu-doc-de"),
+    ("debian-handbook", "debian-handbook", "debian-handbook",
+     "usr/share/doc/debian-handbook/html/en-US", "usr/share/doc/debian-handbook/html/de-DE"),
+    ("installation-guide", "installation-guide-amd64", "installation-guide-amd64",
+     "usr/share/doc/installation-guide-amd64/en", "usr/share/doc/installation-guide-amd64/de"),
 ]
 
 BLOCK_TAGS = {"title", "h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "dt", "dd",
@@ -120,16 +135,21 @@ class BlockParser(html.parser.HTMLParser):
             return
         cls = set((dict(attrs).get("class") or "").split())
         skipping = self.skip > 0 or tag in self.skip_tags or bool(cls & self.skip_classes)
-        self.stack.append((tag, skipping and self.skip == 0, tag in self.block_tags and not skipping))
+        kind = self.block_kind(tag, cls)
+        self.stack.append((tag, skipping and self.skip == 0, kind is not None and not skipping))
         if skipping:
             if self.skip == 0:
                 self._flush()  # text before the skipped element stays its own block
             self.skip += 1
             return
-        if tag in self.block_tags:
+        if kind is not None:
             self._flush()
-            self.block_stack.append(tag)
-            self.cur_tag = tag
+            self.block_stack.append(kind)
+            self.cur_tag = kind
+
+    def block_kind(self, tag, cls):
+        """The block kind an element starts (None: inline or container)."""
+        return tag if tag in self.block_tags else None
 
     def handle_startendtag(self, tag, attrs):
         if tag == "br":
@@ -158,7 +178,22 @@ class BlockParser(html.parser.HTMLParser):
             self.buf.append(data)
 
 
-def parse_blocks(path):
+class PublicanParser(BlockParser):
+    """Publican's XHTML (debian-handbook): a paragraph is a <div class="para">; the page
+    navigation (ul.docnav) and the URL lines inside paragraphs (div.url) are left out."""
+    skip_classes = SKIP_CLASSES | {"docnav", "url"}
+
+    def block_kind(self, tag, cls):
+        if tag == "div" and "para" in cls:
+            return "p"
+        return super().block_kind(tag, cls)
+
+
+# label -> parser of that package's HTML (default BlockParser)
+PARSERS = {"debian-handbook": PublicanParser}
+
+
+def parse_blocks(path, parser=BlockParser):
     with open(path, "rb") as f:
         raw = f.read()
     m = re.search(rb'charset=["\']?([A-Za-z0-9_-]+)', raw[:2000])
@@ -167,7 +202,7 @@ def parse_blocks(path):
         text = raw.decode(enc, errors="replace")
     except LookupError:
         text = raw.decode("utf-8", errors="replace")
-    p = BlockParser()
+    p = parser()
     p.feed(text)
     p.close()
     p._flush()
@@ -254,6 +289,31 @@ def commandish(s):
     if len(toks) == 1:
         return bool(re.search(r"[/_=]", toks[0]))
     return sum(1 for t in toks if _CMD_TOKEN.search(t)) * 2 >= len(toks)
+
+
+# German function words that are English words too (not evidence of copied English)
+_EN_ONLY = (EN_COMMON | STRONG_EN) - DE_WORDS - {"in", "so", "was", "will", "an", "also", "man",
+                                                  "die", "war", "bin", "hat"}
+_PLAIN_WORD = re.compile(r"[(\"'“”„‘’]*([a-z]+)[)\"'“”„‘’,.;:!?]*")
+# labels whose German side is checked for copied English (copied_english)
+COPY_CHECKED = {"debian-handbook"}
+
+
+def copied_english(en, de):
+    """German side keeps English prose of the English side: the runs of >= 3 tokens both
+    sides share hold >= 3 plain lowercase words (not German ones), one an English function
+    word. debian-handbook shows untranslated paragraphs whose cross-references and
+    "Example N." labels were translated ("See Abschnitt 11.7.3.2, „PAM konfigurieren“ for
+    an example of PAM configuration.")."""
+    te, td = en.split(), de.split()
+    words = []
+    for i, _, n in difflib.SequenceMatcher(None, te, td, autojunk=False).get_matching_blocks():
+        if n >= 3:
+            for t in te[i:i + n]:
+                m = _PLAIN_WORD.fullmatch(t)
+                if m and m.group(1) not in DE_WORDS:
+                    words.append(m.group(1))
+    return len(words) >= 3 and any(w in _EN_ONLY for w in words)
 
 
 def reject_reason(en, de):
@@ -355,8 +415,8 @@ def html_files(root, lang):
 
 # ---------------------------------------------------------------- main
 
-def align_document(en_path, de_path, stats):
-    yield from align_blocks(parse_blocks(en_path), parse_blocks(de_path), stats)
+def align_document(en_path, de_path, stats, parser=BlockParser):
+    yield from align_blocks(parse_blocks(en_path, parser), parse_blocks(de_path, parser), stats)
 
 
 def align_blocks(blocks_en, blocks_de, stats, headings=HEADINGS):
@@ -393,7 +453,7 @@ def main():
     base = os.path.join(args.data, "docs")
     debdir, xdir = os.path.join(base, "debs"), os.path.join(base, "x")
     stats = {"download_failed": []}
-    pkgs = {p for _, e, d in DOC_PACKAGES for p in (e, d)}
+    pkgs = {p for _, e, d, *_ in DOC_PACKAGES for p in (e, d)}
     if not args.skip_fetch:
         fetch(debdir, xdir, pkgs, stats)
 
@@ -402,8 +462,10 @@ def main():
     docs = {}
     seen = set()
     out_rows = []
-    for label, pen, pde in DOC_PACKAGES:
+    for label, pen, pde, *sub in DOC_PACKAGES:
         ren, rde = os.path.join(xdir, pen), os.path.join(xdir, pde)
+        if sub:
+            ren, rde = os.path.join(ren, sub[0]), os.path.join(rde, sub[1])
         if not (os.path.isdir(ren) and os.path.isdir(rde)):
             continue
         fen, fde = html_files(ren, "en"), html_files(rde, "de")
@@ -412,8 +474,13 @@ def main():
                        "de_only": sorted(set(fde) - set(fen))}
         c = counters[label]
         for key in keys:
-            for te, td in align_document(fen[key], fde[key], c):
+            for te, td in align_document(fen[key], fde[key], c, PARSERS.get(label, BlockParser)):
                 for e, d in block_sentences(te, td, c):
+                    if label in COPY_CHECKED:
+                        ne, nd = normalize_ws(e), normalize_ws(d)
+                        if not reject_reason(ne, nd) and copied_english(ne, nd):
+                            c["rej_copied_english"] += 1
+                            continue
                     keep_pair("doc:" + label, e, d, c, seen, out_rows, per_label)
 
     os.makedirs(base, exist_ok=True)

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Go on training the bundled models on this machine's CPU, in the background, across
+# sessions: both directions at once, one process and one thread each (on 2 cores that is
+# 1.4x the tokens/s of one process with two threads), bfloat16 autocast on CPUs that
+# have it (train.py --cpu-bf16; 1.6x on Zen 5), on a mix that keeps the sources the
+# models have seen least whole (mix_corpus.py). Stop it before CI runs: it needs the cores.
+#
+#   bash tools/train/cpu_continue.sh start [MINUTES]   # from models/*.emt, or resume the checkpoints
+#   bash tools/train/cpu_continue.sh status
+#   bash tools/train/cpu_continue.sh stop               # SIGTERM: each saves its checkpoint
+#   bash tools/train/cpu_continue.sh export             # DIR/model-<dir>: MarianMT, for ship.sh
+#
+# DATA (default /work/edgemt-data) holds the full corpus build (tools/data/build_corpus.py);
+# DIR (default /work/ft) the mix, the initial weights, the runs. PYTHON: an interpreter
+# with torch and transformers (default /work/venv/bin/python3, else python3).
+# MIX_KEEP / MIX_REST: mix_corpus.py --keep / --rest. TRAIN_ARGS: train.py's.
+# The checkpoints (DIR/train-<dir>/ckpt/last.pt) resume where they stopped; they do not
+# outlive the machine, models/*.emt do (a new machine starts from those again).
+set -uo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+DATA=${DATA:-/work/edgemt-data}
+DIR=${DIR:-/work/ft}
+PY=${PYTHON:-$( [ -x /work/venv/bin/python3 ] && echo /work/venv/bin/python3 || echo python3)}
+DIRS="en-de de-en"
+MIX_KEEP=${MIX_KEEP:-help,man,ding-sent,doc,ddtp}
+MIX_REST=${MIX_REST:-0.3}
+TRAIN_ARGS=${TRAIN_ARGS:-"--d-model 384 --heads 6 --ffn 1536 --enc-layers 6 --dec-layers 2 --dropout 0.1 \
+  --max-tokens 6000 --lr 2e-4 --warmup 200 --eval-minutes 35 --ckpt-minutes 15 --log-every 50"}
+export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONUNBUFFERED=1
+
+running() { pgrep -f "train.py --data $DIR/data --out $DIR/train-$1 " > /dev/null; }
+
+bf16_flag() {  # --cpu-bf16 where the CPU multiplies bfloat16 natively
+  grep -q -E 'avx512_bf16|amx_bf16' /proc/cpuinfo 2>/dev/null && echo --cpu-bf16
+  grep -q -E '^Features.*bf16' /proc/cpuinfo 2>/dev/null && echo --cpu-bf16
+}
+
+case "${1:-}" in
+start)
+  minutes=${2:-120}
+  [ -s "$DATA/corpus/train.en" ] || { echo "no corpus in $DATA/corpus: python3 tools/data/build_corpus.py" >&2; exit 1; }
+  mkdir -p "$DIR"
+  for d in $DIRS; do
+    if [ ! -e "$DIR/init-$d.safetensors" ]; then
+      "$PY" "$HERE/from_emt.py" --model "$ROOT/models/edgemt-$d.emt" --weights "$DIR/init-$d.safetensors" \
+        --spm "$DIR/spm-$d" || exit 1
+    fi
+  done
+  cmp -s "$DIR/spm-en-de/source.spm" "$DIR/spm-de-en/source.spm" || { echo "the models' vocabularies differ" >&2; exit 1; }
+  if [ ! -s "$DIR/data/corpus/train.en" ] || [ "$DATA/corpus/train.en" -nt "$DIR/data/corpus/train.en" ]; then
+    "$PY" "$HERE/mix_corpus.py" --data "$DATA" --out "$DIR/data" --spm "$DIR/spm-en-de" \
+      --keep "$MIX_KEEP" --rest "$MIX_REST" || exit 1
+  fi
+  flag=$(bf16_flag | head -n 1)
+  for d in $DIRS; do
+    s=${d%-*}; t=${d#*-}
+    if running "$d"; then echo "[$d] already running"; continue; fi
+    rm -f "$DIR/train-$d/DONE"
+    mkdir -p "$DIR/train-$d"
+    # shellcheck disable=SC2086
+    setsid nohup "$PY" "$HERE/train.py" --data "$DIR/data" --out "$DIR/train-$d" --device cpu --threads 1 \
+      --src-lang "$s" --tgt-lang "$t" --max-minutes "$minutes" $TRAIN_ARGS $flag \
+      --init "$DIR/init-$d.safetensors" >> "$DIR/train-$d/job.out" 2>&1 < /dev/null &
+    echo "[$d] started (log: $DIR/train-$d/train.log)"
+  done
+  ;;
+status)
+  for d in $DIRS; do
+    l=$DIR/train-$d/train.log
+    echo "[$d] $(running "$d" && echo running || echo stopped); $(grep ' step ' "$l" 2>/dev/null | tail -n 1 | cut -c21-)"
+    grep 'EVAL' "$l" 2>/dev/null | tail -n 3 | cut -c21-
+  done
+  ;;
+stop)
+  pkill -TERM -f "train.py --data $DIR/data --out $DIR/train-" || echo "nothing running"
+  for _ in $(seq 60); do
+    running en-de || running de-en || break
+    sleep 1
+  done
+  for d in $DIRS; do tail -n 2 "$DIR/train-$d/train.log" 2>/dev/null; done
+  ;;
+export)
+  for d in $DIRS; do
+    s=${d%-*}; t=${d#*-}
+    if running "$d"; then echo "[$d] still running: stop it first" >&2; exit 1; fi
+    "$PY" "$HERE/export.py" --data "$DIR/data" --ckpt "$DIR/train-$d/ckpt/last.pt" --spm-dir "$DIR/spm-$d" \
+      --out "$DIR/model-$d" --src-lang "$s" --tgt-lang "$t" || exit 1
+  done
+  ;;
+*)
+  echo "usage: cpu_continue.sh start [MINUTES] | status | stop | export" >&2; exit 2
+  ;;
+esac
