@@ -392,10 +392,18 @@ def main():
                 g["initial_lr"] = args.lr
         set_rng_state(ck["rng"])
         st = ck["state"]
+        if st.get("train_pairs") != len(src) and st["batch_idx"]:
+            # other training data than the checkpoint's (a new corpus or mix; or a checkpoint
+            # that did not record it): its batch position means nothing in the new data's
+            # order, so the epoch starts over
+            log(f"the training data changed ({st.get('train_pairs')} -> {len(src)} pairs): epoch "
+                f"{st['epoch']} starts again at batch 0 (was {st['batch_idx']})")
+            st["batch_idx"] = 0
         log(f"resumed from {last}: step {st['step']} epoch {st['epoch']} batch {st['batch_idx']} "
             f"elapsed {st['elapsed'] / 60:.1f} min, best BLEU {st['best_bleu']:.2f} @ {st['best_step']}")
     elif args.init:
         init_weights(model, args.init, log)
+    st["train_pairs"] = len(src)
     model.train()
 
     stop = {"flag": False}
