@@ -6,7 +6,7 @@
 #
 # Here, before the first call (the data travels in the working tree, ignored by git):
 #   mkdir -p .train-data && echo /.train-data/ >> .git/info/exclude
-#   tar -C /work/edgemt-data -cJf .train-data/data.tar.xz corpus/{train,dev,test}.{en,de,src} spm  # 19.5 MB (738,912 pairs)
+#   tar -C /work/edgemt-data -cJf .train-data/data.tar.xz corpus/{train,dev,test}.{en,de,src} spm  # 21.6 MB (785,026 pairs; spm/ need not be there with FROM_MODELS=1)
 # Then, one call after another (the machine stays warm for only 30 s between calls; the
 # background jobs live as long as it does):
 #   run(carry=[".train-data"], "bash tools/train/device_train.sh start 16 540")  # train 16 min, watch 540 s
