@@ -6,6 +6,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -617,25 +619,48 @@ bool through_pivot(std::span<const std::unique_ptr<edgemt::Translator>> first, c
   return true;
 }
 
-// Once per run: when CLD2 clearly identifies a text line (or document) as another language
-// than the model's source ("Wo ist der Bahnhof?" given to the English->German default), a
-// warning on standard error names it. The output is not changed.
+// Once per run: when CLD2 clearly identifies a batch's text as another language than the
+// model's source ("Wo ist der Bahnhof?" given to the English->German default), a warning
+// on standard error names it. The output is not changed. The batch's lines are judged
+// together, and only when they hold a few words: CLD2 calls a single technical word
+// ("polyethylenimine", "Automount-Masterdatei") some language with confidence.
 void warn_if_other_language(const edgemt::Model& model, const Args& a, const Session& s, size_t count,
                             bool* warned) {
   const std::string source = edgemt::primary_language(model.source_language());
   if (*warned || a.ids || a.score || source.empty() || !edgemt::language_identification_available()) return;
-  for (size_t i = 0; i < count && !*warned; ++i) {
-    if (s.lines[i].size() < 16) continue;  // a word or two: too short to tell
-    const std::vector<edgemt::LanguageGuess> g =
-        edgemt::identify_languages(s.lines[i], a.format == edgemt::TextFormat::kHtml);
-    if (g.empty() || g[0].percent < 90 || g[0].code == source) continue;
-    std::fprintf(stderr,
-                 "translate: warning: the input looks like '%s' (%d%% of '%.40s'), but the model translates "
-                 "%s->%s; --from %s picks a model for it\n",
-                 g[0].code.c_str(), g[0].percent, s.lines[i].c_str(), model.source_language().c_str(),
-                 model.target_language().c_str(), g[0].code.c_str());
-    *warned = true;
+  constexpr size_t kMaxBytes = 16 * 1024;  // plenty to tell a language; CLD2 costs per byte
+  constexpr int kMinWords = 3;
+  std::string text;
+  const std::string* first = nullptr;
+  int words = 0;
+  for (size_t i = 0; i < count && text.size() < kMaxBytes; ++i) {
+    const std::string& line = s.lines[i];
+    if (line.empty()) continue;
+    if (first == nullptr) first = &line;
+    bool in_word = false, has_letter = false;
+    for (char ch : line) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (std::isspace(c)) {
+        words += in_word && has_letter;
+        in_word = has_letter = false;
+      } else {
+        in_word = true;
+        has_letter = has_letter || std::isalpha(c) || c >= 0x80;
+      }
+    }
+    words += in_word && has_letter;
+    if (!text.empty()) text += '\n';
+    text.append(line, 0, std::min(line.size(), kMaxBytes));
   }
+  if (first == nullptr || words < kMinWords) return;
+  const std::vector<edgemt::LanguageGuess> g = edgemt::identify_languages(text, a.format == edgemt::TextFormat::kHtml);
+  if (g.empty() || g[0].percent < 90 || g[0].code == source) return;
+  std::fprintf(stderr,
+               "translate: warning: the input looks like '%s' (%d%% of the text from '%.40s'), but the model "
+               "translates %s->%s; --from %s picks a model for it\n",
+               g[0].code.c_str(), g[0].percent, first->c_str(), model.source_language().c_str(),
+               model.target_language().c_str(), g[0].code.c_str());
+  *warned = true;
 }
 
 // Translates s.lines[0..count) with the chain of translators (one, or two through a
