@@ -653,7 +653,8 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
     text.append(line, 0, std::min(line.size(), kMaxBytes));
   }
   if (first == nullptr || words < kMinWords) return;
-  const std::vector<edgemt::LanguageGuess> g = edgemt::identify_languages(text, a.format == edgemt::TextFormat::kHtml);
+  const std::vector<edgemt::LanguageGuess> g =
+      edgemt::identify_languages(text, a.format == edgemt::TextFormat::kHtml);
   if (g.empty() || g[0].percent < 90 || g[0].code == source) return;
   std::fprintf(stderr,
                "translate: warning: the input looks like '%s' (%d%% of the text from '%.40s'), but the model "

@@ -465,24 +465,56 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
         }
       }
       EDGEMT_RETURN_IF_ERROR(submit(texts, align, &run->segs));
-      std::vector<size_t> redo;
+      // Segments whose best translation lost a span are translated again with markers, as
+      // the Translator does. Where only alternatives lost one, the best stays (asking for
+      // alternatives does not change the answer) and the alternatives are drawn again:
+      // those that kept their spans, then the marker job's hypotheses that do.
+      std::vector<size_t> redo, redo_alts;
       for (size_t k = 0; k < run->segs.size() && k < run->kept.size(); ++k) {
         const ProtectedSentence& p = run->kept[k];
         const Job::Segment& sg = run->segs[k];
         if (p.in_place.empty() || p.verbatim || sg.ids.empty()) continue;
-        bool kept = spans_kept(sg.text, p);
+        if (!spans_kept(sg.text, p)) {
+          redo.push_back(k);
+          continue;
+        }
+        bool kept = true;
         for (size_t a = 0; kept && a < sg.alternatives.size(); ++a) kept = spans_kept(sg.alternatives[a], p);
-        if (!kept) redo.push_back(k);
+        if (!kept) (p.markers.empty() ? redo_alts : redo).push_back(k);
       }
-      if (redo.empty()) return Status::ok();
+      if (redo.empty() && redo_alts.empty()) return Status::ok();
+      std::vector<size_t> all = redo;
+      all.insert(all.end(), redo_alts.begin(), redo_alts.end());
+      std::vector<ProtectedSentence> marked;
       std::vector<std::string> again;
-      for (size_t k : redo) {
-        run->kept[k] = protect_spans(pieces[k], nullptr, true, SpanMode::kMarkers);
-        again.push_back(run->kept[k].text);
+      for (size_t k : all) {
+        marked.push_back(protect_spans(pieces[k], nullptr, true, SpanMode::kMarkers));
+        again.push_back(marked.back().text);
       }
       std::vector<Job::Segment> segs;
       EDGEMT_RETURN_IF_ERROR(submit(again, align, &segs));
-      for (size_t r = 0; r < redo.size() && r < segs.size(); ++r) run->segs[redo[r]] = std::move(segs[r]);
+      for (size_t r = 0; r < all.size() && r < segs.size(); ++r) {
+        const size_t k = all[r];
+        if (r < redo.size()) {
+          run->kept[k] = std::move(marked[r]);
+          run->segs[k] = std::move(segs[r]);
+          continue;
+        }
+        // The in-place best stays; run->kept[k] has no markers, so restoring it changes
+        // nothing and the alternatives below are stored restored already.
+        Job::Segment& sg = run->segs[k];
+        const size_t want = sg.alternatives.size();
+        std::vector<std::string> alts;
+        auto add = [&](std::string x) {
+          if (alts.size() < want && x != sg.text && spans_kept(x, run->kept[k]) &&
+              std::find(alts.begin(), alts.end(), x) == alts.end())
+            alts.push_back(std::move(x));
+        };
+        for (const std::string& x : sg.alternatives) add(x);
+        add(restore_spans(segs[r].text, marked[r]));
+        for (const std::string& x : segs[r].alternatives) add(restore_spans(x, marked[r]));
+        sg.alternatives = std::move(alts);
+      }
       return Status::ok();
     };
     auto translate_texts =

@@ -45,7 +45,10 @@ endif()
 file(WRITE "${input}" "${src}\t${own}\n")
 execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --score --output jsonl INPUT_FILE "${input}"
                 OUTPUT_VARIABLE json RESULT_VARIABLE rc)
-string(JSON lp GET "${json}" log_prob)
+# The number as translate printed it (string(JSON GET) would reformat it: -0.945008 comes
+# back as -0.94500799999999996).
+string(REGEX MATCH "\"log_prob\": *([-+0-9.eE]+)" lp_match "${json}")
+set(lp "${CMAKE_MATCH_1}")
 string(JSON ntok LENGTH "${json}" tokens)
 string(JSON nlp LENGTH "${json}" log_probs)
 math(EXPR last "${ntok} - 1")
