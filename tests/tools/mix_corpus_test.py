@@ -72,6 +72,28 @@ class Mix(unittest.TestCase):
         _, none = self.run_mix("--keep", "ddtp", "--rest", "0")
         self.assertEqual(collections.Counter(r[0].split(":")[0] for r in none), {"ddtp": 300})
 
+    def test_extra_pairs_added_without_held_out_sentences(self):
+        extra = os.path.join(self.tmp, "bt.tsv")
+        with open(extra, "w") as f:
+            f.write("bt:fortune-de/zitate\tLife is a dream.\tDas Leben ist ein Traum.\n")
+            f.write("bt:fortune-de/zitate\tmessage 0\tsynthetic\n")        # English side is a dev sentence
+            f.write("bt:fortune-de/witze\tsynthetic\tNachricht 6\n")       # German side is a test sentence
+            f.write("bt:fortune-de/witze\tA hole in the browser.\tEin Loch im Browser.\n")
+        _, mixed = self.run_mix("--keep", "ding-sent", "--rest", "0", "--extra", extra)
+        bt = [r for r in mixed if r[0].startswith("bt:")]
+        self.assertEqual(sorted(bt), [("bt:fortune-de/witze", "A hole in the browser.", "Ein Loch im Browser."),
+                                      ("bt:fortune-de/zitate", "Life is a dream.", "Das Leben ist ein Traum.")])
+        self.assertEqual(len(mixed), 102)
+        with open(os.path.join(self.tmp, "out", "corpus", "mix.json")) as f:
+            self.assertEqual(json.load(f)["sources"]["bt"]["pairs"], 2)
+        _, none = self.run_mix("--keep", "ding-sent", "--rest", "0", "--extra", extra, "--extra-share", "0")
+        self.assertEqual(len(none), 100)
+        with open(extra, "a") as f:
+            f.write("no tabs here\n")
+        with self.assertRaises(SystemExit) as e:
+            self.run_mix("--keep", "ddtp", "--extra", extra)
+        self.assertIn("bt.tsv:5", str(e.exception))
+
     def test_bad_arguments(self):
         with self.assertRaises(SystemExit) as e:
             self.run_mix("--keep", "nosuchsource")

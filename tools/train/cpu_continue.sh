@@ -14,6 +14,9 @@
 # DIR (default /work/ft) the mix, the initial weights, the runs. PYTHON: an interpreter
 # with torch and transformers (default /work/venv/bin/python3, else python3).
 # MIX_KEEP / MIX_REST: mix_corpus.py --keep / --rest. TRAIN_ARGS: train.py's.
+# Each direction trains on its own mix, DIR/data-<dir>: the same corpus pairs, plus the
+# back-translated pairs of that direction where DATA/bt/<dir>.tsv exists
+# (tools/data/fortune_bt.py; BT_SHARE: the share of them taken, default all).
 # The checkpoints (DIR/train-<dir>/ckpt/last.pt) resume where they stopped; they do not
 # outlive the machine, models/*.emt do (a new machine starts from those again).
 set -uo pipefail
@@ -29,7 +32,7 @@ TRAIN_ARGS=${TRAIN_ARGS:-"--d-model 384 --heads 6 --ffn 1536 --enc-layers 6 --de
   --max-tokens 6000 --lr 2e-4 --warmup 200 --eval-minutes 35 --ckpt-minutes 15 --log-every 50"}
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONUNBUFFERED=1
 
-running() { pgrep -f "train.py --data $DIR/data --out $DIR/train-$1 " > /dev/null; }
+running() { pgrep -f "train.py --data $DIR/data-$1 --out $DIR/train-$1 " > /dev/null; }
 
 bf16_flag() {  # --cpu-bf16 where the CPU multiplies bfloat16 natively
   grep -q -E 'avx512_bf16|amx_bf16' /proc/cpuinfo 2>/dev/null && echo --cpu-bf16
@@ -48,10 +51,14 @@ start)
     fi
   done
   cmp -s "$DIR/spm-en-de/source.spm" "$DIR/spm-de-en/source.spm" || { echo "the models' vocabularies differ" >&2; exit 1; }
-  if [ ! -s "$DIR/data/corpus/train.en" ] || [ "$DATA/corpus/train.en" -nt "$DIR/data/corpus/train.en" ]; then
-    "$PY" "$HERE/mix_corpus.py" --data "$DATA" --out "$DIR/data" --spm "$DIR/spm-en-de" \
-      --keep "$MIX_KEEP" --rest "$MIX_REST" || exit 1
-  fi
+  for d in $DIRS; do
+    mix=$DIR/data-$d/corpus/train.en bt=$DATA/bt/$d.tsv extra=()
+    [ -s "$bt" ] && extra=(--extra "$bt" --extra-share "${BT_SHARE:-1}")
+    if [ ! -s "$mix" ] || [ "$DATA/corpus/train.en" -nt "$mix" ] || { [ -s "$bt" ] && [ "$bt" -nt "$mix" ]; }; then
+      "$PY" "$HERE/mix_corpus.py" --data "$DATA" --out "$DIR/data-$d" --spm "$DIR/spm-en-de" \
+        --keep "$MIX_KEEP" --rest "$MIX_REST" "${extra[@]}" || exit 1
+    fi
+  done
   flag=$(bf16_flag | head -n 1)
   for d in $DIRS; do
     s=${d%-*}; t=${d#*-}
@@ -59,7 +66,7 @@ start)
     rm -f "$DIR/train-$d/DONE"
     mkdir -p "$DIR/train-$d"
     # shellcheck disable=SC2086
-    setsid nohup "$PY" "$HERE/train.py" --data "$DIR/data" --out "$DIR/train-$d" --device cpu --threads 1 \
+    setsid nohup "$PY" "$HERE/train.py" --data "$DIR/data-$d" --out "$DIR/train-$d" --device cpu --threads 1 \
       --src-lang "$s" --tgt-lang "$t" --max-minutes "$minutes" $TRAIN_ARGS $flag \
       --init "$DIR/init-$d.safetensors" >> "$DIR/train-$d/job.out" 2>&1 < /dev/null &
     echo "[$d] started (log: $DIR/train-$d/train.log)"
@@ -73,7 +80,7 @@ status)
   done
   ;;
 stop)
-  pkill -TERM -f "train.py --data $DIR/data --out $DIR/train-" || echo "nothing running"
+  pkill -TERM -f "train.py --data $DIR/data-.* --out $DIR/train-" || echo "nothing running"
   for _ in $(seq 60); do
     running en-de || running de-en || break
     sleep 1
@@ -84,7 +91,7 @@ export)
   for d in $DIRS; do
     s=${d%-*}; t=${d#*-}
     if running "$d"; then echo "[$d] still running: stop it first" >&2; exit 1; fi
-    "$PY" "$HERE/export.py" --data "$DIR/data" --ckpt "$DIR/train-$d/ckpt/last.pt" --spm-dir "$DIR/spm-$d" \
+    "$PY" "$HERE/export.py" --data "$DIR/data-$d" --ckpt "$DIR/train-$d/ckpt/last.pt" --spm-dir "$DIR/spm-$d" \
       --out "$DIR/model-$d" --src-lang "$s" --tgt-lang "$t" || exit 1
   done
   ;;

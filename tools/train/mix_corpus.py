@@ -10,6 +10,11 @@ trains on the mix and evaluates on the same dev split.
 
 Sources are the first field of corpus/train.src ("gettext:<pkg>" -> gettext). The mix is
 deterministic (--seed) and its composition is printed and written to OUT/corpus/mix.json.
+
+--extra FILE adds pairs that are not in the corpus build, "source<TAB>English<TAB>German"
+per line (tools/data/fortune_bt.py's back-translations, DATA/bt/<pair>.tsv), all of them;
+--extra-share S takes a random share S of them instead. A pair with a dev or test sentence of
+the build on either side is left out, so the held-out sets stay held out.
 """
 import argparse
 import collections
@@ -26,9 +31,14 @@ def main():
     ap.add_argument("--keep", default="help,man,ding-sent,doc", help="sources kept whole (comma-separated)")
     ap.add_argument("--rest", type=float, default=0.3, help="share of every other source's pairs")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--extra", action="append", default=[],
+                    help="more pairs, source<TAB>English<TAB>German per line (repeatable)")
+    ap.add_argument("--extra-share", type=float, default=1.0, help="share of the --extra pairs taken")
     args = ap.parse_args()
     if not 0.0 <= args.rest <= 1.0:
         ap.error("--rest is a share between 0 and 1")
+    if not 0.0 <= args.extra_share <= 1.0:
+        ap.error("--extra-share is a share between 0 and 1")
     keep = {k.strip() for k in args.keep.split(",") if k.strip()}
 
     src_dir = os.path.join(args.data, "corpus")
@@ -49,6 +59,24 @@ def main():
 
     rng = random.Random(args.seed)
     chosen = [i for i, k in enumerate(kinds) if k in keep or rng.random() < args.rest]
+    held = set()
+    for split in ("dev", "test"):
+        for lang in ("en", "de"):
+            with open(os.path.join(src_dir, f"{split}.{lang}")) as f:
+                held.update(l.strip() for l in f)
+    for path in args.extra:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                fields = line.rstrip("\n").split("\t")
+                if len(fields) != 3 or not all(x.strip() for x in fields):
+                    raise SystemExit(f"{path}:{n}: not source<TAB>English<TAB>German")
+                if fields[1].strip() in held or fields[2].strip() in held or rng.random() >= args.extra_share:
+                    continue
+                tags.append(fields[0])
+                en.append(fields[1])
+                de.append(fields[2])
+                kinds.append(fields[0].split(":")[0].strip())
+                chosen.append(len(tags) - 1)
     rng.shuffle(chosen)
     for name, lines in (("src", tags), ("en", en), ("de", de)):
         tmp = os.path.join(out_dir, f"train.{name}.tmp")
