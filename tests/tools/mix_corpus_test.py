@@ -86,6 +86,10 @@ class Mix(unittest.TestCase):
         self.assertEqual(len(mixed), 102)
         with open(os.path.join(self.tmp, "out", "corpus", "mix.json")) as f:
             self.assertEqual(json.load(f)["sources"]["bt"]["pairs"], 2)
+        _, tagged = self.run_mix("--keep", "ding-sent", "--rest", "0", "--extra", extra,
+                                 "--extra-tag", "<bt>", "--extra-tag-side", "en")
+        self.assertIn(("bt:fortune-de/zitate", "<bt> Life is a dream.", "Das Leben ist ein Traum."), tagged)
+        self.assertEqual(sum(r[1].startswith("<bt> ") for r in tagged), 2)
         _, none = self.run_mix("--keep", "ding-sent", "--rest", "0", "--extra", extra, "--extra-share", "0")
         self.assertEqual(len(none), 100)
         with open(extra, "a") as f:

@@ -16,7 +16,9 @@
 # MIX_KEEP / MIX_REST: mix_corpus.py --keep / --rest. TRAIN_ARGS: train.py's.
 # Each direction trains on its own mix, DIR/data-<dir>: the same corpus pairs, plus the
 # back-translated pairs of that direction where DATA/bt/<dir>.tsv exists
-# (tools/data/fortune_bt.py; BT_SHARE: the share of them taken, default all).
+# (tools/data/fortune_bt.py; BT_SHARE: the share of them taken, default all), their
+# synthetic source side tagged with BT_TAG (default "䷀", a character outside the
+# vocabulary: the pieces "▁" and <unk>; BT_TAG= leaves them untagged).
 # The checkpoints (DIR/train-<dir>/ckpt/last.pt) resume where they stopped; they do not
 # outlive the machine, models/*.emt do (a new machine starts from those again).
 set -uo pipefail
@@ -54,6 +56,7 @@ start)
   for d in $DIRS; do
     mix=$DIR/data-$d/corpus/train.en bt=$DATA/bt/$d.tsv extra=()
     [ -s "$bt" ] && extra=(--extra "$bt" --extra-share "${BT_SHARE:-1}")
+    [ -s "$bt" ] && [ -n "${BT_TAG-䷀}" ] && extra+=(--extra-tag "${BT_TAG-䷀}" --extra-tag-side "${d%-*}")
     if [ ! -s "$mix" ] || [ "$DATA/corpus/train.en" -nt "$mix" ] || { [ -s "$bt" ] && [ "$bt" -nt "$mix" ]; }; then
       "$PY" "$HERE/mix_corpus.py" --data "$DATA" --out "$DIR/data-$d" --spm "$DIR/spm-en-de" \
         --keep "$MIX_KEEP" --rest "$MIX_REST" "${extra[@]}" || exit 1

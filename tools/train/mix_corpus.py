@@ -15,6 +15,9 @@ deterministic (--seed) and its composition is printed and written to OUT/corpus/
 per line (tools/data/fortune_bt.py's back-translations, DATA/bt/<pair>.tsv), all of them;
 --extra-share S takes a random share S of them instead. A pair with a dev or test sentence of
 the build on either side is left out, so the held-out sets stay held out.
+--extra-tag TEXT --extra-tag-side en|de starts that side of every extra pair with TEXT
+(tagged back-translation, Caswell et al. 2019: the synthetic source carries a mark, so the
+model learns the genuine target without taking the noisy source for a normal input).
 """
 import argparse
 import collections
@@ -34,11 +37,15 @@ def main():
     ap.add_argument("--extra", action="append", default=[],
                     help="more pairs, source<TAB>English<TAB>German per line (repeatable)")
     ap.add_argument("--extra-share", type=float, default=1.0, help="share of the --extra pairs taken")
+    ap.add_argument("--extra-tag", default="", help="text put before one side of every --extra pair")
+    ap.add_argument("--extra-tag-side", choices=("en", "de"), help="the side --extra-tag goes on")
     args = ap.parse_args()
     if not 0.0 <= args.rest <= 1.0:
         ap.error("--rest is a share between 0 and 1")
     if not 0.0 <= args.extra_share <= 1.0:
         ap.error("--extra-share is a share between 0 and 1")
+    if args.extra_tag and not args.extra_tag_side:
+        ap.error("--extra-tag needs --extra-tag-side")
     keep = {k.strip() for k in args.keep.split(",") if k.strip()}
 
     src_dir = os.path.join(args.data, "corpus")
@@ -72,6 +79,9 @@ def main():
                     raise SystemExit(f"{path}:{n}: not source<TAB>English<TAB>German")
                 if fields[1].strip() in held or fields[2].strip() in held or rng.random() >= args.extra_share:
                     continue
+                if args.extra_tag:
+                    i = 1 if args.extra_tag_side == "en" else 2
+                    fields[i] = f"{args.extra_tag} {fields[i]}"
                 tags.append(fields[0])
                 en.append(fields[1])
                 de.append(fields[2])
