@@ -79,7 +79,7 @@ __attribute__((noinline)) void tile(const int64_t* a16, size_t lda16, size_t kg,
       if constexpr (Rows > 4) madd_row(ag + 4 * lda16, w0, w1, c40, c41);
       if constexpr (Rows > 5) madd_row(ag + 5 * lda16, w0, w1, c50, c51);
       wg += kPanel * kPanelK8;
-      pg += kPanel * kPanelK8;
+      if constexpr (Prefetch) pg += kPanel * kPanelK8;  // pf is null without Prefetch
       ++ag;
     }
     int32_t* o = out + 8 * h;

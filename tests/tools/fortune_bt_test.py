@@ -124,6 +124,16 @@ class Main(unittest.TestCase):
             fortune_bt.translate(fail, "de", "en", ["a"], 4, 1)
         self.assertIn("broken", str(e.exception))
 
+    def test_missing_translate_program_is_a_clear_error(self):
+        missing = os.path.join(self.tmp, "no-such-translate")
+        with self.assertRaises(SystemExit) as e:
+            self.run_main("--translate", missing)
+        self.assertIn("no translate program at " + missing, str(e.exception))
+        self.assertFalse(os.path.exists(os.path.join(self.data, "fortunes")))  # checked before the slow part
+        with self.assertRaises(SystemExit) as e:  # the helper itself, too
+            fortune_bt.translate(missing, "de", "en", ["a"], 4, 1)
+        self.assertIn("cannot run " + missing, str(e.exception))
+
     def test_no_fortunes_is_an_error(self):
         shutil.rmtree(self.de_dir)
         with self.assertRaises(SystemExit) as e:

@@ -206,8 +206,11 @@ def translate(binary, src, tgt, sents, beam, threads):
     """The sentences through edgemt's translate (one line per sentence, in order)."""
     cmd = [binary, "--from", src, "--to", tgt, "--no-split", "--beam", str(beam),
            "--threads", str(threads), "--batch", "32", "--max-length", "128"]
-    res = subprocess.run(cmd, input="".join(s + "\n" for s in sents), capture_output=True,
-                         text=True, check=False)
+    try:
+        res = subprocess.run(cmd, input="".join(s + "\n" for s in sents), capture_output=True,
+                             text=True, check=False)
+    except OSError as e:
+        raise SystemExit(f"cannot run {binary}: {e.strerror or e}")
     if res.returncode != 0:
         raise SystemExit(f"translate failed ({res.returncode}): {res.stderr[-2000:]}")
     out = res.stdout.split("\n")
@@ -229,6 +232,9 @@ def main():
     ap.add_argument("--en-dir", action="append", help="folders of English fortune files")
     args = ap.parse_args()
     dirs = {"de": args.de_dir or FORTUNE_DIRS["de"], "en": args.en_dir or FORTUNE_DIRS["en"]}
+    if not args.no_translate and not (os.path.isfile(args.translate) and os.access(args.translate, os.X_OK)):
+        raise SystemExit(f"no translate program at {args.translate}: build it (scripts/build or "
+                         "scripts/quickstart) and pass --translate PATH, or use --no-translate")
 
     held = held_out(args.data)
     mono_dir = os.path.join(args.data, "fortunes")

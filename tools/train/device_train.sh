@@ -7,6 +7,10 @@
 # Here, before the first call (the data travels in the working tree, ignored by git):
 #   mkdir -p .train-data && echo /.train-data/ >> .git/info/exclude
 #   tar -C /work/edgemt-data -cJf .train-data/data.tar.xz corpus/{train,dev,test}.{en,de,src} spm  # 21.6 MB (785,026 pairs; spm/ need not be there with FROM_MODELS=1)
+# Back-translations (tools/data/fortune_bt.py's bt/<dir>.tsv, about 1.4 MB more) go in the
+# same archive: add bt/en-de.tsv bt/de-en.tsv to the tar line. A direction whose bt/<dir>.tsv
+# is there trains on the whole corpus plus those pairs, the synthetic source tagged as
+# cpu_continue.sh does (mix_corpus.py --extra; BT_SHARE, BT_TAG: the same meaning).
 # Then, one call after another (the machine stays warm for only 30 s between calls; the
 # background jobs live as long as it does):
 #   run(carry=[".train-data"], "bash tools/train/device_train.sh start 16 540")  # train 16 min, watch 540 s
@@ -87,8 +91,15 @@ job)
     # shellcheck disable=SC2206
     init=(--init "$W/init-$d.safetensors" $CONTINUE_ARGS)  # later arguments win
   fi
+  data=$W bt=$W/bt/$d.tsv
+  if [ -s "$bt" ]; then  # this direction's own training set: every corpus pair, plus the tagged back-translations
+    extra=(--extra "$bt" --extra-share "${BT_SHARE:-1}")
+    [ -n "${BT_TAG-䷀}" ] && extra+=(--extra-tag "${BT_TAG-䷀}" --extra-tag-side "$s")
+    data=$W/data-$d
+    "$PY" "$HERE/mix_corpus.py" --data "$W" --out "$data" --spm "$W/spm" --keep "" --rest 1 "${extra[@]}" || exit 1
+  fi
   # shellcheck disable=SC2086
-  "$PY" "$HERE/train.py" --data "$W" --out "$W/train-$d" --src-lang "$s" --tgt-lang "$t" --device cuda \
+  "$PY" "$HERE/train.py" --data "$data" --out "$W/train-$d" --src-lang "$s" --tgt-lang "$t" --device cuda \
     --max-minutes "$3" $TRAIN_ARGS "${init[@]}" || exit 1
   "$PY" "$HERE/export.py" --data "$W" --ckpt "$W/train-$d/ckpt/last.pt" --out "$W/model-$d" \
     --src-lang "$s" --tgt-lang "$t" --float16 || exit 1
