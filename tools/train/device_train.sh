@@ -5,6 +5,8 @@
 # pack each direction into parts of at most 15 MiB for the trip back through $OUT.
 #
 # Here, before the first call (the data travels in the working tree, ignored by git):
+#   bash tools/train/prepare_data.sh   # on a fresh machine: packages, venv, corpus, back-translations, the archive (~40 min)
+# or by hand, when DATA has it all:
 #   mkdir -p .train-data && echo /.train-data/ >> .git/info/exclude
 #   tar -C /work/edgemt-data -cJf .train-data/data.tar.xz corpus/{train,dev,test}.{en,de,src} spm  # 21.6 MB (785,026 pairs; spm/ need not be there with FROM_MODELS=1)
 # Back-translations (tools/data/fortune_bt.py's bt/<dir>.tsv, about 1.4 MB more) go in the
