@@ -20,7 +20,13 @@
 #   run(carry=[".train-data"], "bash tools/train/device_train.sh collect en-de 300")
 #   run(carry=[".train-data"], "bash tools/train/device_train.sh collect de-en 120")
 # and here: cat en-de.tar.part-* | tar -x  (gives model-en-de/, eval-en-de/, train-en-de/...).
-# Hyper-parameters: TRAIN_ARGS overrides the defaults below.
+# Hyper-parameters: TRAIN_ARGS overrides the defaults below. EVAL_BEAMS (default 1,4): the
+# beam sizes transformers scores the test split with there (1 alone saves about a minute).
+# With only 15 minutes of device time, one call can train and bring back English->German,
+# the next German->English (at most 64 MiB come back per call, and each direction's float16
+# weights are 37 MB):
+#   run(carry=[".train-data"], "FROM_MODELS=1 EVAL_BEAMS=1 bash tools/train/device_train.sh start 7 560; bash tools/train/device_train.sh collect en-de 30")
+#   run(carry=[".train-data"], "bash tools/train/device_train.sh collect de-en 120")
 #
 # Going on from the shipped models (FROM_MODELS=1; their training checkpoints do not
 # outlive a session, models/*.emt do): each direction starts from models/edgemt-<dir>.emt
@@ -106,7 +112,7 @@ job)
   "$PY" "$HERE/export.py" --data "$W" --ckpt "$W/train-$d/ckpt/last.pt" --out "$W/model-$d" \
     --src-lang "$s" --tgt-lang "$t" --float16 || exit 1
   "$PY" "$HERE/evaluate.py" --data "$W" --model "$W/model-$d" --out "$W/eval-$d" --src-lang "$s" --tgt-lang "$t" \
-    --device cuda --batch-size 128 --beams 1,4 || exit 1
+    --device cuda --batch-size 128 --beams "${EVAL_BEAMS:-1,4}" || exit 1
   mkdir -p "$W/pack"
   (cd "$W" && tar -c "model-$d" "eval-$d" "train-$d/train.log" "train-$d/DONE" "train-$d/job.out" \
      | split -b 15M - "pack/$d.tar.part-")
