@@ -41,7 +41,7 @@ PY=${PYTHON:-python3}
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONUNBUFFERED=1
 DIRS="en-de de-en"
 TRAIN_ARGS=${TRAIN_ARGS:-"--d-model 384 --heads 6 --ffn 1536 --enc-layers 6 --dec-layers 2 --dropout 0.1 \
-  --max-tokens 24000 --lr 7e-4 --warmup 2000 --eval-minutes 3 --ckpt-minutes 100 --log-every 200 --threads 4"}
+  --max-tokens 24000 --lr 7e-4 --warmup 2000 --eval-minutes 3 --bleu-sents 1500 --ckpt-minutes 100 --log-every 200 --threads 4"}
 CONTINUE_ARGS=${CONTINUE_ARGS:-"--lr 3e-4 --warmup 300"}
 ROOT="$(cd "$HERE/../.." && pwd)"
 
