@@ -79,6 +79,18 @@ class Main(unittest.TestCase):
         write(os.path.join(self.de_dir, "zitate.dat"), "\x00\x01binary")
         write(os.path.join(self.de_dir, "asciiart"), "Hier ist ein schönes Bild.\n")
         write(os.path.join(self.en_dir, "wisdom"), "If you have to hate, hate gently.\n%\nYes, indeed.\n")
+        # WordNet data files: a license header (two spaces), synsets whose gloss holds
+        # usage examples after "|"
+        self.wordnet = os.path.join(self.tmp, "wordnet")
+        write(os.path.join(self.wordnet, "data.noun"),
+              "  1 This software and database is being provided ... \"AS IS\" without warranty\n"
+              "08672199 15 n 01 town 0 001 @ 08665504 n 0000 | an urban area; "
+              "\"she lives in a small town by the sea\"; \"the town is quiet\"; \"to be or not\" - Shakespeare\n"
+              "06286395 10 n 01 word 0 000 | a unit of language; \"the word \"bank\" has two meanings\"\n"
+              "00000001 03 n 01 test 0 000 | no example here\n")
+        write(os.path.join(self.wordnet, "data.verb"),
+              "01835496 38 v 01 travel 0 000 | change location; \"the children were playing in the garden\"; "
+              "\"if you have to hate, hate gently\"\n")
         self.data = os.path.join(self.tmp, "data")
         write(os.path.join(self.data, "corpus", "test.de"), "Der Test ist hier geheim.\n")
         self.fake = os.path.join(self.tmp, "translate")
@@ -91,7 +103,8 @@ class Main(unittest.TestCase):
 
     def run_main(self, *extra):
         argv = sys.argv
-        sys.argv = ["fortune_bt.py", "--data", self.data, "--de-dir", self.de_dir, "--en-dir", self.en_dir, *extra]
+        sys.argv = ["fortune_bt.py", "--data", self.data, "--de-dir", self.de_dir, "--en-dir", self.en_dir,
+                    "--wordnet-dir", self.wordnet, *extra]
         try:
             fortune_bt.main()
         finally:
@@ -104,10 +117,30 @@ class Main(unittest.TestCase):
     def test_sentences_written_without_held_out_duplicates_or_old_spelling(self):
         self.run_main("--no-translate")
         self.assertEqual(self.lines("fortunes", "de.txt"),
-                         ["zitate\tDas Leben ist ein Traum.",
-                          "zitate\tDie meisten Leute planen ihre Ferien besser als ihr Leben."])
-        self.assertEqual(self.lines("fortunes", "en.txt"), ["wisdom\tIf you have to hate, hate gently."])
+                         ["fortune-de/zitate\tDas Leben ist ein Traum.",
+                          "fortune-de/zitate\tDie meisten Leute planen ihre Ferien besser als ihr Leben."])
+        # WordNet's examples after the fortunes, capitalised; the fortune's duplicate and the
+        # example with a quoted word in it are left out
+        self.assertEqual(self.lines("fortunes", "en.txt"),
+                         ["fortune-en/wisdom\tIf you have to hate, hate gently.",
+                          "wordnet-en/noun\tShe lives in a small town by the sea",
+                          "wordnet-en/noun\tThe town is quiet",
+                          "wordnet-en/verb\tThe children were playing in the garden"])
         self.assertFalse(os.path.exists(os.path.join(self.data, "bt")))
+
+    def test_no_wordnet(self):
+        self.run_main("--no-translate", "--no-wordnet")
+        self.assertEqual(self.lines("fortunes", "en.txt"), ["fortune-en/wisdom\tIf you have to hate, hate gently."])
+
+    def test_missing_wordnet_is_a_clear_error(self):
+        shutil.rmtree(self.wordnet)
+        with self.assertRaises(SystemExit) as e:
+            self.run_main("--no-translate")
+        self.assertIn("wordnet-base", str(e.exception))
+
+    def test_wordnet_examples(self):
+        got = fortune_bt.wordnet_examples(os.path.join(self.wordnet, "data.noun"))
+        self.assertEqual(got, ["She lives in a small town by the sea", "The town is quiet"])
 
     def test_translate_keeps_lines_in_order(self):
         self.assertEqual(fortune_bt.translate(self.fake, "de", "en", ["a b", "c"], 4, 1), ["A B", "C"])

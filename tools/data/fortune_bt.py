@@ -6,13 +6,17 @@ the other direction. The genuine side is always the target: the German fortunes 
 (synthetic English, German) pairs for English->German, the English ones (synthetic German,
 English) pairs for German->English. The corpus' parallel sources are software text and
 dictionary entries; these teach the decoder to write ordinary sentences.
+English has a second everyday source: the usage examples of WordNet 3.0's glosses
+(wordnet-base: "it was oppressively hot in the office", "the kids were playing outside all
+day"), the short plain sentences and phrases the fortunes lack; --no-wordnet leaves them out.
 
-  apt-get install fortunes-de fortunes fortunes-min
+  apt-get install fortunes-de fortunes fortunes-min wordnet-base
   python3 tools/data/fortune_bt.py --data /work/edgemt-data \
       --translate build/release/runtime/translate
 
-Writes DATA/fortunes/{de,en}.txt (the monolingual sentences, "file<TAB>sentence") and
-DATA/bt/{en-de,de-en}.tsv ("bt:fortune-<lang>/<file><TAB>English<TAB>German", the layout
+Writes DATA/fortunes/{de,en}.txt (the monolingual sentences, "origin<TAB>sentence") and
+DATA/bt/{en-de,de-en}.tsv ("bt:<origin><TAB>English<TAB>German", origin
+fortune-<lang>/<file> or wordnet-en/<noun|verb|adj|adv>: the layout
 of a corpus build's pairs, for mix_corpus.py --extra) and DATA/bt/stats.json.
 --no-translate stops after the sentences.
 
@@ -35,6 +39,8 @@ import sys
 import unicodedata
 
 FORTUNE_DIRS = {"de": ["/usr/share/games/fortunes/de"], "en": ["/usr/share/games/fortunes"]}
+WORDNET_DIR = "/usr/share/wordnet"
+WORDNET_POS = ("noun", "verb", "adj", "adv")
 # Files that are not prose: pictures, name lists, IRC logs, fortune's own test texts,
 # and the offensive collections fortune keeps apart.
 SKIP_FILES = {
@@ -121,6 +127,29 @@ def fortune_sentences(fortune):
     return sents
 
 
+def wordnet_examples(path):
+    """The usage examples of one WordNet data file (data.noun, ...): in each synset's gloss,
+    after its "|", the "; "-separated parts that are one double-quoted text ("an urban
+    area; \"she lives in a small town\""). WordNet writes them lower case, without a stop:
+    a capital is put first. A part with more quotes (a quoted word, '"the word "bank" has
+    two meanings"') or with an attribution after its quote is left out."""
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("  "):  # the license header
+                continue
+            _, sep, gloss = line.partition("|")
+            if not sep:
+                continue
+            for part in re.split(r";\s*", gloss.strip()):
+                if len(part) < 3 or part[0] != '"' or part[-1] != '"' or part.count('"') != 2:
+                    continue
+                q = re.sub(r"\s+", " ", part[1:-1]).strip()
+                if q:
+                    out.append(q[0].upper() + q[1:])
+    return out
+
+
 class SentenceFilter:
     """keep(sentence) -> None or the reason it is dropped."""
 
@@ -175,10 +204,8 @@ def norm(s):
     return re.sub(r"\W+", " ", s.lower()).strip()
 
 
-def collect(lang, dirs, skip, held):
-    filt = SentenceFilter(lang)
-    seen = set()
-    kept, dropped = [], {}
+def sources(lang, dirs, skip, wordnet_dir):
+    """(origin, sentence) of every monolingual source of a language, in a fixed order."""
     for d in dirs:
         if not os.path.isdir(d):
             continue
@@ -188,18 +215,36 @@ def collect(lang, dirs, skip, held):
                 continue  # name.dat (index), name.u8 (link to name)
             for fortune in read_fortunes(path):
                 for s in fortune_sentences(fortune):
-                    why = filt.keep(s)
-                    key = norm(s)
-                    if why is None and key in held:
-                        why = "held-out"
-                    if why is None and key in seen:
-                        why = "duplicate"
-                    if why:
-                        dropped[why] = dropped.get(why, 0) + 1
-                        continue
-                    seen.add(key)
-                    kept.append((name, s))
-    return kept, dropped
+                    yield f"fortune-{lang}/{name}", s
+    if lang == "en" and wordnet_dir:
+        for pos in WORDNET_POS:
+            path = os.path.join(wordnet_dir, "data." + pos)
+            if os.path.isfile(path):
+                for s in wordnet_examples(path):
+                    yield f"wordnet-en/{pos}", s
+
+
+def collect(lang, dirs, skip, held, wordnet_dir=None):
+    """Filtered, deduplicated sentences (origin, sentence) and the counts of the dropped
+    ones by reason and by origin kind (fortune, wordnet)."""
+    filt = SentenceFilter(lang)
+    seen = set()
+    kept, dropped, per_kind = [], {}, {}
+    for origin, s in sources(lang, dirs, skip, wordnet_dir):
+        why = filt.keep(s)
+        key = norm(s)
+        if why is None and key in held:
+            why = "held-out"
+        if why is None and key in seen:
+            why = "duplicate"
+        if why:
+            dropped[why] = dropped.get(why, 0) + 1
+            continue
+        seen.add(key)
+        kept.append((origin, s))
+        kind = origin.split("-", 1)[0]
+        per_kind[kind] = per_kind.get(kind, 0) + 1
+    return kept, dropped, per_kind
 
 
 def translate(binary, src, tgt, sents, beam, threads):
@@ -230,6 +275,8 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--de-dir", action="append", help="folders of German fortune files")
     ap.add_argument("--en-dir", action="append", help="folders of English fortune files")
+    ap.add_argument("--wordnet-dir", default=WORDNET_DIR, help="WordNet's data.{noun,verb,adj,adv}")
+    ap.add_argument("--no-wordnet", action="store_true", help="English from the fortunes only")
     args = ap.parse_args()
     dirs = {"de": args.de_dir or FORTUNE_DIRS["de"], "en": args.en_dir or FORTUNE_DIRS["en"]}
     if not args.no_translate and not (os.path.isfile(args.translate) and os.access(args.translate, os.X_OK)):
@@ -243,15 +290,18 @@ def main():
     stats = {}
     sents = {}
     for lang in ("de", "en"):
-        kept, dropped = collect(lang, dirs[lang], SKIP_FILES[lang], held)
+        wordnet_dir = None if args.no_wordnet else args.wordnet_dir
+        if lang == "en" and wordnet_dir and not os.path.isfile(os.path.join(wordnet_dir, "data.noun")):
+            raise SystemExit(f"no WordNet in {wordnet_dir}: apt-get install wordnet-base, or --no-wordnet")
+        kept, dropped, per_kind = collect(lang, dirs[lang], SKIP_FILES[lang], held, wordnet_dir)
         if not kept:
             raise SystemExit(f"no {lang} fortunes in {dirs[lang]}: apt-get install "
                              + ("fortunes-de" if lang == "de" else "fortunes fortunes-min"))
         sents[lang] = kept
         with open(os.path.join(mono_dir, f"{lang}.txt"), "w", encoding="utf-8") as f:
             f.writelines(f"{n}\t{s}\n" for n, s in kept)
-        stats[lang] = {"sentences": len(kept), "dropped": dict(sorted(dropped.items()))}
-        print(f"{lang}: {len(kept)} sentences; dropped {stats[lang]['dropped']}")
+        stats[lang] = {"sentences": len(kept), "by_source": per_kind, "dropped": dict(sorted(dropped.items()))}
+        print(f"{lang}: {len(kept)} sentences {per_kind}; dropped {stats[lang]['dropped']}")
     if args.no_translate:
         return
     os.makedirs(bt_dir, exist_ok=True)
@@ -275,7 +325,7 @@ def main():
             if why:
                 dropped[why] = dropped.get(why, 0) + 1
                 continue
-            rows.append(f"bt:fortune-{lang}/{n}\t{en}\t{de}\n")
+            rows.append(f"bt:{n}\t{en}\t{de}\n")
         tmp = os.path.join(bt_dir, f"{pair}.tsv.tmp")
         with open(tmp, "w", encoding="utf-8") as f:
             f.writelines(rows)

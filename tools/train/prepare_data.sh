@@ -9,7 +9,7 @@
 #   bash tools/train/prepare_data.sh --no-pack  # steps 1-4 (training on the CPU only)
 #
 #   1. Debian packages: trans-de-en (the ding dictionary), fortunes-de, fortunes,
-#      fortunes-min (everyday sentences for back-translation)
+#      fortunes-min, wordnet-base (everyday sentences for back-translation)
 #   2. a virtual environment with tools/requirements.txt at VENV (default /work/venv),
 #      unless PYTHON names an interpreter to use instead
 #   3. the corpus build, DATA/corpus (default DATA=/work/edgemt-data;
@@ -41,6 +41,7 @@ missing=()
 [ -d /usr/share/games/fortunes/de ] || missing+=(fortunes-de)
 [ -e /usr/share/games/fortunes/wisdom ] || missing+=(fortunes)
 [ -e /usr/share/games/fortunes/fortunes ] || missing+=(fortunes-min)
+[ -e /usr/share/wordnet/data.noun ] || missing+=(wordnet-base)
 if [ ${#missing[@]} -gt 0 ]; then
   step "1/5 installing ${missing[*]}"
   $sudo apt-get install -y -q "${missing[@]}" >/dev/null
