@@ -72,6 +72,14 @@ class Mix(unittest.TestCase):
         _, none = self.run_mix("--keep", "ddtp", "--rest", "0")
         self.assertEqual(collections.Counter(r[0].split(":")[0] for r in none), {"ddtp": 300})
 
+    def test_keep_a_whole_label(self):
+        # one package of a kind whole, the kind's others by the share
+        _, mixed = self.run_mix("--keep", "gettext:pkg3,ding-sent", "--rest", "0")
+        self.assertEqual(collections.Counter(r[0] for r in mixed), {"gettext:pkg3": 286, "ding-sent": 100})
+        with self.assertRaises(SystemExit) as e:
+            self.run_mix("--keep", "gettext:nosuchpkg")
+        self.assertIn("gettext:nosuchpkg", str(e.exception))
+
     def test_extra_pairs_added_without_held_out_sentences(self):
         extra = os.path.join(self.tmp, "bt.tsv")
         with open(extra, "w") as f:

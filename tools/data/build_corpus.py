@@ -3,7 +3,9 @@
 
 Sources
   * gettext: German .mo catalogs of the packages in tools/data/packages.txt
-    (downloaded with `apt-get download`, cached under DATA/debs; see fetch_debs.py)
+    (downloaded with `apt-get download`, cached under DATA/debs; see fetch_debs.py);
+    at most --per-package-cap pairs a package, but for the games with dialogue and
+    story text (find_packages.STORY_PACKAGES: FreedroidRPG, Widelands, Wesnoth's core)
   * ding:    the trans-de-en dictionary (/usr/share/trans/de-en): example
     sentences, multi-word phrases and (sampled) head words
   * man:     sentences of Debian's translated man pages (man_pairs.py)
@@ -36,6 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import ding  # noqa: E402
 import fetch_debs  # noqa: E402
+import find_packages  # noqa: E402
 from mo_reader import read_mo  # noqa: E402
 
 MAX_CHARS = 200
@@ -127,8 +130,9 @@ def acceptable(en, de):
     return True
 
 
-def extract_gettext(modir, packages, per_pkg_cap, stats):
-    """Yield (source_label, en, de) for each package, capped per package."""
+def extract_gettext(modir, packages, per_pkg_cap, stats, uncapped=()):
+    """Yield (source_label, en, de) for each package, capped per package but for the
+    packages in `uncapped` (games' dialogue and story text, kept whole)."""
     for pkg in packages:
         files = sorted(glob.glob(os.path.join(modir, pkg, "*.mo")))
         if not files:
@@ -155,7 +159,9 @@ def extract_gettext(modir, packages, per_pkg_cap, stats):
                             if k and k not in pairs:
                                 pairs[k] = (e2, d2)
         stats["gettext_raw"] += raw
-        keep = sorted(pairs.items(), key=lambda kv: sha1(pkg + "\t" + kv[0]))[:per_pkg_cap]
+        keep = sorted(pairs.items(), key=lambda kv: sha1(pkg + "\t" + kv[0]))
+        if pkg not in uncapped:
+            keep = keep[:per_pkg_cap]
         stats["gettext_clean"] += len(pairs)
         stats["gettext_packages"] += 1
         for _k, (e, d) in keep:
@@ -236,6 +242,9 @@ def main():
     ap.add_argument("--no-opusfilter", action="store_true",
                     help="leave out opus_filters.py's opusfilter pass (language id, numerals, ...)")
     ap.add_argument("--per-package-cap", type=int, default=4000)
+    ap.add_argument("--uncapped", default=",".join(find_packages.STORY_PACKAGES),
+                    help="packages whose pairs are all kept (comma-separated; default: the games "
+                         "with dialogue and story text, find_packages.STORY_PACKAGES)")
     ap.add_argument("--ding-phrase-cap", type=int, default=100000)
     ap.add_argument("--ding-word-cap", type=int, default=30000)
     ap.add_argument("--dev-permille", type=int, default=10)
@@ -286,7 +295,8 @@ def main():
         [] if args.no_man else extract_man(man_tsv, stats),
         [] if args.no_help else extract_help(help_tsv, stats),
         [] if args.no_ddtp else extract_ddtp(ddtp_tsv, stats),
-        extract_gettext(modir, packages, args.per_package_cap, stats),
+        extract_gettext(modir, packages, args.per_package_cap, stats,
+                        {p.strip() for p in args.uncapped.split(",") if p.strip()}),
         extract_ding(args.ding, {"ding-sent": 0, "ding-phrase": args.ding_phrase_cap,
                                  "ding-word": args.ding_word_cap}, collections.Counter()),
     ]

@@ -8,7 +8,8 @@ trains on the mix and evaluates on the same dev split.
   python3 tools/train/mix_corpus.py --data /work/edgemt-data --out /work/ft/data \
       --spm /work/ft/spm-en-de --keep help,man,ding-sent,doc --rest 0.3
 
-Sources are the first field of corpus/train.src ("gettext:<pkg>" -> gettext). The mix is
+Sources are the first field of corpus/train.src ("gettext:<pkg>" -> gettext); --keep takes
+those kinds or whole labels ("gettext:widelands-data": one package). The mix is
 deterministic (--seed) and its composition is printed and written to OUT/corpus/mix.json.
 
 --extra FILE adds pairs that are not in the corpus build, "source<TAB>English<TAB>German"
@@ -31,7 +32,9 @@ def main():
     ap.add_argument("--data", default="/work/edgemt-data", help="the full build (DATA/corpus)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--spm", required=True, help="the vocabulary directory to link as OUT/spm")
-    ap.add_argument("--keep", default="help,man,ding-sent,doc", help="sources kept whole (comma-separated)")
+    ap.add_argument("--keep", default="help,man,ding-sent,doc",
+                    help="sources kept whole (comma-separated): kinds (gettext, ding-sent) or whole "
+                         "labels (gettext:freedroidrpg-data)")
     ap.add_argument("--rest", type=float, default=0.3, help="share of every other source's pairs")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--extra", action="append", default=[],
@@ -60,12 +63,13 @@ def main():
     if not (len(tags) == len(en) == len(de)):
         raise SystemExit(f"train.src/en/de differ in length: {len(tags)} {len(en)} {len(de)}")
     kinds = [t.split(":")[0].strip() for t in tags]
-    unknown = keep - set(kinds)
+    labels = [t.strip() for t in tags]
+    unknown = keep - set(kinds) - set(labels)
     if unknown:
         raise SystemExit(f"--keep names sources the corpus does not have: {sorted(unknown)}")
 
     rng = random.Random(args.seed)
-    chosen = [i for i, k in enumerate(kinds) if k in keep or rng.random() < args.rest]
+    chosen = [i for i, k in enumerate(kinds) if k in keep or labels[i] in keep or rng.random() < args.rest]
     held = set()
     for split in ("dev", "test"):
         for lang in ("en", "de"):
