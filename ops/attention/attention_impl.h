@@ -94,7 +94,7 @@ void attention_blocks(size_t lq, size_t lk, size_t hd, const float* q, size_t ld
       for (; d0 + W <= hd; d0 += W) attn_pv_block<Arch, 1>(lk, p, v, ldv, d0, orow);
       for (; d0 < hd; ++d0) {
         float acc = 0.0f;
-        for (size_t jj = 0; jj < lk; ++jj) acc += p[jj] * v[jj * ldv + d0];
+        for (size_t jj = 0; jj < lk; ++jj) acc = k_fma1(p[jj], v[jj * ldv + d0], acc);
         orow[d0] = acc;
       }
     }

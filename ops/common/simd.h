@@ -54,30 +54,114 @@ EDGEMT_ALWAYS_INLINE xsimd::batch<float, Arch> k_fma(xsimd::batch<float, Arch> x
 #endif
 }
 
-// Scalar activation, the same formulas as the reference (ops/activation/activation_ref.h).
-EDGEMT_ALWAYS_INLINE float act_scalar(float x, Activation act) {
-  switch (act) {
-    case Activation::kNone:
-      return x;
-    case Activation::kRelu:
-      return x > 0.0f ? x : 0.0f;
-    case Activation::kGelu:
-      return 0.5f * x * (1.0f + ::erff(x * 0.70710678118654752f));
-    case Activation::kSwish:
-      return x / (1.0f + ::expf(-x));
-    case Activation::kGeluTanh: {
-      const float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);
-      return 0.5f * x * (1.0f + ::tanhf(u));
-    }
-  }
-  return x;
+// x / y, correctly rounded (IEEE) on every level. xsimd 8.1 divides float vectors on
+// both ARM families with a reciprocal estimate and two Newton steps: not IEEE division,
+// so not x86's bits. AArch64 has a vector FDIV; ARMv7 NEON has none, so each lane goes
+// through VFP's scalar division (4 per vector; used by the swish and the SSRU gate only).
+template <class Arch>
+EDGEMT_ALWAYS_INLINE xsimd::batch<float, Arch> k_div(xsimd::batch<float, Arch> x,
+                                                     xsimd::batch<float, Arch> y) {
+#if defined(__aarch64__)
+  return vdivq_f32(x, y);
+#elif defined(__arm__)
+  using B = xsimd::batch<float, Arch>;
+  alignas(16) float a[B::size], b[B::size];
+  x.store_aligned(a);
+  y.store_aligned(b);
+  for (size_t i = 0; i < B::size; ++i) a[i] = a[i] / b[i];  // VFP: IEEE division
+  return B::load_aligned(a);
+#else
+  return x / y;
+#endif
 }
 
-// Horizontal sum and maximum of a vector (xsimd 8.1 has hadd but no reduce_max).
-template <class Arch>
-EDGEMT_ALWAYS_INLINE float hsum(xsimd::batch<float, Arch> x) {
-  return xsimd::hadd(x);
+// Scalar x * y + z rounded as k_fma rounds it on this level: fused where the level's
+// vectors fuse (AVX2/AVX-512 FMA, AArch64, ARMv7 VFPv4), else a multiply and an add, so
+// that scalar tails give the bits the vector body would.
+EDGEMT_ALWAYS_INLINE float k_fma1(float x, float y, float z) {
+#if defined(__FMA__) || defined(__aarch64__) || defined(__ARM_FEATURE_FMA)
+  return __builtin_fmaf(x, y, z);
+#else
+  return x * y + z;
+#endif
 }
+
+// exp(x), the same bits on every level with FMA, x86 and ARM alike: xsimd's exp fuses
+// its multiply-adds on AVX2 and NEON but not (xsimd 8.1) on AVX-512, so it rounded
+// differently per level; int8 models quantize activations right after a swish or a
+// softmax, where one last-bit difference can move a value to the next code and change
+// the translation between two CPUs. Here every multiply-add is k_fma (fused on every FMA
+// level; SSE4.2 has none and gets its own bits), the rest are plain operations in a fixed
+// order. Cephes' expf: n = round(x / ln 2) (the 1.5 * 2^23 trick), r = x - n ln 2 in two
+// parts (Cody-Waite), a degree-7 polynomial for exp(r), times 2^n built in the exponent
+// bits. Within 1 ulp of the exact exp (measured over [-87.3, 88.3]). x is clamped to
+// [-87.33, 88.3] (2^n stays a normal number); below -87.33 the result is 0 (exp(-inf) =
+// 0), NaN stays NaN.
+template <class Arch>
+EDGEMT_ALWAYS_INLINE xsimd::batch<float, Arch> k_exp(xsimd::batch<float, Arch> x) {
+  using B = xsimd::batch<float, Arch>;
+  using I = xsimd::batch<int32_t, Arch>;
+  constexpr float kLo = -87.33f, kHi = 88.3f;
+  const B xc = xsimd::min(xsimd::max(x, B(kLo)), B(kHi));
+  const B magic(12582912.0f);
+  const B n = k_fma<Arch>(xc, B(1.44269504088896341f), magic) - magic;
+  B r = k_fma<Arch>(n, B(-0.693359375f), xc);
+  r = k_fma<Arch>(n, B(2.12194440e-4f), r);
+  B p(1.9875691500e-4f);
+  p = k_fma<Arch>(p, r, B(1.3981999507e-3f));
+  p = k_fma<Arch>(p, r, B(8.3334519073e-3f));
+  p = k_fma<Arch>(p, r, B(4.1665795894e-2f));
+  p = k_fma<Arch>(p, r, B(1.6666665459e-1f));
+  p = k_fma<Arch>(p, r, B(5.0000001201e-1f));
+  const B y = k_fma<Arch>(p, r * r, r) + B(1.0f);
+  const I e = (xsimd::batch_cast<int32_t>(n) + I(127)) << 23;
+  const B res = y * xsimd::bitwise_cast<B>(e);
+  return xsimd::select(x < B(kLo), B(0.0f), xsimd::select(x != x, x, res));
+}
+
+// xsimd's special functions (erf) evaluated on the level's arch without FMA, so that
+// AVX2 rounds them as SSE4.2 and AVX-512 do (xsimd::fma is a multiply and an add on
+// those). On ARM they stay fused.
+template <class Arch>
+struct NoFmaArch {
+  using type = Arch;
+};
+#if defined(__AVX2__)
+template <>
+struct NoFmaArch<xsimd::fma3<xsimd::avx2>> {
+  using type = xsimd::avx2;
+};
+#endif
+
+template <class Arch>
+EDGEMT_ALWAYS_INLINE xsimd::batch<float, Arch> k_erf(xsimd::batch<float, Arch> x) {
+  using N = xsimd::batch<float, typename NoFmaArch<Arch>::type>;
+  using R = typename xsimd::batch<float, Arch>::register_type;
+  return xsimd::batch<float, Arch>(static_cast<R>(xsimd::erf(N(static_cast<R>(x)))));
+}
+
+// Sums whose bits do not depend on the vector width: kSumLanes running sums, element i
+// added to lane i % kSumLanes in increasing i, then the lanes folded pairwise (lane j + h
+// into lane j for h = 16, 8, 4, 2, 1). A level keeps kSumLanes / W vectors of sums
+// (independent chains, so the loop is not latency-bound), stores them with store_lanes
+// and adds its tail to the stored lanes in scalar code.
+inline constexpr size_t kSumLanes = 32;
+
+template <class Arch>
+EDGEMT_ALWAYS_INLINE void store_lanes(const xsimd::batch<float, Arch>* acc, float* lanes) {
+  constexpr size_t W = xsimd::batch<float, Arch>::size;
+  static_assert(kSumLanes % W == 0, "kSumLanes must be a multiple of the vector width");
+  EDGEMT_UNROLL
+  for (size_t v = 0; v < kSumLanes / W; ++v) acc[v].store_unaligned(lanes + v * W);
+}
+
+EDGEMT_ALWAYS_INLINE float fold_lanes(float* lanes) {
+  for (size_t h = kSumLanes / 2; h > 0; h /= 2)
+    for (size_t j = 0; j < h; ++j) lanes[j] = lanes[j] + lanes[j + h];
+  return lanes[0];
+}
+
+// Horizontal maximum of a vector (xsimd 8.1 has no reduce_max).
 template <class Arch>
 EDGEMT_ALWAYS_INLINE float hmax(xsimd::batch<float, Arch> x) {
   constexpr size_t W = xsimd::batch<float, Arch>::size;
@@ -97,12 +181,13 @@ EDGEMT_ALWAYS_INLINE xsimd::batch<float, Arch> act_batch(xsimd::batch<float, Arc
     case Activation::kRelu:
       return xsimd::max(x, B(0.0f));
     case Activation::kGelu:
-      return B(0.5f) * x * (B(1.0f) + xsimd::erf(x * B(0.70710678118654752f)));
+      return B(0.5f) * x * (B(1.0f) + k_erf<Arch>(x * B(0.70710678118654752f)));
     case Activation::kSwish:
-      return x / (B(1.0f) + xsimd::exp(-x));
+      return k_div<Arch>(x, B(1.0f) + k_exp<Arch>(-x));
     case Activation::kGeluTanh: {
+      // 0.5 (1 + tanh(u)) = sigmoid(2u): one k_exp, the same bits on every level
       const B u = B(0.7978845608028654f) * (x + B(0.044715f) * x * x * x);
-      return B(0.5f) * x * (B(1.0f) + xsimd::tanh(u));
+      return k_div<Arch>(x, B(1.0f) + k_exp<Arch>(B(-2.0f) * u));
     }
   }
   return x;

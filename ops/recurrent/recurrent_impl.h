@@ -16,17 +16,27 @@ void f32_ssru_generic(size_t n, const float* x, const float* g, float* c, bool f
   const B one(1.0f), zero(0.0f);
   size_t i = 0;
   for (; i + W <= n; i += W) {
-    const B f = one / (one + xsimd::exp(-B::load_unaligned(g + i)));
+    const B f = k_div<Arch>(one, one + k_exp<Arch>(-B::load_unaligned(g + i)));
     const B prev = first ? zero : B::load_unaligned(c + i);
     const B next = f * prev + (one - f) * B::load_unaligned(x + i);
     next.store_unaligned(c + i);
     xsimd::max(next, zero).store_unaligned(y + i);
   }
-  for (; i < n; ++i) {
-    const float f = 1.0f / (1.0f + ::expf(-g[i]));
-    const float next = f * (first ? 0.0f : c[i]) + (1.0f - f) * x[i];
-    c[i] = next;
-    y[i] = next > 0.0f ? next : 0.0f;
+  if (i < n) {  // tail through padded buffers: the body's math, so the same bits on every level
+    alignas(64) float bx[W], bg[W], bc[W];
+    for (size_t j = 0; j < W; ++j) {
+      bx[j] = i + j < n ? x[i + j] : 0.0f;
+      bg[j] = i + j < n ? g[i + j] : 0.0f;
+      bc[j] = (!first && i + j < n) ? c[i + j] : 0.0f;
+    }
+    const B f = k_div<Arch>(one, one + k_exp<Arch>(-B::load_aligned(bg)));
+    const B next = f * B::load_aligned(bc) + (one - f) * B::load_aligned(bx);
+    next.store_aligned(bc);
+    xsimd::max(next, zero).store_aligned(bx);
+    for (size_t j = 0; i + j < n; ++j) {
+      c[i + j] = bc[j];
+      y[i + j] = bx[j];
+    }
   }
 }
 

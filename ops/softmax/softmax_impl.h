@@ -1,6 +1,6 @@
 // Generic xsimd implementation of the softmax family (contract in ops/ops.h).
-// Three passes: max, exp and sum, scale. Tails go through a buffer padded with -inf
-// (exp(-inf) = 0), so they run the same vector math as the body.
+// Three passes: max, exp and sum, scale. Every step gives the same bits on every ISA
+// level (the maximum is exact; exp and the sum: simd.h).
 #pragma once
 
 #include "ops/common/simd.h"
@@ -31,39 +31,41 @@ EDGEMT_ALWAYS_INLINE float row_max(size_t n, const float* x) {
 }
 
 // y[i] = exp(x[i] - mx); returns the sum. y may equal x; y may be null (sum only).
+// k_exp and lane sums (simd.h): the same bits on every level. The tail (< kSumLanes)
+// goes through a buffer padded with -inf (exp(-inf) = 0), so it runs the body's math.
 template <class Arch>
 EDGEMT_ALWAYS_INLINE float exp_sum(size_t n, const float* x, float mx, float* y) {
   using B = xsimd::batch<float, Arch>;
   constexpr size_t W = B::size;
+  constexpr size_t V = kSumLanes / W;
   const B vm(mx);
-  B s(0.0f), s1(0.0f);
+  B s[V];
+  EDGEMT_UNROLL
+  for (size_t v = 0; v < V; ++v) s[v] = B(0.0f);
   size_t i = 0;
-  for (; i + 2 * W <= n; i += 2 * W) {  // two sums: one chain would be latency-bound
-    const B e0 = xsimd::exp(B::load_unaligned(x + i) - vm);
-    const B e1 = xsimd::exp(B::load_unaligned(x + i + W) - vm);
-    if (y != nullptr) {
-      e0.store_unaligned(y + i);
-      e1.store_unaligned(y + i + W);
+  for (; i + kSumLanes <= n; i += kSumLanes) {
+    EDGEMT_UNROLL
+    for (size_t v = 0; v < V; ++v) {
+      const B e = k_exp<Arch>(B::load_unaligned(x + i + v * W) - vm);
+      if (y != nullptr) e.store_unaligned(y + i + v * W);
+      s[v] = s[v] + e;
     }
-    s = s + e0;
-    s1 = s1 + e1;
-  }
-  s = s + s1;
-  for (; i + W <= n; i += W) {
-    const B e = xsimd::exp(B::load_unaligned(x + i) - vm);
-    if (y != nullptr) e.store_unaligned(y + i);
-    s = s + e;
   }
   if (i < n) {
-    alignas(64) float buf[W];
-    for (size_t j = 0; j < W; ++j) buf[j] = i + j < n ? x[i + j] : -INFINITY;
-    const B e = xsimd::exp(B::load_aligned(buf) - vm);
-    e.store_aligned(buf);
+    alignas(64) float buf[kSumLanes];
+    for (size_t j = 0; j < kSumLanes; ++j) buf[j] = i + j < n ? x[i + j] : -INFINITY;
+    EDGEMT_UNROLL
+    for (size_t v = 0; v < V; ++v) {
+      const B e = k_exp<Arch>(B::load_aligned(buf + v * W) - vm);
+      e.store_aligned(buf + v * W);
+      s[v] = s[v] + e;
+    }
     if (y != nullptr)
       for (size_t j = 0; i + j < n; ++j) y[i + j] = buf[j];
-    s = s + e;
   }
-  return hsum<Arch>(s);
+  alignas(64) float lanes[kSumLanes];
+  store_lanes<Arch>(s, lanes);
+  return fold_lanes(lanes);
 }
 
 template <class Arch>

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
@@ -441,6 +443,231 @@ INSTANTIATE_TEST_SUITE_P(AllIsas, KernelTest, ::testing::ValuesIn(all_isas()),
                          [](const ::testing::TestParamInfo<Isa>& info) {
                            return std::string(isa_name(info.param));
                          });
+
+// ---- the same bits on every level ----------------------------------------------------
+// Levels differ in vector width and in having FMA. Every kernel gives the same bits on
+// every level with FMA; those without a multiply-add to fuse (relu, gelu, layer norm,
+// the int8 gemm without an exp in its epilogue) on sse4_2 too. int8 models quantize
+// activations, where one last-bit difference can change a code and then the translation:
+// these tests are why an int8 model translates the same on every x86 CPU from AVX2 up.
+bool fuses(Isa i) { return i != Isa::ref && std::strcmp(isa_name(i), "sse4_2") != 0; }
+
+std::vector<Isa> comparable_levels(bool fma_only) {
+  std::vector<Isa> v;
+  for (Isa i : all_isas())
+    if (i != Isa::ref && isa_supported(i) && (!fma_only || fuses(i))) v.push_back(i);
+  return v;
+}
+
+// One case: a kernel call on fixed inputs. fma: the case's bits depend on fusing (every
+// FMA level agrees, sse4_2 and ref need not): the gemm, attention, and whatever calls
+// k_exp (softmax, log-sum-exp, swish, tanh-gelu, the SSRU gate). x86_only: the case is not expected to give
+// x86's bits on ARM: the exact gelu, whose erf is xsimd's, with multiply-adds fused on
+// ARM and not on x86 (k_erf).
+bool uses_exp(Activation act) { return act == Activation::kSwish || act == Activation::kGeluTanh; }
+
+struct BitCase {
+  std::string name;
+  bool fma;
+  std::function<std::vector<float>(const Kernels&)> run;
+  bool x86_only = false;
+};
+
+std::vector<BitCase> bit_cases() {
+  std::vector<BitCase> cases;
+  for (size_t n : {1, 7, 17, 33, 4099}) {
+    auto x = random_floats(n, static_cast<uint32_t>(n) + 40, -12.0f, 12.0f);
+    const float extremes[] = {-100.0f, 100.0f, -87.5f, 88.5f, 0.0f, -0.0f, 1e-30f};
+    for (size_t i = 0; i < n && i < 7; ++i) x[i * 5 % n] = extremes[i];
+    for (Activation act : kActs)
+      cases.push_back({"f32_activation/n" + std::to_string(n) + "/act" + std::to_string(int(act)),
+                       uses_exp(act),
+                       [x, n, act](const Kernels& k) {
+                         std::vector<float> y(n);
+                         k.f32_activation(n, x.data(), y.data(), act);
+                         return y;
+                       },
+                       act == Activation::kGelu});
+  }
+  for (size_t n : {1, 5, 31, 32, 33, 100, 4099, 32003}) {
+    auto x = random_floats(n, static_cast<uint32_t>(n) + 50, -30.0f, 30.0f);
+    if (n > 10) x[7] = -INFINITY;
+    cases.push_back({"f32_softmax/n" + std::to_string(n), true, [x, n](const Kernels& k) {
+                       std::vector<float> y(n + 3);
+                       k.f32_softmax(n, n + 3, x.data(), y.data());
+                       return y;
+                     }});
+    cases.push_back({"f32_logsumexp/n" + std::to_string(n), true,
+                     [x, n](const Kernels& k) { return std::vector<float>{k.f32_logsumexp(n, x.data())}; }});
+  }
+  for (size_t d : {1, 7, 31, 33, 256, 512, 1001}) {
+    const size_t rows = 3;
+    const auto x = random_floats(rows * d, static_cast<uint32_t>(d) + 60, -4.0f, 4.0f);
+    const auto r = random_floats(rows * d, static_cast<uint32_t>(d) + 61, -4.0f, 4.0f);
+    const auto gamma = random_floats(d, 62, 0.5f, 1.5f), beta = random_floats(d, 63);
+    cases.push_back({"f32_add_layernorm/d" + std::to_string(d), false, [=](const Kernels& k) {
+                       std::vector<float> y(rows * d);
+                       k.f32_add_layernorm(rows, d, x.data(), d, r.data(), d, gamma.data(), beta.data(),
+                                           1e-5f, y.data(), d);
+                       return y;
+                     }});
+  }
+  for (size_t n : {3, 33, 1027}) {
+    const auto x = random_floats(n, static_cast<uint32_t>(n) + 70, -4.0f, 4.0f);
+    const auto g = random_floats(n, static_cast<uint32_t>(n) + 71, -12.0f, 12.0f);
+    cases.push_back({"f32_ssru/n" + std::to_string(n), true, [=](const Kernels& k) {
+                       std::vector<float> c(n), y(2 * n);
+                       k.f32_ssru(n, x.data(), g.data(), c.data(), true, y.data());
+                       k.f32_ssru(n, g.data(), x.data(), c.data(), false, y.data() + n);
+                       y.insert(y.end(), c.begin(), c.end());
+                       return y;
+                     }});
+  }
+  {
+    const size_t m = 5, n = 83, kk = 77, ldq = qs8_k_padded(kk);
+    std::mt19937 g(11);
+    std::uniform_int_distribution<int> dist(-127, 127);
+    auto q = std::make_shared<std::vector<int8_t>>(m * ldq, 0);
+    std::vector<int8_t> w(n * kk);
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < kk; ++j) (*q)[i * ldq + j] = static_cast<int8_t>(dist(g));
+    for (auto& v : w) v = static_cast<int8_t>(dist(g) / 2);
+    auto packed = std::make_shared<std::vector<int8_t>>(qs8_panel_size(n, kk) + 64);
+    pack_qs8_panels(n, kk, w.data(), packed->data());
+    std::vector<int32_t> sums(n, 0);
+    for (size_t r = 0; r < n; ++r)
+      for (size_t c = 0; c < kk; ++c) sums[r] += w[r * kk + c];
+    const auto sa = random_floats(m, 80, 0.001f, 0.05f), sw = random_floats(n, 81, 0.001f, 0.05f);
+    const auto bias = random_floats(n, 82);
+    for (Activation act : kActs)
+      cases.push_back({"qs8_gemm/act" + std::to_string(int(act)), uses_exp(act),
+                       [=](const Kernels& k) {
+                         std::vector<float> c(m * n);
+                         k.qs8_gemm(m, n, kk, q->data(), ldq, sa.data(), packed->data(), sw.data(),
+                                    sums.data(), c.data(), n, GemmEpilogue{bias.data(), act});
+                         return c;
+                       },
+                       act == Activation::kGelu});
+  }
+  for (size_t kk : {64, 77})
+    for (size_t n : {17, 83}) {
+      const size_t m = 5;
+      const auto a = random_floats(m * kk, 90), w = random_floats(n * kk, 91), bias = random_floats(n, 92);
+      auto packed = std::make_shared<Aligned>(f32_panel_size(n, kk) + 16);
+      pack_f32_panels(n, kk, w.data(), packed->data());
+      for (Activation act : kActs)
+        cases.push_back(
+            {"f32_gemm/k" + std::to_string(kk) + "/n" + std::to_string(n) + "/act" + std::to_string(int(act)),
+             true,
+             [=](const Kernels& k) {
+               std::vector<float> c(m * n);
+               k.f32_gemm(m, n, kk, a.data(), kk, packed->data(), c.data(), n,
+                          GemmEpilogue{bias.data(), act});
+               return c;
+             },
+             act == Activation::kGelu});
+    }
+  for (size_t hd : {12, 64})
+    for (size_t lk : {9, 130})
+      for (size_t lq : {1, 5}) {
+        const size_t nb = (lk + kKeyBlock - 1) / kKeyBlock, ldkb = hd * kKeyBlock;
+        const auto q = random_floats(lq * hd, 93, -2.0f, 2.0f),
+                   keys = random_floats(lk * hd, 94, -2.0f, 2.0f);
+        const auto v = random_floats(lk * hd, 95);
+        auto kt = std::make_shared<Aligned>(nb * ldkb + 16);
+        ref().f32_pack_keys(lk, hd, keys.data(), hd, kt->data(), ldkb, 0, true);
+        cases.push_back({"f32_attention/hd" + std::to_string(hd) + "/lk" + std::to_string(lk) + "/lq" +
+                             std::to_string(lq),
+                         true, [=](const Kernels& k) {
+                           Aligned scratch(4 * nb * kKeyBlock + 16);
+                           std::vector<float> o(lq * hd);
+                           k.f32_attention(lq, lk, hd, q.data(), hd, kt->data(), ldkb, v.data(), hd, o.data(),
+                                           hd, 0.125f, scratch.data());
+                           return o;
+                         }});
+      }
+  return cases;
+}
+
+// FNV-1a over the values' bytes (little-endian on every target).
+uint64_t digest(const std::vector<float>& v) {
+  uint64_t h = 1469598103934665603ull;
+  for (float f : v) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    for (int i = 0; i < 4; ++i) {
+      h ^= (b >> (8 * i)) & 0xffu;
+      h *= 1099511628211ull;
+    }
+  }
+  return h;
+}
+
+TEST(SameBitsOnEveryLevel, EveryCase) {
+  size_t compared = 0;
+  for (const BitCase& c : bit_cases()) {
+    const std::vector<Isa> levels = comparable_levels(c.fma);
+    if (levels.size() < 2) continue;
+    const std::vector<float> first = c.run(*kernels_for(levels[0]));
+    for (size_t l = 1; l < levels.size(); ++l) {
+      const std::vector<float> got = c.run(*kernels_for(levels[l]));
+      ASSERT_EQ(got.size(), first.size());
+      size_t differ = 0, at = 0;
+      for (size_t i = 0; i < got.size(); ++i)
+        if (std::memcmp(&got[i], &first[i], 4) != 0 && differ++ == 0) at = i;
+      EXPECT_EQ(differ, 0u) << c.name << ": " << isa_name(levels[l]) << " vs " << isa_name(levels[0]) << ", "
+                            << differ << " of " << got.size() << " values differ, the first at " << at << " ("
+                            << got[at] << " vs " << first[at] << ")";
+      ++compared;
+    }
+  }
+  if (compared == 0) GTEST_SKIP() << "this CPU runs fewer than two levels";
+}
+
+// The same bits on other architectures: each case's digest on this CPU's active level
+// against tests/ops/kernel_bits.txt, written on x86 with AVX2 or better by
+//   EDGEMT_WRITE_KERNEL_BITS=tests/ops/kernel_bits.txt edgemt_ops_test --gtest_filter='SameBitsAsX86.*'
+// The arm64 stage runs it under qemu: a 64-bit Pi then translates as a PC does. The fma
+// cases are skipped on levels without FMA, the x86_only ones off x86.
+TEST(SameBitsAsX86, EveryCase) {
+  const std::vector<BitCase> cases = bit_cases();
+  if (const char* out = std::getenv("EDGEMT_WRITE_KERNEL_BITS")) {
+    ASSERT_TRUE(fuses(active_isa()) && std::strncmp(isa_name(active_isa()), "avx", 3) == 0)
+        << "write the digests on an x86 level with FMA";
+    FILE* f = std::fopen(out, "w");
+    ASSERT_NE(f, nullptr) << out;
+    std::fprintf(f, "# case digest [x86]: tests/ops/kernels_test.cc, SameBitsAsX86 (written on %s)\n",
+                 isa_name(active_isa()));
+    for (const BitCase& c : cases)
+      std::fprintf(f, "%s %016llx\n", c.name.c_str(),
+                   static_cast<unsigned long long>(digest(c.run(kernels()))));
+    std::fclose(f);
+    GTEST_SKIP() << "wrote " << out;
+  }
+  if (active_isa() == Isa::ref) GTEST_SKIP() << "the scalar reference uses the C library's math";
+  FILE* f = std::fopen(EDGEMT_KERNEL_BITS_FILE, "r");
+  ASSERT_NE(f, nullptr) << EDGEMT_KERNEL_BITS_FILE;
+  std::vector<std::string> lines;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, f) != nullptr) lines.emplace_back(buf);
+  std::fclose(f);
+  const bool x86 = std::strncmp(isa_name(active_isa()), "avx", 3) == 0 ||
+                   std::strcmp(isa_name(active_isa()), "sse4_2") == 0;
+  size_t checked = 0;
+  for (const BitCase& c : cases) {
+    if (c.fma && !fuses(active_isa())) continue;
+    std::string want;
+    for (const std::string& line : lines)
+      if (line.compare(0, c.name.size() + 1, c.name + " ") == 0) want = line.substr(c.name.size() + 1, 16);
+    ASSERT_EQ(want.size(), 16u) << c.name << " is not in " << EDGEMT_KERNEL_BITS_FILE;
+    if (c.x86_only && !x86) continue;
+    char got[17];
+    std::snprintf(got, sizeof got, "%016llx", static_cast<unsigned long long>(digest(c.run(kernels()))));
+    EXPECT_EQ(std::string(got), want) << c.name << " on " << isa_name(active_isa());
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+}
 
 // The reference oracle itself, against double-precision math.
 TEST(Reference, GemmMatchesDouble) {

@@ -1,0 +1,50 @@
+# The same translation on every CPU: a bundled int8 model translates a fixed text (beam 4)
+# into exactly the text committed beside it, which was written on x86 with AVX2 or better.
+# The x86 stages run it at each FMA level (EDGEMT_ISA), the arm64 and armhf stages under
+# qemu: a Pi translates as a PC does. This checks consistency, not quality; the committed
+# text is whatever the model says. After retraining a bundled model, rewrite it with
+#   cmake -DTRANSLATE=build/release/runtime/translate -DMODEL_FILE=models/edgemt-en-de.emt \
+#     -DINPUT=tests/data/same_everywhere/en.txt \
+#     -DEXPECTED=tests/data/same_everywhere/en-de.txt -DWRITE=1 -P tests/cli/same_everywhere.cmake
+#   cmake -DTRANSLATE=... -DMODEL_FILE=... -DINPUT=... -DEXPECTED=... [-DEMULATOR=...] [-DWRITE=1] -P same_everywhere.cmake
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL_FILE}" --beam 4 --stats
+                INPUT_FILE "${INPUT}" OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "translate failed (${rc}):\n${err}")
+endif()
+string(REGEX MATCH "isa: +[a-z0-9_]+" isa "${err}")
+if(isa MATCHES " ref$" AND NOT WRITE)
+  message(STATUS "${isa}: not compared (the scalar reference uses the C library's exp)")
+  return()
+endif()
+if(WRITE)
+  if(NOT isa MATCHES " avx")
+    message(FATAL_ERROR "write the text on x86 with AVX2 or better, not on ${isa}")
+  endif()
+  file(WRITE "${EXPECTED}" "${out}")
+  message(STATUS "wrote ${EXPECTED} (${isa})")
+  return()
+endif()
+file(READ "${EXPECTED}" want)
+if(NOT out STREQUAL want)
+  string(REGEX MATCHALL "[^\n]*\n" got_lines "${out}")
+  string(REGEX MATCHALL "[^\n]*\n" want_lines "${want}")
+  list(LENGTH got_lines n_got)
+  list(LENGTH want_lines n_want)
+  set(report "")
+  if(NOT n_got EQUAL n_want)
+    set(report "${n_got} lines, ${n_want} expected\n")
+  else()
+    math(EXPR last "${n_got} - 1")
+    foreach(i RANGE ${last})
+      list(GET got_lines ${i} g)
+      list(GET want_lines ${i} w)
+      if(NOT g STREQUAL w)
+        math(EXPR line "${i} + 1")
+        string(APPEND report "line ${line}:\n  got:      ${g}  expected: ${w}")
+      endif()
+    endforeach()
+  endif()
+  message(FATAL_ERROR "${MODEL_FILE} on ${isa} does not translate ${INPUT} as on x86:\n${report}")
+endif()
+message(STATUS "${MODEL_FILE} on ${isa}: the committed translation")
