@@ -461,16 +461,15 @@ std::vector<Isa> comparable_levels(bool fma_only) {
 
 // One case: a kernel call on fixed inputs. fma: the case's bits depend on fusing (every
 // FMA level agrees, sse4_2 and ref need not): the gemm, attention, and whatever calls
-// k_exp (softmax, log-sum-exp, swish, tanh-gelu, the SSRU gate). x86_only: the case is not expected to give
-// x86's bits on ARM: the exact gelu, whose erf is xsimd's, with multiply-adds fused on
-// ARM and not on x86 (k_erf).
-bool uses_exp(Activation act) { return act == Activation::kSwish || act == Activation::kGeluTanh; }
+// k_exp (softmax, log-sum-exp, the gelus, swish, the SSRU gate).
+bool uses_exp(Activation act) {
+  return act == Activation::kSwish || act == Activation::kGeluTanh || act == Activation::kGelu;
+}
 
 struct BitCase {
   std::string name;
   bool fma;
   std::function<std::vector<float>(const Kernels&)> run;
-  bool x86_only = false;
 };
 
 std::vector<BitCase> bit_cases() {
@@ -481,13 +480,11 @@ std::vector<BitCase> bit_cases() {
     for (size_t i = 0; i < n && i < 7; ++i) x[i * 5 % n] = extremes[i];
     for (Activation act : kActs)
       cases.push_back({"f32_activation/n" + std::to_string(n) + "/act" + std::to_string(int(act)),
-                       uses_exp(act),
-                       [x, n, act](const Kernels& k) {
+                       uses_exp(act), [x, n, act](const Kernels& k) {
                          std::vector<float> y(n);
                          k.f32_activation(n, x.data(), y.data(), act);
                          return y;
-                       },
-                       act == Activation::kGelu});
+                       }});
   }
   for (size_t n : {1, 5, 31, 32, 33, 100, 4099, 32003}) {
     auto x = random_floats(n, static_cast<uint32_t>(n) + 50, -30.0f, 30.0f);
@@ -540,14 +537,12 @@ std::vector<BitCase> bit_cases() {
     const auto sa = random_floats(m, 80, 0.001f, 0.05f), sw = random_floats(n, 81, 0.001f, 0.05f);
     const auto bias = random_floats(n, 82);
     for (Activation act : kActs)
-      cases.push_back({"qs8_gemm/act" + std::to_string(int(act)), uses_exp(act),
-                       [=](const Kernels& k) {
+      cases.push_back({"qs8_gemm/act" + std::to_string(int(act)), uses_exp(act), [=](const Kernels& k) {
                          std::vector<float> c(m * n);
                          k.qs8_gemm(m, n, kk, q->data(), ldq, sa.data(), packed->data(), sw.data(),
                                     sums.data(), c.data(), n, GemmEpilogue{bias.data(), act});
                          return c;
-                       },
-                       act == Activation::kGelu});
+                       }});
   }
   for (size_t kk : {64, 77})
     for (size_t n : {17, 83}) {
@@ -558,14 +553,12 @@ std::vector<BitCase> bit_cases() {
       for (Activation act : kActs)
         cases.push_back(
             {"f32_gemm/k" + std::to_string(kk) + "/n" + std::to_string(n) + "/act" + std::to_string(int(act)),
-             true,
-             [=](const Kernels& k) {
+             true, [=](const Kernels& k) {
                std::vector<float> c(m * n);
                k.f32_gemm(m, n, kk, a.data(), kk, packed->data(), c.data(), n,
                           GemmEpilogue{bias.data(), act});
                return c;
-             },
-             act == Activation::kGelu});
+             }});
     }
   for (size_t hd : {12, 64})
     for (size_t lk : {9, 130})
@@ -627,8 +620,8 @@ TEST(SameBitsOnEveryLevel, EveryCase) {
 // The same bits on other architectures: each case's digest on this CPU's active level
 // against tests/ops/kernel_bits.txt, written on x86 with AVX2 or better by
 //   EDGEMT_WRITE_KERNEL_BITS=tests/ops/kernel_bits.txt edgemt_ops_test --gtest_filter='SameBitsAsX86.*'
-// The arm64 stage runs it under qemu: a 64-bit Pi then translates as a PC does. The fma
-// cases are skipped on levels without FMA, the x86_only ones off x86.
+// The ARM stages run it under qemu: a Pi then translates as a PC does. The fma cases are
+// skipped on levels without FMA.
 TEST(SameBitsAsX86, EveryCase) {
   const std::vector<BitCase> cases = bit_cases();
   if (const char* out = std::getenv("EDGEMT_WRITE_KERNEL_BITS")) {
@@ -651,8 +644,6 @@ TEST(SameBitsAsX86, EveryCase) {
   char buf[512];
   while (std::fgets(buf, sizeof buf, f) != nullptr) lines.emplace_back(buf);
   std::fclose(f);
-  const bool x86 = std::strncmp(isa_name(active_isa()), "avx", 3) == 0 ||
-                   std::strcmp(isa_name(active_isa()), "sse4_2") == 0;
   size_t checked = 0;
   for (const BitCase& c : cases) {
     if (c.fma && !fuses(active_isa())) continue;
@@ -660,7 +651,6 @@ TEST(SameBitsAsX86, EveryCase) {
     for (const std::string& line : lines)
       if (line.compare(0, c.name.size() + 1, c.name + " ") == 0) want = line.substr(c.name.size() + 1, 16);
     ASSERT_EQ(want.size(), 16u) << c.name << " is not in " << EDGEMT_KERNEL_BITS_FILE;
-    if (c.x86_only && !x86) continue;
     char got[17];
     std::snprintf(got, sizeof got, "%016llx", static_cast<unsigned long long>(digest(c.run(kernels()))));
     EXPECT_EQ(std::string(got), want) << c.name << " on " << isa_name(active_isa());
