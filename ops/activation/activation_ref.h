@@ -3,8 +3,8 @@
 //   gelu(x)      = 0.5 x (1 + erf(x / sqrt(2)))                  (exact, torch default)
 //   swish(x)     = x sigmoid(x) = x / (1 + exp(-x))                (silu)
 //   gelu_tanh(x) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-// Used by the scalar references only; SIMD kernels use xsimd's exp/erf/tanh, which
-// agree within a few ulp (tolerances in tests/ops).
+// Used by the scalar references only; SIMD kernels use simd.h's k_exp and k_gelu (the
+// same bits on every FMA level), which agree within a few ulp (tolerances in tests/ops).
 #pragma once
 
 #include <math.h>

@@ -4,7 +4,7 @@
 // flags. Everything here has internal linkage (anonymous namespace) so that the
 // linker can never pick an AVX2-compiled copy of a helper for code that runs on an
 // older CPU. Do not call std:: templates (std::max, ...) from kernel code for the
-// same reason; scalar math goes through the C functions (::expf).
+// same reason; scalar math goes through the C functions (::sqrtf).
 #pragma once
 
 #include <math.h>
