@@ -455,12 +455,15 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
     const Tokenizer& tok = service_.tokenizer(model);
     auto run_job = [&](const std::vector<std::string>& qs, bool align, Run* run) -> Status {
       std::vector<std::string> texts, pieces;
+      std::vector<std::pair<size_t, size_t>> unknown;  // a piece's characters the model has no piece for
       for (const std::string& q : qs) {
         run->docs.push_back(segment_text(q));
         if (splitter != nullptr) split_sentences(&run->docs.back(), *splitter);
         for (size_t i : run->docs.back().text) {
           pieces.push_back(run->docs.back().pieces[i]);
-          run->kept.push_back(protect_spans(pieces.back(), nullptr, true, SpanMode::kInPlace));
+          unknown.clear();
+          tok.unknown_spans(pieces.back(), &unknown);
+          run->kept.push_back(protect_spans(pieces.back(), nullptr, true, SpanMode::kInPlace, unknown));
           texts.push_back(run->kept.back().verbatim ? std::string() : run->kept.back().text);
         }
       }
@@ -488,7 +491,9 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
       std::vector<ProtectedSentence> marked;
       std::vector<std::string> again;
       for (size_t k : all) {
-        marked.push_back(protect_spans(pieces[k], nullptr, true, SpanMode::kMarkers));
+        unknown.clear();
+        tok.unknown_spans(pieces[k], &unknown);
+        marked.push_back(protect_spans(pieces[k], nullptr, true, SpanMode::kMarkers, unknown));
         again.push_back(marked.back().text);
       }
       std::vector<Job::Segment> segs;

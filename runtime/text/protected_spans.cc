@@ -220,11 +220,119 @@ size_t match_number_unit(std::string_view s, size_t i) {
   return 0;
 }
 
+// Whether a code point is part of a word: ASCII letters, digits and '_', and any other
+// non-ASCII one but punctuation and symbols (Latin-1's, the general punctuation to
+// miscellaneous symbols blocks, CJK and full-width punctuation): "»%s«" holds "%s" as a
+// whole.
+bool is_word_code_point(uint32_t c) {
+  if (c < 0x80) return is_alnum(static_cast<char>(c)) || c == '_';
+  if (c < 0xC0 || c == 0xD7 || c == 0xF7) return false;
+  return !(c >= 0x2000 && c <= 0x2BFF) && !(c >= 0x3000 && c <= 0x303F) && !(c >= 0xFE30 && c <= 0xFE6F) &&
+         !(c >= 0xFF00 && c <= 0xFF0F);
+}
+
+// The code point starting at s[i] (a malformed sequence: its first byte, as Latin-1).
+uint32_t code_point_at(std::string_view s, size_t i) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  const size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+  if (n == 1 || i + n > s.size()) return c;
+  uint32_t cp = c & (0x7Fu >> n);
+  for (size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return c;
+    cp = (cp << 6) | (b(i + k) & 0x3Fu);
+  }
+  return cp;
+}
+
+// Whether the code point starting at (ending before) s[i] is part of a word.
+bool word_at(std::string_view s, size_t i) { return i < s.size() && is_word_code_point(code_point_at(s, i)); }
+bool word_before(std::string_view s, size_t i) {
+  if (i == 0 || i > s.size()) return false;
+  size_t j = i - 1;
+  while (j > 0 && i - j < 4 && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) --j;
+  return is_word_code_point(code_point_at(s, j));
+}
+
+// The start of the code point ending before s[i] (i > 0).
+size_t code_point_before(std::string_view s, size_t i) {
+  size_t j = i - 1;
+  while (j > 0 && i - j < 4 && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) --j;
+  return j;
+}
+
+// The end of the code point starting at s[i].
+size_t code_point_end(std::string_view s, size_t i) {
+  size_t j = i + 1;
+  while (j < s.size() && j - i < 4 && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) ++j;
+  return j;
+}
+
+// Whether s[b, e) holds a letter (a word code point that is not an ASCII digit).
+bool has_letter(std::string_view s, size_t b, size_t e) {
+  for (size_t i = b; i < e; i = code_point_end(s, i))
+    if (!is_digit(s[i]) && is_word_code_point(code_point_at(s, i))) return true;
+  return false;
+}
+
+// The end of a number ("20", "1.5", "1,000") starting at s[i], or i where none does.
+size_t number_end(std::string_view s, size_t i) {
+  size_t j = i;
+  while (j < s.size() && (is_digit(s[j]) ||
+                          ((s[j] == '.' || s[j] == ',') && j > i && j + 1 < s.size() && is_digit(s[j + 1]))))
+    ++j;
+  return j;
+}
+
+// The start of a number ending before s[i], or i where none does.
+size_t number_start(std::string_view s, size_t i) {
+  size_t j = i;
+  while (j > 0 && (is_digit(s[j - 1]) ||
+                   ((s[j - 1] == '.' || s[j - 1] == ',') && j < i && j >= 2 && is_digit(s[j - 2]))))
+    --j;
+  return j;
+}
+
+// The spans copied through for the model's unknown characters: each range widened to the
+// whole word it is part of ("François", not "ç"), a range of symbols alone ("€", "§") to
+// a number beside it, across one space ("20 €", "§ 5", "€20"), and spans with no letter
+// between them joined into one ("Привет, как дела": one marker, not three).
+std::vector<TextSpan> widen_unknown(std::string_view s, std::span<const std::pair<size_t, size_t>> unknown) {
+  std::vector<TextSpan> out;
+  for (auto [b, e] : unknown) {
+    if (b >= e || e > s.size()) continue;
+    while (b > 0 && word_before(s, b)) b = code_point_before(s, b);
+    while (word_at(s, e)) e = code_point_end(s, e);
+    if (!has_letter(s, b, e)) {
+      const size_t l = b > 0 && s[b - 1] == ' ' ? b - 1 : b;
+      const size_t nl = number_start(s, l);
+      if (nl < l && !word_before(s, nl)) b = nl;
+      const size_t r = e < s.size() && s[e] == ' ' ? e + 1 : e;
+      const size_t nr = number_end(s, r);
+      if (nr > r && !word_at(s, nr)) e = nr;
+    }
+    out.push_back({b, e});
+  }
+  std::sort(out.begin(), out.end(), [](const TextSpan& x, const TextSpan& y) { return x.begin < y.begin; });
+  std::vector<TextSpan> joined;
+  for (const TextSpan& sp : out) {
+    if (!joined.empty() && (sp.begin <= joined.back().end || !has_letter(s, joined.back().end, sp.begin))) {
+      joined.back().end = std::max(joined.back().end, sp.end);
+      continue;
+    }
+    joined.push_back(sp);
+  }
+  return joined;
+}
+
 // The spans of `text`, glossary terms first where a glossary is given (targets: each
-// span's glossary target, or empty for a span kept verbatim).
+// span's glossary target, or empty for a span kept verbatim), then `unknown` (widened by
+// widen_unknown; their target is their own text: always a marker, never left in place,
+// since the model cannot write them). A builtin span holding an unknown character gets a
+// marker too.
 void scan(std::string_view text, const Glossary* glossary, bool builtin, std::vector<TextSpan>* out,
-          std::vector<std::string>* targets) {
-  size_t i = 0;
+          std::vector<std::string>* targets, const std::vector<TextSpan>& unknown = {}) {
+  size_t i = 0, u = 0;
   std::string target;
   while (i < text.size()) {
     if (glossary != nullptr) {
@@ -235,20 +343,39 @@ void scan(std::string_view text, const Glossary* glossary, bool builtin, std::ve
         continue;
       }
     }
-    if (!builtin) {
-      ++i;
-      continue;
+    while (u < unknown.size() && unknown[u].end <= i) ++u;
+    size_t n = 0;
+    if (builtin) {
+      n = match_code(text, i);
+      if (n == 0) n = match_url(text, i);
+      if (n == 0) n = match_email(text, i);
+      if (n == 0) n = match_path(text, i);
+      if (n == 0) n = match_placeholder(text, i);
+      if (n == 0) n = match_number_unit(text, i);
     }
-    size_t n = match_code(text, i);
-    if (n == 0) n = match_url(text, i);
-    if (n == 0) n = match_email(text, i);
-    if (n == 0) n = match_path(text, i);
-    if (n == 0) n = match_placeholder(text, i);
-    if (n == 0) n = match_number_unit(text, i);
     if (n > 0) {
-      out->push_back({i, i + n});
-      if (targets != nullptr) targets->emplace_back();
-      i += n;
+      size_t end = i + n;
+      bool marker = false;  // it holds (the start of) an unknown span: it takes all of that
+      for (size_t k = u; k < unknown.size() && unknown[k].begin < end; ++k) {
+        end = std::max(end, unknown[k].end);
+        marker = true;
+      }
+      out->push_back({i, end});
+      if (targets != nullptr) {
+        if (marker)
+          targets->emplace_back(text.substr(i, end - i));
+        else
+          targets->emplace_back();
+      }
+      i = end;
+    } else if (u < unknown.size() && unknown[u].begin <= i) {  // (the rest of) an unknown span
+      if (is_space(text[i])) {                                 // after a glossary term inside it
+        ++i;
+        continue;
+      }
+      out->push_back({i, unknown[u].end});
+      targets->emplace_back(text.substr(i, unknown[u].end - i));
+      i = unknown[u].end;
     } else {
       ++i;
     }
@@ -369,11 +496,12 @@ std::set<std::string> numbers_in(std::string_view s) {
 }  // namespace
 
 ProtectedSentence protect_spans(std::string_view sentence, const Glossary* glossary, bool builtin_spans,
-                                SpanMode mode) {
+                                SpanMode mode, std::span<const std::pair<size_t, size_t>> unknown) {
   ProtectedSentence p;
   std::vector<TextSpan> spans;
   std::vector<std::string> targets;
-  scan(sentence, glossary, builtin_spans, &spans, &targets);
+  scan(sentence, glossary, builtin_spans, &spans, &targets,
+       builtin_spans ? widen_unknown(sentence, unknown) : std::vector<TextSpan>());
   if (spans.empty()) {
     p.text.assign(sentence);
     // No letter at all (a number, a time code, a rule of dashes, a table border): there
@@ -519,40 +647,6 @@ std::string restore_markers(std::string_view translation, const ProtectedSentenc
 }  // namespace
 
 namespace {
-
-// Whether a code point is part of a word: ASCII letters, digits and '_', and any other
-// non-ASCII one but punctuation and symbols (Latin-1's, the general punctuation to
-// miscellaneous symbols blocks, CJK and full-width punctuation): "»%s«" holds "%s" as a
-// whole.
-bool is_word_code_point(uint32_t c) {
-  if (c < 0x80) return is_alnum(static_cast<char>(c)) || c == '_';
-  if (c < 0xC0 || c == 0xD7 || c == 0xF7) return false;
-  return !(c >= 0x2000 && c <= 0x2BFF) && !(c >= 0x3000 && c <= 0x303F) && !(c >= 0xFE30 && c <= 0xFE6F) &&
-         !(c >= 0xFF00 && c <= 0xFF0F);
-}
-
-// The code point starting at s[i] (a malformed sequence: its first byte, as Latin-1).
-uint32_t code_point_at(std::string_view s, size_t i) {
-  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  const size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-  if (n == 1 || i + n > s.size()) return c;
-  uint32_t cp = c & (0x7Fu >> n);
-  for (size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xC0) != 0x80) return c;
-    cp = (cp << 6) | (b(i + k) & 0x3Fu);
-  }
-  return cp;
-}
-
-// Whether the code point starting at (ending before) s[i] is part of a word.
-bool word_at(std::string_view s, size_t i) { return i < s.size() && is_word_code_point(code_point_at(s, i)); }
-bool word_before(std::string_view s, size_t i) {
-  if (i == 0 || i > s.size()) return false;
-  size_t j = i - 1;
-  while (j > 0 && i - j < 4 && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) --j;
-  return is_word_code_point(code_point_at(s, j));
-}
 
 // How often `s` stands in `text` as a whole: where s starts (ends) with a word character,
 // not right after (before) another one.

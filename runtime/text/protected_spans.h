@@ -7,6 +7,9 @@
 //   code          `make install` (backquoted)
 //   placeholders  printf's %s %d %5.2f %1$s %(name)s, {name} {0} {{name}}, ${HOME} $HOME $1
 //   numbers with units   5 km, 3.5GB, 100 %, 20°C, 1,5 MiB
+//   unknown characters   what the model's vocabulary has no piece for, which a
+//                 translation would drop: "20 €", "François", "日本語", emoji (given by
+//                 the caller: Tokenizer::unknown_spans)
 //
 // Before a sentence is translated each span is replaced by a marker the model copies (a
 // number not otherwise in the sentence); after, each marker in the translation is replaced
@@ -29,8 +32,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "runtime/core/status.h"
@@ -87,8 +92,13 @@ struct ProtectedSentence {
 TextSpan sentence_span(const ProtectedSentence& p, TextSpan in_text);
 
 // glossary: optional (nullptr: none); builtin_spans false: the glossary's terms only.
+// unknown: the byte ranges of `sentence` the model's vocabulary has no piece for
+// (Tokenizer::unknown_spans), copied through with builtin spans: each widened to its whole
+// word ("François"), symbols alone to a number beside them ("20 €", "§ 5"), ranges with
+// no letter between them joined; they always get markers (the model cannot write them).
 ProtectedSentence protect_spans(std::string_view sentence, const Glossary* glossary = nullptr,
-                                bool builtin_spans = true, SpanMode mode = SpanMode::kMarkers);
+                                bool builtin_spans = true, SpanMode mode = SpanMode::kMarkers,
+                                std::span<const std::pair<size_t, size_t>> unknown = {});
 
 // Whether every span left in place came through `translation` (a decoded output, before
 // restore_spans) as it is, as a whole (not inside a longer word or number), and as many

@@ -2,6 +2,7 @@
 
 #include <sentencepiece_processor.h>
 
+#include <algorithm>
 #include <exception>
 #include <string>
 
@@ -115,6 +116,36 @@ Status Tokenizer::encode_with(const sentencepiece::SentencePieceProcessor& spm,
     text.remove_prefix(cut + cut_len);
   }
   return Status::ok();
+}
+
+void Tokenizer::unknown_spans(std::string_view text, std::vector<std::pair<size_t, size_t>>* out) const {
+  if (text.empty()) return;
+  std::vector<std::pair<size_t, size_t>> unk;  // the unk pieces' byte ranges
+  try {
+    const sentencepiece::ImmutableSentencePieceText spt =
+        source_->EncodeAsImmutableProto(absl::string_view(text.data(), text.size()));
+    for (const auto& piece : spt.pieces()) {
+      const auto it = source_ids_.find(std::string_view(piece.piece()));
+      if (it == source_ids_.end() || it->second == unk_id_) unk.emplace_back(piece.begin(), piece.end());
+    }
+  } catch (const std::exception&) {
+    return;  // as encode(): a text SentencePiece cannot take has no ranges to keep
+  }
+  const auto is_space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+  };
+  const size_t first = out->size();
+  for (auto [b, e] : unk) {
+    if (e > text.size() || b >= e) continue;
+    while (b < e && is_space(text[b])) ++b;
+    while (e > b && is_space(text[e - 1])) --e;
+    if (b == e) continue;
+    if (out->size() > first && out->back().second >= b) {  // adjacent pieces: one range
+      out->back().second = std::max(out->back().second, e);
+      continue;
+    }
+    out->emplace_back(b, e);
+  }
 }
 
 std::string Tokenizer::decode(std::span<const int32_t> ids) const {

@@ -48,6 +48,13 @@ class Tokenizer {
   // transformers' decode(..., skip_special_tokens=True).
   std::string decode(std::span<const int32_t> ids) const;
 
+  // The byte ranges [first, second) of `text` that encode() turns into unk: characters
+  // the source vocabulary has no piece for (the bundled models' 8000 pieces lack "€",
+  // "ç", "ñ", Cyrillic, CJK, emoji...). A translation cannot give them back, so the text
+  // layer copies them through (protect_spans). Appended to *out in order, without
+  // overlaps; whitespace at a range's ends is left out.
+  void unknown_spans(std::string_view text, std::vector<std::pair<size_t, size_t>>* out) const;
+
   // The source id of one piece as the vocabulary has it (unk when it has none).
   int32_t source_id(std::string_view piece) const {
     const auto it = source_ids_.find(piece);

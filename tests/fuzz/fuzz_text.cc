@@ -8,7 +8,8 @@
 //     halves inside it with only whitespace between them.
 // And through span protection: spans are ordered and inside the text; restoring the
 // protected text itself gives the text back; restoring any translation (here: the
-// protected text's second half, so that markers go missing) keeps every span.
+// protected text's second half, so that markers go missing) keeps every span, with and
+// without unknown characters.
 // And through gettext catalog parsing: a catalog rendered with its messages translated
 // as themselves parses again with none left to translate. And Markdown: inline markup
 // survives the trip to HTML and back, and rendering keeps the words in order.
@@ -86,6 +87,24 @@ void check_protection(std::string_view text) {
                     "restoring a text with spans in place changed it");
   EDGEMT_FUZZ_CHECK(edgemt::spans_kept(in.text, in), "a text does not keep its own spans");
   (void)edgemt::spans_kept(half, in);
+  // Unknown characters (as a tokenizer would give them: here every run of bytes >= 0x80,
+  // and every '~'): copied through like the other spans, in both modes.
+  std::vector<std::pair<size_t, size_t>> unknown;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const bool odd = static_cast<unsigned char>(text[i]) >= 0x80 || text[i] == '~';
+    if (!odd) continue;
+    if (!unknown.empty() && unknown.back().second == i)
+      unknown.back().second = i + 1;
+    else
+      unknown.emplace_back(i, i + 1);
+  }
+  for (edgemt::SpanMode mode : {edgemt::SpanMode::kMarkers, edgemt::SpanMode::kInPlace}) {
+    const edgemt::ProtectedSentence u = edgemt::protect_spans(text, nullptr, true, mode, unknown);
+    EDGEMT_FUZZ_CHECK(edgemt::restore_spans(u.text, u) == text, "restoring with unknown characters changed it");
+    const std::string uout = edgemt::restore_spans(u.text.substr(u.text.size() / 2), u);
+    for (const std::string& o : u.originals)
+      EDGEMT_FUZZ_CHECK(uout.find(o) != std::string::npos, "an unknown span was lost from a translation");
+  }
 }
 
 }  // namespace

@@ -112,6 +112,50 @@ TEST_P(Parity, TokenizerCornerCasesMatchMarianTokenizer) {
   }
 }
 
+// Tokenizer::unknown_spans (what protected spans copy through): a text has ranges exactly
+// where MarianTokenizer gives it an unk id; each range encodes to an unk, and the text
+// without its ranges encodes without one.
+TEST_P(Parity, UnknownSpansAreWhereMarianTokenizerGivesUnk) {
+  const Tokenizer& tok = model_->tokenizer();
+  const int32_t unk = tok.source_id("<unk>");
+  const fs::path f = fs::path(EDGEMT_PARITY_SOURCE_DIR) / c_->name / "tokenizer_cases.json";
+  std::ifstream in(f);
+  json cases;
+  in >> cases;
+  std::vector<std::pair<std::string, std::vector<int32_t>>> texts;
+  for (const json& c : cases)
+    texts.emplace_back(c.at("text").get<std::string>(), c.at("ids").get<std::vector<int32_t>>());
+  const json& sents = c_->ref.at("sentences");
+  for (size_t i = 0; i < sents.size(); ++i) texts.emplace_back(sents[i].get<std::string>(), src_[i]);
+  auto has_unk = [&](const std::vector<int32_t>& ids) {
+    return std::find(ids.begin(), ids.end(), unk) != ids.end();
+  };
+  size_t with_unk = 0;
+  for (const auto& [text, ref_ids] : texts) {
+    // Special tokens written in the text are tokens of their own, not SentencePiece's.
+    if (text.find("<unk>") != std::string::npos || text.find("</s>") != std::string::npos ||
+        text.find("<pad>") != std::string::npos || text.find(">>") != std::string::npos)
+      continue;
+    std::vector<std::pair<size_t, size_t>> ranges;
+    tok.unknown_spans(text, &ranges);
+    EXPECT_EQ(!ranges.empty(), has_unk(ref_ids)) << c_->name << ": " << text;
+    with_unk += ranges.empty() ? 0 : 1;
+    std::string rest = text;
+    for (auto it = ranges.rbegin(); it != ranges.rend(); ++it) {
+      ASSERT_LT(it->first, it->second);
+      ASSERT_LE(it->second, text.size());
+      std::vector<int32_t> ids;
+      ASSERT_TRUE(tok.encode(text.substr(it->first, it->second - it->first), &ids).is_ok());
+      EXPECT_TRUE(has_unk(ids)) << c_->name << ": [" << text.substr(it->first, it->second - it->first) << "]";
+      rest.replace(it->first, it->second - it->first, " ");
+    }
+    std::vector<int32_t> ids;
+    ASSERT_TRUE(tok.encode(rest, &ids).is_ok());
+    EXPECT_FALSE(has_unk(ids)) << c_->name << ": " << text << " -> " << rest;
+  }
+  EXPECT_GT(with_unk, 0u) << c_->name << ": no case has an unknown character";
+}
+
 // int8 tolerances, relative to the largest magnitude of transformers' float32 output.
 // Measured on the parity models (random weights, d_model 16..64; ctest --output-junit
 // records them): encoder 0.022-0.24 (m3, gelu d64), logits 0.019-0.089; a wrong scale or

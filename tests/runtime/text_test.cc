@@ -477,6 +477,75 @@ TEST(ProtectedSpans, GlossaryTermsBecomeTheirTargets) {
   EXPECT_EQ(Glossary::parse("").value()->size(), 0u);
 }
 
+// Characters the model's vocabulary lacks (Tokenizer::unknown_spans gives their byte
+// ranges): copied through with markers, each widened to its whole word, a symbol alone to
+// the number beside it, runs with no letter between them joined.
+TEST(ProtectedSpans, UnknownCharactersComeThrough) {
+  using Ranges = std::vector<std::pair<size_t, size_t>>;
+  auto range_of = [](const std::string& s, const std::string& part) {
+    const size_t at = s.find(part);
+    EXPECT_NE(at, std::string::npos) << part;
+    return std::make_pair(at, at + part.size());
+  };
+  struct Case {
+    std::string text;
+    std::vector<std::string> unknown;  // what the vocabulary lacks
+    Strings originals;                 // the spans copied through
+    bool verbatim = false;
+  };
+  const std::vector<Case> cases = {
+      {"The ticket costs 20 € at the café.", {"€"}, {"20 €"}},
+      {"It costs €20, or 15,50 € today.", {"€", "€"}, {"€20", "15,50 €"}},
+      {"See § 5 of the contract.", {"§"}, {"§ 5"}},
+      {"François lives in São Paulo.", {"ç", "ã"}, {"François", "São"}},
+      {"I love 🍕 and 日本.", {"🍕", "日本"}, {"🍕", "日本"}},
+      {"The word мир means peace.", {"мир"}, {"мир"}},
+      {"Привет, как дела?", {"Привет", "как", "дела"}, {"Привет, как дела"}, true},
+      {"日本語", {"日本語"}, {"日本語"}, true},
+      {"Price: 5 € (A4 €)", {"€", "€"}, {"5 €", "€"}},
+  };
+  for (const Case& c : cases) {
+    Ranges r;
+    for (const std::string& u : c.unknown) {
+      const size_t from = r.empty() ? 0 : r.back().second;
+      const size_t at = c.text.find(u, from);
+      ASSERT_NE(at, std::string::npos) << u;
+      r.emplace_back(at, at + u.size());
+    }
+    for (SpanMode mode : {SpanMode::kInPlace, SpanMode::kMarkers}) {
+      const ProtectedSentence p = protect_spans(c.text, nullptr, true, mode, r);
+      EXPECT_EQ(p.originals, c.originals) << c.text;
+      EXPECT_TRUE(p.in_place.empty()) << c.text;  // the model could not write them
+      EXPECT_EQ(p.verbatim, c.verbatim) << c.text;
+      EXPECT_EQ(restore_spans(p.text, p), c.text);
+      for (const std::string& u : c.unknown) EXPECT_EQ(p.text.find(u), std::string::npos) << p.text;
+      // A translation that drops every marker still gives every span back.
+      if (!p.verbatim) {
+        const std::string out = restore_spans("Das ist es.", p);
+        for (const std::string& o : c.originals) EXPECT_NE(out.find(o), std::string::npos) << out;
+      }
+    }
+    // Without the builtin spans (--no-protect with a glossary), nothing but the terms.
+    EXPECT_TRUE(protect_spans(c.text, nullptr, false, SpanMode::kMarkers, r).originals.empty());
+  }
+  // A builtin span holding an unknown character gets a marker, not left in place.
+  const std::string path = "Open /home/françois/notes.txt now";
+  const ProtectedSentence pp =
+      protect_spans(path, nullptr, true, SpanMode::kInPlace, Ranges{range_of(path, "ç")});
+  EXPECT_TRUE(pp.in_place.empty());
+  EXPECT_EQ(pp.originals, Strings{"/home/françois/notes.txt"});
+  // A glossary term wins over an unknown character inside it.
+  auto g = Glossary::parse("café\tKaffeehaus\n");
+  ASSERT_TRUE(g.has_value());
+  const std::string cafe = "Meet me at the café ☕ today";
+  const ProtectedSentence gp = protect_spans(cafe, g.value().get(), true, SpanMode::kMarkers,
+                                             Ranges{range_of(cafe, "é"), range_of(cafe, "☕")});
+  EXPECT_EQ(gp.originals, (Strings{"Kaffeehaus", "☕"}));
+  // Ranges outside the sentence or empty are ignored.
+  EXPECT_TRUE(
+      protect_spans("abc", nullptr, true, SpanMode::kMarkers, Ranges{{2, 9}, {1, 1}}).originals.empty());
+}
+
 // Inline runs (HTML): text nodes joined across inline tags, tags back in place.
 std::string same(std::string_view s) { return std::string(s); }
 

@@ -246,6 +246,16 @@ TEST(Api, TranslatesLikeTheTranslator) {
   for (const char* s : {"https://example.org/a.html?id=7", "jane@example.com", "%s"})
     EXPECT_NE(got[0].find(s), std::string::npos) << got[0];
   EXPECT_EQ(got[1], "https://example.org/ (%s)");
+  // Characters the model's vocabulary lacks ("€", "ç", emoji, CJK in the bundled model's)
+  // come through too, as from the Translator; a text of nothing but those is given back.
+  const std::string unknown = "Fran\u00e7ois paid 5 \u20ac for the coffee \U0001F642.";
+  r = post_json(api, {{"q", {unknown, "\u65e5\u672c\u8a9e\u3002"}}, {"source", "en"}, {"target", "de"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const auto kept = json::parse(r.body)["translatedText"].get<std::vector<std::string>>();
+  EXPECT_EQ(kept[0], reference({unknown})[0]);
+  for (const char* s : {"Fran\u00e7ois", "5 \u20ac", "\U0001F642"})
+    EXPECT_NE(kept[0].find(s), std::string::npos) << kept[0];
+  EXPECT_EQ(kept[1], "\u65e5\u672c\u8a9e\u3002");
   // A span the model changes when it sees it as it is ("Documents" -> "Dokumente") goes
   // through a second job with markers, as in the Translator; where only alternatives
   // changed one, the best stays the Translator's and the alternatives are drawn again.
