@@ -95,7 +95,9 @@ struct TranslateOptions {
   // Text calls: protected spans (runtime/text/protected_spans.h) come through verbatim:
   // URLs, e-mail addresses, file paths, backquoted code, placeholders (%s, {name}, $1)
   // and numbers with units are replaced by markers the model copies, and put back in
-  // its translation (a span whose marker it dropped goes at the end). A sentence with
+  // its translation (a span whose marker it dropped goes at the end); so are the
+  // characters the model's vocabulary lacks (Tokenizer::unknown_spans: "€", "ç", CJK,
+  // emoji in the bundled models), which a translation would drop. A sentence with
   // nothing but such spans, or without any letter (a number, a subtitle time code, a
   // table border), is not translated. Unset: true.
   std::optional<bool> protect_spans;
