@@ -100,7 +100,8 @@ void check_protection(std::string_view text) {
   }
   for (edgemt::SpanMode mode : {edgemt::SpanMode::kMarkers, edgemt::SpanMode::kInPlace}) {
     const edgemt::ProtectedSentence u = edgemt::protect_spans(text, nullptr, true, mode, unknown);
-    EDGEMT_FUZZ_CHECK(edgemt::restore_spans(u.text, u) == text, "restoring with unknown characters changed it");
+    EDGEMT_FUZZ_CHECK(edgemt::restore_spans(u.text, u) == text,
+                      "restoring with unknown characters changed it");
     const std::string uout = edgemt::restore_spans(u.text.substr(u.text.size() / 2), u);
     for (const std::string& o : u.originals)
       EDGEMT_FUZZ_CHECK(uout.find(o) != std::string::npos, "an unknown span was lost from a translation");

@@ -479,7 +479,8 @@ TEST(ProtectedSpans, GlossaryTermsBecomeTheirTargets) {
 
 // Characters the model's vocabulary lacks (Tokenizer::unknown_spans gives their byte
 // ranges): copied through with markers, each widened to its whole word, a symbol alone to
-// the number beside it, runs with no letter between them joined.
+// the number beside it, runs with no letter between them joined. In place, a word whose
+// unknown letters all have an ASCII spelling goes to the model as that stand-in.
 TEST(ProtectedSpans, UnknownCharactersComeThrough) {
   using Ranges = std::vector<std::pair<size_t, size_t>>;
   auto range_of = [](const std::string& s, const std::string& part) {
@@ -492,12 +493,14 @@ TEST(ProtectedSpans, UnknownCharactersComeThrough) {
     std::vector<std::string> unknown;  // what the vocabulary lacks
     Strings originals;                 // the spans copied through
     bool verbatim = false;
+    Strings stand_ins = {};  // in place: what the model sees for them (none: markers)
   };
   const std::vector<Case> cases = {
       {"The ticket costs 20 € at the café.", {"€"}, {"20 €"}},
       {"It costs €20, or 15,50 € today.", {"€", "€"}, {"€20", "15,50 €"}},
       {"See § 5 of the contract.", {"§"}, {"§ 5"}},
-      {"François lives in São Paulo.", {"ç", "ã"}, {"François", "São"}},
+      {"François lives in São Paulo.", {"ç", "ã"}, {"François", "São"}, false, {"Francois", "Sao"}},
+      {"Dvořák and Łódź, not Lodz.", {"ř", "Ł", "ó", "ź"}, {"Dvořák", "Łódź"}, false, {"Dvorák"}},
       {"I love 🍕 and 日本.", {"🍕", "日本"}, {"🍕", "日本"}},
       {"The word мир means peace.", {"мир"}, {"мир"}},
       {"Привет, как дела?", {"Привет", "как", "дела"}, {"Привет, как дела"}, true},
@@ -515,7 +518,8 @@ TEST(ProtectedSpans, UnknownCharactersComeThrough) {
     for (SpanMode mode : {SpanMode::kInPlace, SpanMode::kMarkers}) {
       const ProtectedSentence p = protect_spans(c.text, nullptr, true, mode, r);
       EXPECT_EQ(p.originals, c.originals) << c.text;
-      EXPECT_TRUE(p.in_place.empty()) << c.text;  // the model could not write them
+      // The model could not write them: markers, or in place their stand-ins.
+      EXPECT_EQ(p.in_place, mode == SpanMode::kInPlace ? c.stand_ins : Strings{}) << c.text;
       EXPECT_EQ(p.verbatim, c.verbatim) << c.text;
       EXPECT_EQ(restore_spans(p.text, p), c.text);
       for (const std::string& u : c.unknown) EXPECT_EQ(p.text.find(u), std::string::npos) << p.text;
@@ -528,6 +532,24 @@ TEST(ProtectedSpans, UnknownCharactersComeThrough) {
     // Without the builtin spans (--no-protect with a glossary), nothing but the terms.
     EXPECT_TRUE(protect_spans(c.text, nullptr, false, SpanMode::kMarkers, r).originals.empty());
   }
+  // Stand-ins: checked as spans left in place are, put back as markers are (every whole
+  // occurrence), also in single words (replace_markers).
+  const std::string names = "François lives in São Paulo.";
+  const ProtectedSentence st = protect_spans(names, nullptr, true, SpanMode::kInPlace,
+                                             Ranges{range_of(names, "ç"), range_of(names, "ã")});
+  EXPECT_EQ(st.text, "Francois lives in Sao Paulo.");
+  EXPECT_TRUE(spans_kept("Francois wohnt in Sao Paulo.", st));
+  EXPECT_EQ(restore_spans("Francois wohnt in Sao Paulo.", st), "François wohnt in São Paulo.");
+  EXPECT_EQ(replace_markers("Francois,", st), "François,");
+  EXPECT_FALSE(spans_kept("Francoise wohnt in Sao Paulo.", st));      // changed
+  EXPECT_FALSE(spans_kept("Er wohnt in Sao Paulo.", st));             // dropped
+  EXPECT_FALSE(spans_kept("Francois wohnt in Sao Paulo, Sao.", st));  // repeated
+  // Where the stand-in is a word of the sentence already, a marker.
+  const std::string both = "Sao and São";
+  const ProtectedSentence m = protect_spans(both, nullptr, true, SpanMode::kInPlace, Ranges{{10, 12}});
+  EXPECT_TRUE(m.in_place.empty());
+  ASSERT_EQ(m.markers.size(), 1u);
+  EXPECT_EQ(m.text, "Sao and " + m.markers[0]);
   // A builtin span holding an unknown character gets a marker, not left in place.
   const std::string path = "Open /home/françois/notes.txt now";
   const ProtectedSentence pp =
