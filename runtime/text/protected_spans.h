@@ -95,7 +95,10 @@ TextSpan sentence_span(const ProtectedSentence& p, TextSpan in_text);
 // unknown: the byte ranges of `sentence` the model's vocabulary has no piece for
 // (Tokenizer::unknown_spans), copied through with builtin spans: each widened to its whole
 // word ("François"), symbols alone to a number beside them ("20 €", "§ 5"), ranges with
-// no letter between them joined; they always get markers (the model cannot write them).
+// no letter between them joined. The model cannot write them: they get markers, but in
+// place (kInPlace) a word whose unknown letters all have an ASCII spelling goes as that
+// stand-in ("Francois" for "François"; in `in_place` and `markers`, checked by
+// spans_kept, put back by restore_spans and replace_markers).
 ProtectedSentence protect_spans(std::string_view sentence, const Glossary* glossary = nullptr,
                                 bool builtin_spans = true, SpanMode mode = SpanMode::kMarkers,
                                 std::span<const std::pair<size_t, size_t>> unknown = {});
