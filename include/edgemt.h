@@ -126,8 +126,9 @@ typedef struct edgemt_translate_options {
   int32_t no_repetition_guard;
   /* Since C API version 4. Text calls keep URLs, e-mail addresses, file paths, `code`,
    * placeholders (%s, {name}, $1), numbers with units and the characters the model's
-   * vocabulary lacks (which a translation would drop) verbatim; nonzero: they translate
-   * them as any text. */
+   * vocabulary lacks (which a translation would drop) verbatim, and translate a sentence
+   * written in capitals recased, giving capitals back; nonzero: they translate them as
+   * any text. */
   int32_t no_span_protection;
   /* Since C API version 4. NULL, or a glossary as text: UTF-8 lines "source<TAB>target"
    * ('#' comments); text calls translate each source term (a whole word) as its target.

@@ -217,7 +217,8 @@ class Translator:
         times, up to 16 tokens 4 times) ends there; False: the model's exact search.
         protect_spans: URLs, e-mail addresses, file paths, `code`, placeholders (%s, {name},
         $1), numbers with units and characters the model's vocabulary lacks ("€", emoji)
-        come through verbatim; False: translated as any text.
+        come through verbatim, and a sentence written in capitals is translated recased
+        and given back in capitals; False: translated as any text.
         glossary: {source term: target term}; each source term found in a sentence (a
         whole word) is translated as its target.
         format: "text", or "html": each text is an HTML document whose text nodes are

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "ops/ops.h"
+#include "runtime/api/model_input.h"
 #include "runtime/api/word_alignment.h"
 #include "runtime/nmt/engine.h"
 #include "runtime/text/html_document.h"
@@ -377,9 +378,7 @@ Status Translator::encode_sentence(std::string_view sentence, Protection protect
                                    std::vector<int32_t>* ids) {
   const Tokenizer& tok = model_->tokenizer();
   if (!protect.any()) return tok.encode(sentence, ids);
-  std::vector<std::pair<size_t, size_t>> unknown;
-  if (protect.spans) tok.unknown_spans(sentence, &unknown);
-  ProtectedSentence p = protect_spans(sentence, protect.glossary, protect.spans, SpanMode::kInPlace, unknown);
+  ProtectedSentence p = protect_for_model(tok, sentence, protect.glossary, protect.spans, SpanMode::kInPlace);
   const Status st = tok.encode(p.verbatim ? std::string_view() : std::string_view(p.text), ids);
   seg->kept.push_back(std::move(p));
   return st;
@@ -413,10 +412,8 @@ Status Translator::run_segments(const std::vector<std::string>& texts, Segments*
     const std::string_view text = texts[seg->text[k]];
     const std::string_view sentence =
         seg->span.empty() ? text : text.substr(seg->span[k].begin, seg->span[k].size());
-    std::vector<std::pair<size_t, size_t>> unknown;
-    if (seg->protect.spans) tok.unknown_spans(sentence, &unknown);
     seg->kept[k] =
-        protect_spans(sentence, seg->protect.glossary, seg->protect.spans, SpanMode::kMarkers, unknown);
+        protect_for_model(tok, sentence, seg->protect.glossary, seg->protect.spans, SpanMode::kMarkers);
     EDGEMT_RETURN_IF_ERROR(tok.encode(seg->kept[k].text, &ids[r]));
     seg->ids[k] = ids[r];
   }

@@ -99,7 +99,9 @@ struct TranslateOptions {
   // characters the model's vocabulary lacks (Tokenizer::unknown_spans: "€", "ç", CJK,
   // emoji in the bundled models), which a translation would drop. A sentence with
   // nothing but such spans, or without any letter (a number, a subtitle time code, a
-  // table border), is not translated. Unset: true.
+  // table border), is not translated. A sentence written in capitals ("FILE NOT FOUND")
+  // goes to the model recased and its translation comes back in capitals
+  // (protect_for_model, runtime/api/model_input.h). Unset: true.
   std::optional<bool> protect_spans;
   // Text calls: a user glossary (Glossary::load/parse): each source term found in a
   // sentence is translated as its target (through the same markers as protected spans,

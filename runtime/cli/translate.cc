@@ -118,7 +118,8 @@ options:
   --no-protect       translate URLs, e-mail addresses, file paths, `code`, placeholders
                      (%s, {name}, $1), numbers with units and the characters the model's
                      vocabulary lacks (which it drops) as any text (by default they
-                     come through verbatim)
+                     come through verbatim), and lines in capitals as they are (by
+                     default recased for the model and given back in capitals)
   --no-shortlist      score every target token even if the model has a lexical
                      shortlist (by default each sentence's output is chosen among its
                      shortlist's candidates, as Marian's --shortlist)
@@ -624,7 +625,8 @@ bool through_pivot(std::span<const std::unique_ptr<edgemt::Translator>> first, c
 // model's source ("Wo ist der Bahnhof?" given to the English->German default), a warning
 // on standard error names it. The output is not changed. The batch's lines are judged
 // together, and only when they hold a few words: CLD2 calls a single technical word
-// ("polyethylenimine", "Automount-Masterdatei") some language with confidence.
+// ("polyethylenimine", "Automount-Masterdatei") some language with confidence. Names are
+// left out (edgemt::without_names): "Müller and Schröder met in Düsseldorf." is English.
 void warn_if_other_language(const edgemt::Model& model, const Args& a, const Session& s, size_t count,
                             bool* warned) {
   const std::string source = edgemt::primary_language(model.source_language());
@@ -638,8 +640,10 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
     const std::string& line = s.lines[i];
     if (line.empty()) continue;
     if (first == nullptr) first = &line;
+    const bool html = a.format == edgemt::TextFormat::kHtml;
+    const std::string judged = html ? line : edgemt::without_names(line);
     bool in_word = false, has_letter = false;
-    for (char ch : line) {
+    for (char ch : judged) {
       const auto c = static_cast<unsigned char>(ch);
       if (std::isspace(c)) {
         words += in_word && has_letter;
@@ -651,7 +655,7 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
     }
     words += in_word && has_letter;
     if (!text.empty()) text += '\n';
-    text.append(line, 0, std::min(line.size(), kMaxBytes));
+    text.append(judged, 0, std::min(judged.size(), kMaxBytes));
   }
   if (first == nullptr || words < kMinWords) return;
   const std::vector<edgemt::LanguageGuess> g =

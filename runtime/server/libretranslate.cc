@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/api/model_input.h"
 #include "runtime/api/word_alignment.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/language_id.h"
@@ -254,8 +255,12 @@ std::vector<std::pair<std::string, double>> LibreTranslateApi::guess_source(cons
       it->coverage = std::max(it->coverage, c);
     }
   }
+  // Names left out where that leaves enough to tell ("Müller and Schröder met in
+  // Düsseldorf." is English); else the whole text.
+  std::vector<LanguageGuess> guesses = identify_languages(without_names(text));
+  if (guesses.empty()) guesses = identify_languages(text);
   bool identified = false;
-  for (const LanguageGuess& g : identify_languages(text)) {
+  for (const LanguageGuess& g : guesses) {
     for (Candidate& x : cands) {
       if (primary_language(x.code) == g.code) {
         x.identified = std::max(x.identified, g.percent);
@@ -455,15 +460,12 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
     const Tokenizer& tok = service_.tokenizer(model);
     auto run_job = [&](const std::vector<std::string>& qs, bool align, Run* run) -> Status {
       std::vector<std::string> texts, pieces;
-      std::vector<std::pair<size_t, size_t>> unknown;  // a piece's characters the model has no piece for
       for (const std::string& q : qs) {
         run->docs.push_back(segment_text(q));
         if (splitter != nullptr) split_sentences(&run->docs.back(), *splitter);
         for (size_t i : run->docs.back().text) {
           pieces.push_back(run->docs.back().pieces[i]);
-          unknown.clear();
-          tok.unknown_spans(pieces.back(), &unknown);
-          run->kept.push_back(protect_spans(pieces.back(), nullptr, true, SpanMode::kInPlace, unknown));
+          run->kept.push_back(protect_for_model(tok, pieces.back(), nullptr, true, SpanMode::kInPlace));
           texts.push_back(run->kept.back().verbatim ? std::string() : run->kept.back().text);
         }
       }
@@ -491,9 +493,7 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
       std::vector<ProtectedSentence> marked;
       std::vector<std::string> again;
       for (size_t k : all) {
-        unknown.clear();
-        tok.unknown_spans(pieces[k], &unknown);
-        marked.push_back(protect_spans(pieces[k], nullptr, true, SpanMode::kMarkers, unknown));
+        marked.push_back(protect_for_model(tok, pieces[k], nullptr, true, SpanMode::kMarkers));
         again.push_back(marked.back().text);
       }
       std::vector<Job::Segment> segs;

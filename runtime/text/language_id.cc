@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "runtime/text/letter_case.h"
+
 #if EDGEMT_HAVE_CLD2
 #include <cstdio>  // compact_lang_det.h uses FILE without including it
 // clang-format off
@@ -18,6 +20,46 @@ std::string primary_language(std::string_view code) {
   for (char c : code) {
     if (c == '-' || c == '_') break;
     out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+std::string without_names(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool sentence_start = true;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      if (c == '\n') sentence_start = true;
+      out += c;
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && text[end] != ' ' && text[end] != '\t' && text[end] != '\r' &&
+           text[end] != '\n')
+      ++end;
+    const std::string_view word = text.substr(i, end - i);
+    // Its first letter: past opening quotes and brackets (ASCII punctuation, Latin-1's
+    // "«", "¿", "¡" and the general punctuation block's quotes).
+    size_t k = 0;
+    while (k < word.size()) {
+      const auto b = static_cast<unsigned char>(word[k]);
+      if (b < 0x80 && !std::isalnum(b)) {
+        ++k;
+      } else if (b == 0xC2 && k + 1 < word.size()) {
+        k += 2;
+      } else if (b == 0xE2 && k + 2 < word.size() && static_cast<unsigned char>(word[k + 1]) == 0x80) {
+        k += 3;
+      } else {
+        break;
+      }
+    }
+    if (sentence_start || k >= word.size() || !capital_at(word, k)) out.append(word);
+    const char last = word.back();
+    sentence_start = last == '.' || last == '!' || last == '?' || last == ':';
+    i = end;
   }
   return out;
 }

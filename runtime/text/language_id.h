@@ -23,6 +23,14 @@ struct LanguageGuess {
 // are read.
 std::vector<LanguageGuess> identify_languages(std::string_view text, bool html = false);
 
+// `text` without the capitalized words that do not begin a sentence: mostly names
+// ("Müller and Schröder met in Düsseldorf." -> "Müller and met in"), which tell nothing of
+// the language they stand in but weigh on CLD2 like words of their own ("François lives in
+// São Paulo." is Portuguese to it). Words are separated by white space; a sentence begins a
+// text, a line, and follows a word ending in '.', '!', '?' or ':'. Capitals: letter_case.h's
+// (Latin, Greek, Cyrillic).
+std::string without_names(std::string_view text);
+
 // Whether identify_languages can identify anything (edgemt was built with CLD2).
 bool language_identification_available();
 

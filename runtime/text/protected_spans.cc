@@ -7,6 +7,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "runtime/text/letter_case.h"
+
 namespace edgemt {
 namespace {
 
@@ -245,13 +247,17 @@ uint32_t code_point_at(std::string_view s, size_t i) {
   return cp;
 }
 
+// The start of the code point ending before s[i] (i > 0).
+size_t code_point_before(std::string_view s, size_t i) {
+  size_t j = i - 1;
+  while (j > 0 && i - j < 4 && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) --j;
+  return j;
+}
+
 // Whether the code point starting at (ending before) s[i] is part of a word.
 bool word_at(std::string_view s, size_t i) { return i < s.size() && is_word_code_point(code_point_at(s, i)); }
 bool word_before(std::string_view s, size_t i) {
-  if (i == 0 || i > s.size()) return false;
-  size_t j = i - 1;
-  while (j > 0 && i - j < 4 && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) --j;
-  return is_word_code_point(code_point_at(s, j));
+  return i > 0 && i <= s.size() && is_word_code_point(code_point_at(s, code_point_before(s, i)));
 }
 
 // How often `s` stands in `text` as a whole: where s starts (ends) with a word character,
@@ -269,13 +275,6 @@ size_t count_whole(std::string_view text, std::string_view s) {
     at = text.find(s, at + s.size());
   }
   return n;
-}
-
-// The start of the code point ending before s[i] (i > 0).
-size_t code_point_before(std::string_view s, size_t i) {
-  size_t j = i - 1;
-  while (j > 0 && i - j < 4 && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) --j;
-  return j;
 }
 
 // The end of the code point starting at s[i].
@@ -369,26 +368,31 @@ constexpr Fold kFolds[] = {
 
 // `s[b, e)` with every code point inside one of the `unknown` ranges spelled in ASCII
 // ("São" -> "Sao" where "ã" is unknown): the stand-in the model sees for an unknown
-// word. Empty where one of them has no ASCII spelling (Cyrillic, CJK, "€", emoji) or
-// the result holds a digit (markers are numbers).
+// word. Empty where one of them has no ASCII spelling (Cyrillic, CJK, "€", emoji), or
+// where the result would not be one well-formed word: a digit (markers are numbers),
+// punctuation (two stand-ins could then overlap: "a" in "a-e") or a malformed byte.
 std::string stand_in(std::string_view s, size_t b, size_t e,
                      std::span<const std::pair<size_t, size_t>> unknown) {
+  auto in_unknown = [&](size_t k) {
+    return std::any_of(unknown.begin(), unknown.end(),
+                       [&](const std::pair<size_t, size_t>& r) { return r.first <= k && k < r.second; });
+  };
   std::string out;
   for (size_t i = b; i < e;) {
     const size_t next = code_point_end(s, i);
-    if (is_digit(s[i])) return {};
-    const bool unk = std::any_of(unknown.begin(), unknown.end(), [&](const std::pair<size_t, size_t>& r) {
-      return r.first <= i && i < r.second;
-    });
+    const uint32_t cp = code_point_at(s, i);
+    const size_t length = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (next > e || next - i != length || is_digit(s[i]) || !is_word_code_point(cp)) return {};
+    bool unk = false;
+    for (size_t k = i; k < next; ++k) unk = unk || in_unknown(k);
     if (!unk) {
       out.append(s.substr(i, next - i));
       i = next;
       continue;
     }
-    const uint32_t cp = code_point_at(s, i);
     const Fold* f = std::lower_bound(std::begin(kFolds), std::end(kFolds), cp,
                                      [](const Fold& x, uint32_t c) { return x.cp < c; });
-    if (f == std::end(kFolds) || f->cp != cp || next - i < 2) return {};
+    if (f == std::end(kFolds) || f->cp != cp) return {};
     out += f->ascii;
     i = next;
   }
@@ -811,6 +815,11 @@ bool spans_kept(std::string_view translation, const ProtectedSentence& p) {
 }
 
 std::string replace_markers(std::string_view text, const ProtectedSentence& p) {
+  if (p.capitals) {
+    ProtectedSentence normal_case = p;  // rare: sentences written in capitals
+    normal_case.capitals = false;
+    return to_capitals(replace_markers(text, normal_case));
+  }
   std::string out;
   for (size_t i = 0; i < text.size();) {
     if (!is_digit(text[i])) {
@@ -832,8 +841,8 @@ std::string replace_markers(std::string_view text, const ProtectedSentence& p) {
 
 std::string restore_spans(std::string_view translation, const ProtectedSentence& p) {
   const std::string_view text = p.verbatim ? std::string_view(p.text) : translation;
-  if (p.markers.empty()) return std::string(text);
-  return restore_markers(text, p);
+  if (p.markers.empty()) return p.capitals ? to_capitals(text) : std::string(text);
+  return p.capitals ? to_capitals(restore_markers(text, p)) : restore_markers(text, p);
 }
 
 }  // namespace edgemt

@@ -86,6 +86,10 @@ struct ProtectedSentence {
                                        // the sentence is `text` with its markers replaced
   std::vector<size_t> marker_at;       // where markers[i] stands in `text`
   std::vector<TextSpan> spans;         // the sentence bytes markers[i] replaced
+  bool capitals = false;               // the sentence was written in capitals and `text`
+                                       // is it recased (recase_capitals; set by the
+                                       // caller): restore_spans and replace_markers give
+                                       // capitals back (to_capitals)
 };
 
 // A span of p.text as the sentence's bytes: markers become the spans they replaced.

@@ -148,6 +148,23 @@ void Tokenizer::unknown_spans(std::string_view text, std::vector<std::pair<size_
   }
 }
 
+double Tokenizer::source_log_prob(std::string_view text) const {
+  double lp = 0.0;
+  try {
+    const sentencepiece::ImmutableSentencePieceText spt =
+        source_->EncodeAsImmutableProto(absl::string_view(text.data(), text.size()));
+    for (const auto& piece : spt.pieces()) {
+      const auto it = source_ids_.find(std::string_view(piece.piece()));
+      lp += it == source_ids_.end() || it->second == unk_id_
+                ? -100.0
+                : static_cast<double>(source_->GetScore(static_cast<int>(piece.id())));
+    }
+  } catch (const std::exception&) {
+    return -1e30;  // as encode(): a text SentencePiece cannot take
+  }
+  return lp;
+}
+
 std::string Tokenizer::decode(std::span<const int32_t> ids) const {
   const auto& pieces = target_pieces();
   std::vector<std::string> buf;

@@ -55,6 +55,12 @@ class Tokenizer {
   // overlaps; whitespace at a range's ends is left out.
   void unknown_spans(std::string_view text, std::vector<std::pair<size_t, size_t>>* out) const;
 
+  // How likely the source SentencePiece model finds `text`: the sum of its pieces' scores
+  // (a unigram model's log-probabilities; a BPE model's merge ranks, negated), a piece
+  // the model's vocabulary lacks counted as -100. Higher is likelier; for choosing between
+  // spellings of one word ("Hut", "hut", "HUT": recase_capitals).
+  double source_log_prob(std::string_view text) const;
+
   // The source id of one piece as the vocabulary has it (unk when it has none).
   int32_t source_id(std::string_view piece) const {
     const auto it = source_ids_.find(piece);

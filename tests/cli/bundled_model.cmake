@@ -77,6 +77,22 @@ if(rc EQUAL 0 OR NOT err MATCHES "no bundled model translates xx->yy; bundled: .
   message(FATAL_ERROR "--from xx --to yy (${rc}) gave no clear error:\n${out}${err}")
 endif()
 
+# A line written in capitals goes to the model recased and comes back in capitals (the
+# model mistranslates capitals: "DATEI NICHT FOUND" for the line as it is).
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" "FILE NOT FOUND" "File not found"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+string(REGEX MATCHALL "[^\n]+" caps_lines "${out}")
+list(LENGTH caps_lines n_caps)
+if(NOT rc EQUAL 0 OR NOT n_caps EQUAL 2)
+  message(FATAL_ERROR "translate of capitals failed (${rc}):\n${out}${err}")
+endif()
+list(GET caps_lines 0 caps)
+list(GET caps_lines 1 normal)
+string(TOUPPER "${normal}" normal_upper)
+if(NOT caps STREQUAL normal_upper OR caps MATCHES "[a-z]")
+  message(FATAL_ERROR "capitals: expected [${normal_upper}] (the normal line's translation in capitals), got [${caps}]")
+endif()
+
 # With CLD2 (HAVE_CLD2): German text given to the English->German default is translated as
 # asked, with one warning that names German and --from de; English text gets no warning,
 # and neither does a single word or one foreign word among English lines.
@@ -105,5 +121,11 @@ if(HAVE_CLD2)
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
     message(FATAL_ERROR "English lines with one German word to en->de: no warning expected (${rc}):\n${out}${err}")
+  endif()
+  # Names are no evidence either (CLD2 calls this line German with its names).
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" "Müller and Schröder met in Düsseldorf yesterday."
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    message(FATAL_ERROR "English with German names to en->de: no warning expected (${rc}):\n${out}${err}")
   endif()
 endif()

@@ -177,7 +177,7 @@ TEST(MarianBin, MalformedFilesGiveNamedErrors) {
       {marian_bin({{"a", 0x0404, {2}, f2}}).substr(0, 100), "truncated"},
   };
   for (const auto& [bytes, expect] : bad) {
-    const std::string msg = error_of([&] { MarianBin::from_bytes("bad.bin", bytes)->read("a"); });
+    const std::string msg = error_of([&b = bytes] { MarianBin::from_bytes("bad.bin", b)->read("a"); });
     EXPECT_NE(msg.find("bad.bin"), std::string::npos) << msg;
     EXPECT_NE(msg.find(expect), std::string::npos) << expect << " -> " << msg;
   }
@@ -217,7 +217,7 @@ TEST(MarianYaml, RefusesWhatItDoesNotReadWithTheLine) {
       {"a:\n  - - x\n", "nested lists"},
   };
   for (const auto& [text, expect] : bad) {
-    const std::string msg = error_of([&] { parse_marian_yaml(text, "t.yml"); });
+    const std::string msg = error_of([&t = text] { parse_marian_yaml(t, "t.yml"); });
     EXPECT_NE(msg.find(expect), std::string::npos) << text << " -> " << msg;
   }
 }
@@ -250,7 +250,7 @@ TEST(MarianVocab, RefusesBadVocabulariesWithTheLine) {
       {"\n", "an empty vocabulary"},
   };
   for (const auto& [text, expect] : bad) {
-    const std::string msg = error_of([&] { parse_marian_vocab(text, "v.yml"); });
+    const std::string msg = error_of([&t = text] { parse_marian_vocab(t, "v.yml"); });
     EXPECT_NE(msg.find(expect), std::string::npos) << text << " -> " << msg;
   }
 }

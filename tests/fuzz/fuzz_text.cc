@@ -15,10 +15,13 @@
 // survives the trip to HTML and back, and rendering keeps the words in order.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "runtime/text/language_id.h"
+#include "runtime/text/letter_case.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
@@ -181,6 +184,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(*splitters[2 * lang], text);
   check(*splitters[2 * lang + 1], text);
   check_protection(text);
+  const std::string names_out = edgemt::without_names(text);  // only ever drops words
+  EDGEMT_FUZZ_CHECK(names_out.size() <= text.size(), "without_names grew %zu -> %zu bytes", text.size(),
+                    names_out.size());
+  // Letter case: lowering keeps the length; a sentence written in capitals, recased
+  // (whatever the scores) and raised again, is itself.
+  EDGEMT_FUZZ_CHECK(edgemt::to_lower_case(text).size() == text.size(), "lowering changed the length");
+  if (edgemt::written_in_capitals(text)) {
+    const std::string recased = edgemt::recase_capitals(
+        text, [](std::string_view w) { return static_cast<double>(std::hash<std::string_view>{}(w) % 7); });
+    EDGEMT_FUZZ_CHECK(recased.size() == text.size() && edgemt::to_capitals(recased) == text,
+                      "recased capitals did not come back");
+  }
   check_po(text);
   check_markdown(text);
   return 0;

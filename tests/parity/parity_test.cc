@@ -25,6 +25,7 @@
 #include "runtime/model/weights.h"
 #include "runtime/nmt/engine.h"
 #include "runtime/nmt/search/search_state.h"
+#include "runtime/text/letter_case.h"
 #include "tests/parity/parity_common.h"
 
 namespace edgemt {
@@ -649,6 +650,52 @@ TEST_P(Parity, ProtectedSpansComeOutOnce) {
       if (kept) EXPECT_EQ(prot.value()[0], bare.value()[0]) << c_->name << ": " << texts[i];
     }
   }
+}
+
+// A sentence written in capitals goes to the model recased (each word as the source
+// vocabulary knows it best) and comes back in capitals, through every text call; without
+// protection the model gets the capitals.
+TEST_P(Parity, CapitalsAreRecasedAndComeBackInCapitals) {
+  auto t = make_translator(model_, 4, 2, max_new_);
+  ASSERT_NE(t, nullptr);
+  const Tokenizer& tok = model_->tokenizer();
+  auto lp = [&](std::string_view w) { return tok.source_log_prob(w); };
+  size_t tried = 0;
+  for (const json& j : c_->ref.at("sentences")) {
+    const std::string caps = to_capitals(j.get<std::string>());
+    if (!written_in_capitals(caps) || caps.find(">>") != std::string::npos) continue;
+    if (++tried > 3) break;
+    const std::string recased = recase_capitals(caps, lp);
+    ASSERT_EQ(to_capitals(recased), caps);
+    TranslateOptions o;
+    o.beam = 2;
+    o.max_length = max_new_;
+    o.split_sentences = false;
+    auto got = t->translate({caps, recased}, o);
+    ASSERT_TRUE(got.has_value()) << got.status().to_string();
+    EXPECT_EQ(got.value()[0], to_capitals(got.value()[1])) << c_->name << ": " << caps;
+    auto nb = t->translate_nbest({caps}, 2, o);
+    ASSERT_TRUE(nb.has_value());
+    EXPECT_EQ(nb.value()[0][0], got.value()[0]) << c_->name;
+    auto sc = t->translate_scored({caps}, 1, o);
+    ASSERT_TRUE(sc.has_value());
+    const ScoredTranslation& h = sc.value()[0].hypotheses[0];
+    EXPECT_EQ(h.text, got.value()[0]) << c_->name;
+    for (const ScoredTranslation::Word& w : h.words) {
+      EXPECT_EQ(w.text, to_capitals(w.text)) << c_->name;
+      EXPECT_GT(w.span.size(), 0u) << c_->name << ": [" << w.text << "] not found in " << h.text;
+    }
+    TranslateOptions plain = o;
+    plain.protect_spans = false;
+    plain.repetition_guard = false;
+    auto raw = t->translate({caps}, plain);
+    ASSERT_TRUE(raw.has_value());
+    std::vector<std::vector<int32_t>> ids(1), out;
+    ASSERT_TRUE(tok.encode(caps, &ids[0]).is_ok());
+    ASSERT_TRUE(t->translate_ids(ids, &out, plain).is_ok());
+    EXPECT_EQ(raw.value()[0], tok.decode(out[0])) << c_->name;
+  }
+  EXPECT_GT(tried, 0u) << c_->name << ": no sentence in capitals";
 }
 
 // translate_scored: a text's hypotheses are translate_nbest's texts; its sentences are

@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "runtime/text/language_id.h"
+#include "runtime/text/letter_case.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/po_catalog.h"
@@ -224,7 +227,9 @@ TEST(LanguageId, IdentifiesSentencesOrNothing) {
   EXPECT_EQ(primary_language("DE"), "de");
   // Never a guess for nothing, for invalid UTF-8, or without CLD2.
   EXPECT_TRUE(identify_languages("").empty());
-  EXPECT_TRUE(identify_languages("Die Datei konnte nicht ge\xF6ffnet werden, weil sie fehlt.").empty());
+  EXPECT_TRUE(identify_languages("Die Datei konnte nicht ge\xF6"
+                                 "ffnet werden, weil sie fehlt.")
+                  .empty());
   if (!language_identification_available()) {
     EXPECT_TRUE(identify_languages("The file could not be opened because it is missing.").empty());
     GTEST_SKIP() << "built without CLD2";
@@ -251,6 +256,119 @@ TEST(LanguageId, IdentifiesSentencesOrNothing) {
   big += " The file could not be opened because it is missing.";
   EXPECT_TRUE(identify_languages(big).empty());
   EXPECT_FALSE(identify_languages("The file could not be opened because it is missing. " + big).empty());
+}
+
+// Names weigh on CLD2 like words of the language they come from; without_names leaves out
+// the capitalized words that do not begin a sentence.
+TEST(LanguageId, NamesAreLeftOut) {
+  EXPECT_EQ(without_names("M\xC3\xBCller and Schr\xC3\xB6"
+                          "der met in D\xC3\xBCsseldorf yesterday."),
+            "M\xC3\xBCller and  met in  yesterday.");
+  // A sentence begins the text, a line, and after '.', '!', '?', ':'; quotes and brackets
+  // before a capital do not hide it; Latin-1, Latin Extended-A, Greek and Cyrillic capitals.
+  EXPECT_EQ(without_names("We met Anna. She left!\nThen \"Bob\" came (Carl too): Dan."),
+            "We met  She left!\nThen  came  too): Dan.");
+  EXPECT_EQ(without_names("in \xC3\x89vora, \xC5\x81\xC3\xB3"
+                          "d\xC5\xBA, \xD0\x9C\xD0\xBE\xD1\x81\xD0\xBA\xD0\xB2\xD0\xB0, "
+                          "\xCE\x91\xCE\xB8\xCE\xAE\xCE\xBD\xCE\xB1 and \xC3\xA9t\xC3\xA9 \xC2\xAB"
+                          "Zoe\xC2\xBB"),
+            "in     and \xC3\xA9t\xC3\xA9 ");
+  // Nothing else changes; odd bytes are no capitals.
+  for (const std::string& t : {std::string(""), std::string("   \n\t"), std::string("lower case words only."),
+                               std::string("x \xC3 \xFF \x80\x80 \xE2\x80"), std::string("a\0b C", 5)})
+    EXPECT_EQ(without_names(t), t == std::string("a\0b C", 5) ? std::string("a\0b ", 4) : t) << t;
+  if (!language_identification_available()) GTEST_SKIP() << "built without CLD2";
+  // English with foreign names: CLD2 names the names' language, without them English.
+  for (const char* text : {"M\xC3\xBCller and Schr\xC3\xB6"
+                           "der met in D\xC3\xBCsseldorf yesterday.",
+                           "I visited Lisboa and Porto last summer with Jo\xC3\xA3o and his friends."}) {
+    const std::vector<LanguageGuess> g = identify_languages(without_names(text));
+    ASSERT_FALSE(g.empty()) << text;
+    EXPECT_EQ(g[0].code, "en") << text;
+  }
+  // German nouns are capitalized too: German stays German.
+  const std::vector<LanguageGuess> de =
+      identify_languages(without_names("Die Katze schl\xC3\xA4"
+                                       "ft auf dem Sofa, weil sie m\xC3\xBC"
+                                       "de ist."));
+  ASSERT_FALSE(de.empty());
+  EXPECT_EQ(de[0].code, "de");
+}
+
+// Sentences written in capitals: which are, and recasing them and back.
+TEST(LetterCase, CapitalsRecasedAndBack) {
+  for (const char* yes : {"FILE NOT FOUND", "WARNING: HIGH VOLTAGE!", "SAVE", "NO ENTRY", "ÉTÉ 2024 À PARIS",
+                          "ПРИВЕТ МИР", "ΓΕΙΑ ΣΟΥ", "ERROR 404: PAGE NOT FOUND (HTTP://EXAMPLE.COM)"})
+    EXPECT_TRUE(written_in_capitals(yes)) << yes;
+  for (const char* no : {"", "OK", "USB", "A B C D", "File not found", "FILE NOT FOUNd", "NASA launched it",
+                         "STRAßE", "ÉTé", "Привет", "12:30 -- 45", "日本語のテキスト"})
+    EXPECT_FALSE(written_in_capitals(no)) << no;
+  // Every letter with case here: lowered and raised again, each keeps its UTF-8 length.
+  auto utf8 = [](uint32_t cp) {
+    std::string s;
+    if (cp < 0x80) {
+      s += static_cast<char>(cp);
+    } else {
+      s += static_cast<char>(0xC0 | (cp >> 6));
+      s += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+    return s;
+  };
+  int pairs = 0;
+  for (uint32_t cp = 0x20; cp < 0x800; ++cp) {
+    const std::string c = utf8(cp);
+    const std::string l = to_lower_case(c), u = to_capitals(c);
+    if (cp == 0xDF) {
+      EXPECT_EQ(u, "SS");
+      continue;
+    }
+    EXPECT_EQ(l.size(), c.size()) << cp;
+    EXPECT_EQ(u.size(), c.size()) << cp;
+    if (l != c) {
+      ++pairs;
+      EXPECT_EQ(to_capitals(l), c) << std::hex << cp;  // a capital comes back
+      EXPECT_TRUE(written_in_capitals(c + c + c + c)) << std::hex << cp;
+      EXPECT_FALSE(written_in_capitals(c + c + c + c + l)) << std::hex << cp;
+    }
+  }
+  EXPECT_GT(pairs, 26 + 30 + 60 + 24 + 48);  // ASCII, Latin-1, Extended-A, Greek, Cyrillic
+  EXPECT_EQ(to_capitals("Straße, ÿ, ς, ı, plain 123"), "STRASSE, Ÿ, Σ, ı, PLAIN 123");
+  EXPECT_EQ(to_lower_case("ÀÉÎÕÜ ĀŁŃŒŽ ΑΩΆ АЯЁЄ İ"), "àéîõü āłńœž αωά аяёє İ");
+  // Malformed bytes pass through both ways.
+  const std::string odd = "A\xC3 \x80\xFF\xE2\x82 Z";
+  EXPECT_EQ(to_capitals(odd), odd);
+  EXPECT_EQ(to_lower_case(odd), "a\xC3 \x80\xFF\xE2\x82 z");
+  // Recasing: each word's likeliest form (here a table's), lower case first in a tie;
+  // a sentence's first word capitalized or kept.
+  const std::map<std::string, double> known = {{"the", -1}, {"The", -2}, {"Hut", -1}, {"hut", -3},
+                                               {"USB", -1}, {"usb", -5}, {"Usb", -6}, {"Stick", -4}};
+  auto lp = [&](std::string_view w) {  // punctuation scores alike in every form
+    std::string key;
+    for (char c : w)
+      if (std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80) key += c;
+    const auto it = known.find(key);
+    return it != known.end() ? it->second : -10.0;
+  };
+  EXPECT_EQ(recase_capitals("THE HUT AND THE USB STICK. THE END", lp), "The Hut and the USB Stick. The end");
+  EXPECT_EQ(recase_capitals("  \"THE\"  HUT!\nTHE 2 (USB)", lp), "  \"The\"  Hut!\nThe 2 (USB)");
+  for (const std::string& s :
+       {std::string("THE HUT AND THE USB STICK. THE END"), std::string("ÉTÉ À PARIS, ΓΕΙΑ ΣΟΥ"),
+        std::string("WARNING:\tDO NOT OPEN\n\nTHE LID!")}) {
+    const std::string r = recase_capitals(s, lp);
+    EXPECT_EQ(r.size(), s.size()) << s;
+    EXPECT_EQ(to_capitals(r), s) << r;
+  }
+  // Put back in capitals, spans too (their recased text is what the model saw).
+  ProtectedSentence p =
+      protect_spans("Click save at http://example.com now", nullptr, true, SpanMode::kInPlace);
+  p.capitals = true;
+  EXPECT_EQ(restore_spans("Klicken Sie auf Speichern bei http://example.com jetzt", p),
+            "KLICKEN SIE AUF SPEICHERN BEI HTTP://EXAMPLE.COM JETZT");
+  ProtectedSentence m = protect_spans("Read the file /etc/hosts.");
+  ASSERT_EQ(m.markers.size(), 1u);
+  m.capitals = true;
+  EXPECT_EQ(restore_spans("Lies die Datei " + m.markers[0] + ".", m), "LIES DIE DATEI /ETC/HOSTS.");
+  EXPECT_EQ(replace_markers("Datei," + m.markers[0], m), "DATEI,/ETC/HOSTS");
 }
 
 TEST(ProtectedSpans, KnownKinds) {
@@ -550,6 +668,30 @@ TEST(ProtectedSpans, UnknownCharactersComeThrough) {
   EXPECT_TRUE(m.in_place.empty());
   ASSERT_EQ(m.markers.size(), 1u);
   EXPECT_EQ(m.text, "Sao and " + m.markers[0]);
+  // A stand-in is one well-formed word: a stray byte glued to a letter ("ät\x9f", where
+  // the stray byte is unknown too) or punctuation inside the span ("ā-ē": "a" and "a-e"
+  // would overlap) gives a marker, and everything comes back.
+  for (const std::string& odd : {std::string("\xc3\xa4t.r.\xc3\xa4t\x9f"), std::string("~ x ~-~ y")}) {
+    Ranges r;
+    for (size_t i = 0; i < odd.size(); ++i) {
+      if (static_cast<unsigned char>(odd[i]) < 0x80 && odd[i] != '~') continue;
+      if (!r.empty() && r.back().second == i)
+        r.back().second = i + 1;
+      else
+        r.emplace_back(i, i + 1);
+    }
+    const ProtectedSentence o = protect_spans(odd, nullptr, true, SpanMode::kInPlace, r);
+    EXPECT_EQ(restore_spans(o.text, o), odd);
+    for (const std::string& s : o.in_place)
+      EXPECT_TRUE(std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c));
+      })) << s;
+  }
+  const std::string dash = "\xc4\x81 x \xc4\x81-\xc4\x93 y";  // "ā x ā-ē y", ā and ē unknown
+  const ProtectedSentence dp =
+      protect_spans(dash, nullptr, true, SpanMode::kInPlace, Ranges{{0, 2}, {5, 7}, {8, 10}});
+  EXPECT_EQ(dp.in_place, Strings{"a"});
+  EXPECT_EQ(restore_spans(dp.text, dp), dash);
   // A builtin span holding an unknown character gets a marker, not left in place.
   const std::string path = "Open /home/françois/notes.txt now";
   const ProtectedSentence pp =

@@ -256,6 +256,14 @@ TEST(Api, TranslatesLikeTheTranslator) {
   for (const char* s : {"Fran\u00e7ois", "5 \u20ac", "\U0001F642"})
     EXPECT_NE(kept[0].find(s), std::string::npos) << kept[0];
   EXPECT_EQ(kept[1], "\u65e5\u672c\u8a9e\u3002");
+  // A text written in capitals is translated recased and comes back in capitals, as from
+  // the Translator.
+  const std::string caps = "WARNING: DO NOT OPEN THE FILE.";
+  r = post_json(api, {{"q", caps}, {"source", "en"}, {"target", "de"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const std::string caps_out = json::parse(r.body)["translatedText"].get<std::string>();
+  EXPECT_EQ(caps_out, reference({caps})[0]);
+  EXPECT_EQ(caps_out.find_first_of("abcdefghijklmnopqrstuvwxyz"), std::string::npos) << caps_out;
   // A span the model changes when it sees it as it is ("Documents" -> "Dokumente") goes
   // through a second job with markers, as in the Translator; where only alternatives
   // changed one, the best stays the Translator's and the alternatives are drawn again.
@@ -489,7 +497,13 @@ TEST(Api, DetectIdentifiesTheLanguage) {
   for (const auto& [text, want, other] : {std::tuple{"Die Datei konnte nicht ge\xC3\xB6"
                                                      "ffnet werden.",
                                                      "de", "en"},
-                                          std::tuple{"The file could not be opened.", "en", "de"}}) {
+                                          std::tuple{"The file could not be opened.", "en", "de"},
+                                          // German names in English (CLD2 alone: German)
+                                          std::tuple{"M\xC3\xBCller and Schr\xC3\xB6"
+                                                     "der met in D\xC3\xBCsseldorf yesterday.",
+                                                     "en", "de"},
+                                          // so short that only the whole text tells
+                                          std::tuple{"Vielen Dank f\xC3\xBCr Ihre Hilfe", "de", "en"}}) {
     r.body = json{{"q", text}}.dump();
     const HttpResponse out = api.handle(r);
     ASSERT_EQ(out.status, 200) << out.body;
