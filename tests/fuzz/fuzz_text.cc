@@ -128,7 +128,9 @@ void check_po(std::string_view text) {
 
 // Markdown: inline markup to HTML and back is the identity; a document rendered with its
 // units as themselves has the same words in the same order (only whitespace and block
-// quote markers of re-wrapped paragraph lines may change).
+// quote markers of re-wrapped paragraph lines may change). A '>' that starts a word is
+// no part of it: a line indented by a tab ("\t>x" continuing a paragraph) holds a literal
+// '>' that a re-wrapped line glues to its word (">x"), where the line took it as a marker.
 std::vector<std::string_view> md_words(std::string_view s) {
   auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
   std::vector<std::string_view> w;
@@ -144,8 +146,9 @@ std::vector<std::string_view> md_words(std::string_view s) {
       while (i < line.size() && space(line[i])) ++i;
       size_t k = i;
       while (k < line.size() && !space(line[k])) ++k;
-      const std::string_view x = line.substr(i, k - i);
-      if (!x.empty() && x.find_first_not_of('>') != std::string_view::npos) w.push_back(x);
+      std::string_view x = line.substr(i, k - i);
+      while (!x.empty() && x.front() == '>') x.remove_prefix(1);
+      if (!x.empty()) w.push_back(x);
       i = k;
     }
     b = e + 1;
