@@ -213,6 +213,12 @@ def test_bundled_models_by_language_pair():
     assert edgemt.Translator().model.source_language == "en"  # the default: English->German
     en_de_path = edgemt._edgemt.bundled_model_path("en", "de")
     assert en_de_path.endswith("edgemt-en-de.emt")
+    # A text written in capitals is translated recased and given back in capitals;
+    # protect_spans=False gives the model the capitals.
+    en_de = edgemt.Translator(source_lang="en", target_lang="de")
+    caps = en_de.translate("PLEASE READ THE INSTRUCTIONS.")
+    assert caps == caps.upper() and caps != "PLEASE READ THE INSTRUCTIONS.", caps
+    assert en_de.translate("PLEASE READ THE INSTRUCTIONS.", protect_spans=False) != caps
     for bad, error in (({"source_lang": "xx", "target_lang": "yy"}, FileNotFoundError),
                        ({"model_path": en_de_path, "source_lang": "de"}, ValueError)):
         try:
