@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "runtime/text/letter_case.h"
+#include "runtime/text/utf8.h"
 
 #if EDGEMT_HAVE_CLD2
 #include <cstdio>  // compact_lang_det.h uses FILE without including it
@@ -72,9 +73,7 @@ std::vector<LanguageGuess> identify_languages(std::string_view text, bool html) 
   constexpr size_t kMaxBytes = 256 * 1024;
   if (text.size() > kMaxBytes) {
     // Cut at a character boundary: a cut multi-byte sequence would make CLD2 refuse it all.
-    size_t n = kMaxBytes;
-    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
-    text = text.substr(0, n);
+    text = text.substr(0, utf8_boundary_before(text, kMaxBytes));
   }
   CLD2::Language lang3[3];
   int percent3[3] = {0, 0, 0};

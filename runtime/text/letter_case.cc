@@ -5,28 +5,16 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/text/utf8.h"
+
 namespace edgemt {
 namespace {
 
-// The code point at s[i] and its length: ASCII, or a well-formed two-byte sequence (every
-// letter with case here is one of the two); anything else is one caseless byte.
-uint32_t code_point(std::string_view s, size_t i, size_t* length) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  *length = 1;
-  if (c < 0x80 || c < 0xC2 || c >= 0xE0 || i + 1 >= s.size()) return c < 0x80 ? c : 0xFFFFFFFFu;
-  const auto d = static_cast<unsigned char>(s[i + 1]);
-  if ((d & 0xC0) != 0x80) return 0xFFFFFFFFu;
-  *length = 2;
-  return ((c & 0x1Fu) << 6) | (d & 0x3Fu);
-}
-
-void append(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    *out += static_cast<char>(cp);
-  } else {
-    *out += static_cast<char>(0xC0 | (cp >> 6));
-    *out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
+// The character starting at s[i]; a malformed byte has no case (its code point: none).
+Utf8Char char_at(std::string_view s, size_t i) {
+  Utf8Char c = decode_utf8(s, i);
+  if (!c.well_formed) c.code_point = 0xFFFFFFFFu;
+  return c;
 }
 
 // Greek vowels with tonos: capital, lower case.
@@ -81,14 +69,15 @@ std::string lowered(std::string_view word, bool keep_first) {
   out.reserve(word.size());
   bool first = keep_first;
   for (size_t i = 0; i < word.size();) {
-    size_t n = 0;
-    const uint32_t cp = code_point(word, i, &n);
+    const Utf8Char ch = char_at(word, i);
+    const uint32_t cp = ch.code_point;
+    const size_t n = ch.length;
     const uint32_t l = lower_of(cp);
     if (first && (l != 0 || is_lower(cp))) {
       first = false;
       out.append(word.substr(i, n));
     } else if (l != 0) {
-      append(l, &out);
+      append_utf8(l, &out);
     } else {
       out.append(word.substr(i, n));
     }
@@ -100,8 +89,7 @@ std::string lowered(std::string_view word, bool keep_first) {
 }  // namespace
 
 bool capital_at(std::string_view s, size_t i) {
-  size_t n = 0;
-  return i < s.size() && is_capital(code_point(s, i, &n));
+  return i < s.size() && is_capital(char_at(s, i).code_point);
 }
 
 bool written_in_capitals(std::string_view s) {
@@ -112,8 +100,9 @@ bool written_in_capitals(std::string_view s) {
       ++i;
       continue;
     }
-    size_t n = 0;
-    const uint32_t cp = code_point(s, i, &n);
+    const Utf8Char ch = char_at(s, i);
+    const uint32_t cp = ch.code_point;
+    const size_t n = ch.length;
     if (is_lower(cp)) return false;
     if (is_capital(cp)) {
       ++capitals;
@@ -128,11 +117,12 @@ std::string to_capitals(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size();) {
-    size_t n = 0;
-    const uint32_t cp = code_point(text, i, &n);
+    const Utf8Char ch = char_at(text, i);
+    const uint32_t cp = ch.code_point;
+    const size_t n = ch.length;
     const uint32_t u = upper_of(cp);
     if (u != 0) {
-      append(u, &out);
+      append_utf8(u, &out);
     } else if (cp == 0xDF) {
       out += "SS";
     } else {
@@ -161,9 +151,9 @@ std::string recase_capitals(std::string_view sentence,
     const std::string_view word = sentence.substr(i, e - i);
     bool has_capital = false;
     for (size_t k = 0; k < word.size() && !has_capital;) {
-      size_t n = 0;
-      has_capital = is_capital(code_point(word, k, &n));
-      k += n;
+      const Utf8Char ch = char_at(word, k);
+      has_capital = is_capital(ch.code_point);
+      k += ch.length;
     }
     if (!has_capital) {
       out.append(word);

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "runtime/text/lines.h"
+#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {
@@ -144,12 +145,6 @@ size_t container_prefix(std::string_view s, bool* list) {
     *list = true;
   }
   return i;
-}
-
-size_t codepoints(std::string_view s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
 }
 
 // A word that would start a block if it began a line.
@@ -567,7 +562,7 @@ MarkdownDocument MarkdownDocument::parse(std::string_view text) {
     }
     const std::string first_prefix(line.substr(0, pre));
     std::string next_prefix;
-    size_t width = codepoints(line), lines = 1;
+    size_t width = count_utf8_chars(line), lines = 1;
     size_t j = i + 1;
     bool setext = false;
     for (; j < n; ++j) {
@@ -605,7 +600,7 @@ MarkdownDocument MarkdownDocument::parse(std::string_view text) {
       if (lines == 1) next_prefix = std::string(l.substr(0, cp));
       content += ' ';
       content.append(l.substr(cp));
-      width = std::max(width, codepoints(l));
+      width = std::max(width, count_utf8_chars(l));
       ++lines;
     }
     // Trailing spaces (a hard line break) are not kept inside the joined paragraph.
@@ -639,7 +634,7 @@ std::string MarkdownDocument::render(const std::vector<std::string>& html) const
       // Words, greedily, up to the paragraph's widest line; a word that would start a
       // block at the start of a line stays on the line before.
       const std::string_view eol = p.after.size() >= 2 && p.after[p.after.size() - 2] == '\r' ? "\r\n" : "\n";
-      size_t col = codepoints(p.first_prefix);
+      size_t col = count_utf8_chars(p.first_prefix);
       bool line_start = true;
       for (size_t b = 0; b < text.size();) {  // words: runs without spaces or tabs
         while (b < text.size() && (text[b] == ' ' || text[b] == '\t')) ++b;
@@ -647,11 +642,11 @@ std::string MarkdownDocument::render(const std::vector<std::string>& html) const
         size_t e = text.find_first_of(" \t", b);
         if (e == std::string::npos) e = text.size();
         const std::string_view word(text.data() + b, e - b);
-        const size_t w = codepoints(word);
+        const size_t w = count_utf8_chars(word);
         if (!line_start && col + 1 + w > p.wrap && !starts_block(word)) {
           out += eol;
           out += p.next_prefix;
-          col = codepoints(p.next_prefix);
+          col = count_utf8_chars(p.next_prefix);
           line_start = true;
         }
         if (!line_start) {

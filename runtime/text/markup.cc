@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "runtime/text/utf8.h"
+
 namespace edgemt {
 namespace {
 
@@ -26,24 +28,6 @@ void add_trimmed(Segmented* doc, std::string piece) {
   if (e < piece.size()) doc->pieces.push_back(piece.substr(e));
 }
 
-void append_utf8(std::string* out, uint32_t cp) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 bool iequals_prefix(std::string_view s, size_t at, std::string_view word) {
   if (s.size() - at < word.size()) return false;
   for (size_t i = 0; i < word.size(); ++i)
@@ -56,11 +40,7 @@ constexpr std::string_view kRawElements[] = {"script", "style", "code", "pre", "
 
 }  // namespace
 
-size_t count_chars(std::string_view s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
+size_t count_chars(std::string_view s) { return count_utf8_chars(s); }
 
 std::string decode_entities(std::string_view s) {
   struct Named {
@@ -103,13 +83,13 @@ std::string decode_entities(std::string_view s) {
         cp = cp * (hex ? 16 : 10) + static_cast<uint32_t>(v);
       }
       if (ok && cp > 0 && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF)) {
-        append_utf8(&out, cp);
+        append_utf8(cp, &out);
         done = true;
       }
     } else {
       for (const Named& n : kNamed)
         if (ref == n.name) {
-          append_utf8(&out, n.cp);
+          append_utf8(n.cp, &out);
           done = true;
           break;
         }

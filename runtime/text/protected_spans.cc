@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "runtime/text/letter_case.h"
+#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {
@@ -233,31 +234,12 @@ bool is_word_code_point(uint32_t c) {
          !(c >= 0xFF00 && c <= 0xFF0F);
 }
 
-// The code point starting at s[i] (a malformed sequence: its first byte, as Latin-1).
-uint32_t code_point_at(std::string_view s, size_t i) {
-  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  const size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-  if (n == 1 || i + n > s.size()) return c;
-  uint32_t cp = c & (0x7Fu >> n);
-  for (size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xC0) != 0x80) return c;
-    cp = (cp << 6) | (b(i + k) & 0x3Fu);
-  }
-  return cp;
-}
-
-// The start of the code point ending before s[i] (i > 0).
-size_t code_point_before(std::string_view s, size_t i) {
-  size_t j = i - 1;
-  while (j > 0 && i - j < 4 && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) --j;
-  return j;
-}
-
 // Whether the code point starting at (ending before) s[i] is part of a word.
-bool word_at(std::string_view s, size_t i) { return i < s.size() && is_word_code_point(code_point_at(s, i)); }
+bool word_at(std::string_view s, size_t i) {
+  return i < s.size() && is_word_code_point(decode_utf8(s, i).code_point);
+}
 bool word_before(std::string_view s, size_t i) {
-  return i > 0 && i <= s.size() && is_word_code_point(code_point_at(s, code_point_before(s, i)));
+  return i > 0 && i <= s.size() && is_word_code_point(decode_utf8(s, utf8_start_before(s, i)).code_point);
 }
 
 // How often `s` stands in `text` as a whole: where s starts (ends) with a word character,
@@ -277,17 +259,13 @@ size_t count_whole(std::string_view text, std::string_view s) {
   return n;
 }
 
-// The end of the code point starting at s[i].
-size_t code_point_end(std::string_view s, size_t i) {
-  size_t j = i + 1;
-  while (j < s.size() && j - i < 4 && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) ++j;
-  return j;
-}
+// The end of the character starting at s[i].
+size_t char_end(std::string_view s, size_t i) { return i + decode_utf8(s, i).length; }
 
 // Whether s[b, e) holds a letter (a word code point that is not an ASCII digit).
 bool has_letter(std::string_view s, size_t b, size_t e) {
-  for (size_t i = b; i < e; i = code_point_end(s, i))
-    if (!is_digit(s[i]) && is_word_code_point(code_point_at(s, i))) return true;
+  for (size_t i = b; i < e; i = char_end(s, i))
+    if (!is_digit(s[i]) && is_word_code_point(decode_utf8(s, i).code_point)) return true;
   return false;
 }
 
@@ -379,10 +357,10 @@ std::string stand_in(std::string_view s, size_t b, size_t e,
   };
   std::string out;
   for (size_t i = b; i < e;) {
-    const size_t next = code_point_end(s, i);
-    const uint32_t cp = code_point_at(s, i);
-    const size_t length = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-    if (next > e || next - i != length || is_digit(s[i]) || !is_word_code_point(cp)) return {};
+    const Utf8Char ch = decode_utf8(s, i);
+    const size_t next = i + ch.length;
+    const uint32_t cp = ch.code_point;
+    if (next > e || !ch.well_formed || is_digit(s[i]) || !is_word_code_point(cp)) return {};
     bool unk = false;
     for (size_t k = i; k < next; ++k) unk = unk || in_unknown(k);
     if (!unk) {
@@ -407,8 +385,8 @@ std::vector<TextSpan> widen_unknown(std::string_view s, std::span<const std::pai
   std::vector<TextSpan> out;
   for (auto [b, e] : unknown) {
     if (b >= e || e > s.size()) continue;
-    while (b > 0 && word_before(s, b)) b = code_point_before(s, b);
-    while (word_at(s, e)) e = code_point_end(s, e);
+    while (b > 0 && word_before(s, b)) b = utf8_start_before(s, b);
+    while (word_at(s, e)) e = char_end(s, e);
     if (!has_letter(s, b, e)) {
       const size_t l = b > 0 && s[b - 1] == ' ' ? b - 1 : b;
       const size_t nl = number_start(s, l);

@@ -118,19 +118,29 @@ Status Tokenizer::encode_with(const sentencepiece::SentencePieceProcessor& spm,
   return Status::ok();
 }
 
-void Tokenizer::unknown_spans(std::string_view text, std::vector<std::pair<size_t, size_t>>* out) const {
-  if (text.empty()) return;
-  std::vector<std::pair<size_t, size_t>> unk;  // the unk pieces' byte ranges
+bool Tokenizer::for_each_source_piece(std::string_view text,
+                                      const std::function<void(size_t, size_t, int, bool)>& f) const {
   try {
     const sentencepiece::ImmutableSentencePieceText spt =
         source_->EncodeAsImmutableProto(absl::string_view(text.data(), text.size()));
     for (const auto& piece : spt.pieces()) {
       const auto it = source_ids_.find(std::string_view(piece.piece()));
-      if (it == source_ids_.end() || it->second == unk_id_) unk.emplace_back(piece.begin(), piece.end());
+      const bool known = it != source_ids_.end() && it->second != unk_id_;
+      f(piece.begin(), piece.end(), static_cast<int>(piece.id()), known);
     }
   } catch (const std::exception&) {
-    return;  // as encode(): a text SentencePiece cannot take has no ranges to keep
+    return false;
   }
+  return true;
+}
+
+void Tokenizer::unknown_spans(std::string_view text, std::vector<std::pair<size_t, size_t>>* out) const {
+  if (text.empty()) return;
+  std::vector<std::pair<size_t, size_t>> unk;  // the unk pieces' byte ranges
+  const bool took = for_each_source_piece(text, [&](size_t b, size_t e, int, bool known) {
+    if (!known) unk.emplace_back(b, e);
+  });
+  if (!took) return;  // as encode(): a text SentencePiece cannot take has no ranges to keep
   const auto is_space = [](char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
   };
@@ -150,19 +160,10 @@ void Tokenizer::unknown_spans(std::string_view text, std::vector<std::pair<size_
 
 double Tokenizer::source_log_prob(std::string_view text) const {
   double lp = 0.0;
-  try {
-    const sentencepiece::ImmutableSentencePieceText spt =
-        source_->EncodeAsImmutableProto(absl::string_view(text.data(), text.size()));
-    for (const auto& piece : spt.pieces()) {
-      const auto it = source_ids_.find(std::string_view(piece.piece()));
-      lp += it == source_ids_.end() || it->second == unk_id_
-                ? -100.0
-                : static_cast<double>(source_->GetScore(static_cast<int>(piece.id())));
-    }
-  } catch (const std::exception&) {
-    return -1e30;  // as encode(): a text SentencePiece cannot take
-  }
-  return lp;
+  const bool took = for_each_source_piece(text, [&](size_t, size_t, int id, bool known) {
+    lp += known ? static_cast<double>(source_->GetScore(id)) : -100.0;
+  });
+  return took ? lp : -1e30;  // as encode(): a text SentencePiece cannot take
 }
 
 std::string Tokenizer::decode(std::span<const int32_t> ids) const {

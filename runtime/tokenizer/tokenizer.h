@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -104,6 +105,11 @@ class Tokenizer {
   // Separate target vocabulary only: its piece -> id map and special pieces.
   std::unordered_map<std::string_view, int32_t> target_ids_;
   std::vector<std::pair<std::string_view, int32_t>> target_specials_;
+  // Calls f(begin, end, id, known) for each piece the source SentencePiece model cuts
+  // `text` into (byte range, id; known: the model's vocabulary has it and it is not
+  // <unk>); false where SentencePiece cannot take the text.
+  bool for_each_source_piece(std::string_view text,
+                             const std::function<void(size_t, size_t, int, bool)>& f) const;
   Status encode_with(const sentencepiece::SentencePieceProcessor& spm,
                      const std::unordered_map<std::string_view, int32_t>& vocab,
                      const std::vector<std::pair<std::string_view, int32_t>>& specials, std::string_view text,

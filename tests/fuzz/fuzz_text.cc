@@ -10,6 +10,9 @@
 // protected text itself gives the text back; restoring any translation (here: the
 // protected text's second half, so that markers go missing) keeps every span, with and
 // without unknown characters.
+// UTF-8: walking by decoded lengths visits every byte once; walking back
+// (utf8_start_before) and cutting (utf8_boundary_before) land on the same characters; a
+// well-formed character encodes to its own bytes.
 // And through gettext catalog parsing: a catalog rendered with its messages translated
 // as themselves parses again with none left to translate. And Markdown: inline markup
 // survives the trip to HTML and back, and rendering keeps the words in order.
@@ -26,6 +29,7 @@
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
+#include "runtime/text/utf8.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
@@ -113,6 +117,42 @@ void check_protection(std::string_view text) {
 
 }  // namespace
 
+// UTF-8 decoding (see the header comment).
+void check_utf8(std::string_view text) {
+  std::vector<size_t> starts;
+  size_t chars = 0;
+  for (size_t i = 0; i < text.size();) {
+    const edgemt::Utf8Char c = edgemt::decode_utf8(text, i);
+    EDGEMT_FUZZ_CHECK(c.length >= 1 && c.length <= 4 && i + c.length <= text.size(), "bad length %u at %zu",
+                      c.length, i);
+    if (c.well_formed) {
+      std::string again;
+      edgemt::append_utf8(c.code_point, &again);
+      EDGEMT_FUZZ_CHECK(again == text.substr(i, c.length), "U+%X at %zu does not encode to its bytes", c.code_point,
+                        i);
+    } else {
+      EDGEMT_FUZZ_CHECK(c.length == 1 && c.code_point == static_cast<unsigned char>(text[i]),
+                        "malformed byte at %zu", i);
+    }
+    if (i > 0) {
+      EDGEMT_FUZZ_CHECK(edgemt::utf8_start_before(text, i) == starts.back(), "walking back from %zu", i);
+    }
+    starts.push_back(i);
+    i += c.length;
+    ++chars;
+  }
+  if (!text.empty()) {
+    EDGEMT_FUZZ_CHECK(edgemt::utf8_start_before(text, text.size()) == starts.back(), "walking back from the end");
+  }
+  EDGEMT_FUZZ_CHECK(edgemt::count_utf8_chars(text) == chars, "count");
+  size_t k = 0;  // starts[k]: the last start at or before n
+  for (size_t n = 0; n <= text.size(); ++n) {
+    while (k + 1 < starts.size() && starts[k + 1] <= n) ++k;
+    const size_t want = n == text.size() ? n : starts.empty() ? 0 : starts[k];
+    EDGEMT_FUZZ_CHECK(edgemt::utf8_boundary_before(text, n) == want, "cut at %zu", n);
+  }
+}
+
 // A gettext catalog: parsing never crashes; one that parses, with every message
 // translated as itself, parses again with nothing left to translate.
 void check_po(std::string_view text) {
@@ -187,6 +227,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(*splitters[2 * lang], text);
   check(*splitters[2 * lang + 1], text);
   check_protection(text);
+  check_utf8(text);
   const std::string names_out = edgemt::without_names(text);  // only ever drops words
   EDGEMT_FUZZ_CHECK(names_out.size() <= text.size(), "without_names grew %zu -> %zu bytes", text.size(),
                     names_out.size());
