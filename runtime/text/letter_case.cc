@@ -88,9 +88,7 @@ std::string lowered(std::string_view word, bool keep_first) {
 
 }  // namespace
 
-bool capital_at(std::string_view s, size_t i) {
-  return i < s.size() && is_capital(char_at(s, i).code_point);
-}
+bool capital_at(std::string_view s, size_t i) { return i < s.size() && is_capital(char_at(s, i).code_point); }
 
 bool written_in_capitals(std::string_view s) {
   size_t capitals = 0, in_word = 0, most_in_a_word = 0;

@@ -128,8 +128,8 @@ void check_utf8(std::string_view text) {
     if (c.well_formed) {
       std::string again;
       edgemt::append_utf8(c.code_point, &again);
-      EDGEMT_FUZZ_CHECK(again == text.substr(i, c.length), "U+%X at %zu does not encode to its bytes", c.code_point,
-                        i);
+      EDGEMT_FUZZ_CHECK(again == text.substr(i, c.length), "U+%X at %zu does not encode to its bytes",
+                        c.code_point, i);
     } else {
       EDGEMT_FUZZ_CHECK(c.length == 1 && c.code_point == static_cast<unsigned char>(text[i]),
                         "malformed byte at %zu", i);
@@ -142,7 +142,8 @@ void check_utf8(std::string_view text) {
     ++chars;
   }
   if (!text.empty()) {
-    EDGEMT_FUZZ_CHECK(edgemt::utf8_start_before(text, text.size()) == starts.back(), "walking back from the end");
+    EDGEMT_FUZZ_CHECK(edgemt::utf8_start_before(text, text.size()) == starts.back(),
+                      "walking back from the end");
   }
   EDGEMT_FUZZ_CHECK(edgemt::count_utf8_chars(text) == chars, "count");
   size_t k = 0;  // starts[k]: the last start at or before n

@@ -306,19 +306,19 @@ TEST(Utf8, DecodesWellFormedAndReadsAnythingElseAsOneByte) {
   };
   const Case cases[] = {
       {"A", 'A', 1, true},
-      {"\xC3\xA4", 0xE4, 2, true},                 // ä
-      {"\xE2\x82\xAC", 0x20AC, 3, true},          // €
+      {"\xC3\xA4", 0xE4, 2, true},               // ä
+      {"\xE2\x82\xAC", 0x20AC, 3, true},         // €
       {"\xF0\x9F\x98\x80", 0x1F600, 4, true},    // an emoji
       {"\xF4\x8F\xBF\xBF", 0x10FFFF, 4, true},   // the last code point
-      {"\xA4", 0xA4, 1, false},                    // a stray continuation byte
-      {"\xC3", 0xC3, 1, false},                    // cut short
-      {"\xC3" "A", 0xC3, 1, false},                // no continuation
-      {"\xC0\x80", 0xC0, 1, false},               // overlong NUL
-      {"\xC1\x81", 0xC1, 1, false},               // overlong 'A'
+      {"\xA4", 0xA4, 1, false},                  // a stray continuation byte
+      {"\xC3", 0xC3, 1, false},                  // cut short
+      {"\xC3\x41", 0xC3, 1, false},              // no continuation ("\xC3A")
+      {"\xC0\x80", 0xC0, 1, false},              // overlong NUL
+      {"\xC1\x81", 0xC1, 1, false},              // overlong 'A'
       {"\xE0\x80\xAF", 0xE0, 1, false},          // overlong '/'
-      {"\xF0\x80\x80\xAF", 0xF0, 1, false},     // overlong '/'
+      {"\xF0\x80\x80\xAF", 0xF0, 1, false},      // overlong '/'
       {"\xED\xA0\x80", 0xED, 1, false},          // a surrogate
-      {"\xF4\x90\x80\x80", 0xF4, 1, false},     // past U+10FFFF
+      {"\xF4\x90\x80\x80", 0xF4, 1, false},      // past U+10FFFF
       {"\xF8\x88\x80\x80\x80", 0xF8, 1, false},  // five bytes
       {"\xFF", 0xFF, 1, false},
   };
@@ -341,10 +341,11 @@ TEST(Utf8, DecodesWellFormedAndReadsAnythingElseAsOneByte) {
 
 TEST(Utf8, WalksBackCutsAndCountsByCharacter) {
   // "aä€" then an emoji, a stray continuation byte, a cut sequence and "z".
-  const std::string s = "a\xC3\xA4\xE2\x82\xAC\xF0\x9F\x98\x80\xA4\xE2\x82" "z";
+  const std::string s = "a\xC3\xA4\xE2\x82\xAC\xF0\x9F\x98\x80\xA4\xE2\x82z";
   const std::vector<size_t> starts = {0, 1, 3, 6, 10, 11, 12, 13};
   EXPECT_EQ(edgemt::count_utf8_chars(s), starts.size());
-  for (size_t k = 1; k < starts.size(); ++k) EXPECT_EQ(edgemt::utf8_start_before(s, starts[k]), starts[k - 1]);
+  for (size_t k = 1; k < starts.size(); ++k)
+    EXPECT_EQ(edgemt::utf8_start_before(s, starts[k]), starts[k - 1]);
   EXPECT_EQ(edgemt::utf8_start_before(s, s.size()), starts.back());
   for (size_t n = 0; n <= s.size(); ++n) {
     size_t want = n;
