@@ -12,6 +12,7 @@
 #   OLD=models/edgemt-en-de.emt ...   also score an earlier .emt (int8 as shipped)
 #   INT8_BITS=8 ...   8-bit int8 weights (default 7, as the bundled models: --int8-weight-bits)
 #   SPLITS="test general descriptions"   the sets scored (default all three)
+#   PRECISIONS=int8 ...   the conversions translated (default "f32 int8"; both are written)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -56,7 +57,7 @@ run() {  # run NAME MODEL_FILE SPLIT BEAM [translate options]
 
 for split in ${SPLITS:-test general descriptions}; do
   for b in ${BEAMS//,/ }; do
-    for prec in f32 int8; do
+    for prec in ${PRECISIONS:-f32 int8}; do
       case "$PROTECT" in
         no | both) run "edgemt-$prec-beam$b" "$ship/edgemt-$PAIR.$prec.emt" $split "$b" --no-protect ;;
       esac
