@@ -61,6 +61,26 @@ class Gettext(unittest.TestCase):
         app_capped = [r for r in rows if r[0] == "gettext:app"]
         self.assertEqual(app_capped, [r for r in self.extract({"game"})[0] if r[0] == "gettext:app"])
 
+    def test_long_messages_pair_sentence_by_sentence(self):
+        s1e = "You find a rusty old key under the doormat of the abandoned farmhouse by the road."
+        s1d = "Du findest einen rostigen alten Schlüssel unter der Fußmatte des verlassenen Bauernhauses an der Straße."
+        s2e = "It might open one of the sheds behind the barn, if the lock has not rusted shut yet."
+        s2d = "Er könnte einen der Schuppen hinter der Scheune öffnen, falls das Schloss noch nicht eingerostet ist."
+        s3e = "Better take a crowbar along, just in case."
+        s3d = "Nimm besser ein Brecheisen mit, nur für alle Fälle."
+        short_e, short_d = "Hello there. How are you?", "Hallo. Wie geht es dir?"
+        write_mo(os.path.join(self.tmp, "story", "x.mo"), [
+            (f"{s1e}  {s2e}  {s3e}", f"{s1d} {s2d} {s3d}"),  # 3 and 3 sentences, over 200 characters
+            (f"{s2e} {s1e} {s3e}", f"{s2d} {s1d}, {s3d[0].lower() + s3d[1:]}"),  # 3 and 2: left out
+            (short_e, short_d),  # short: whole
+        ])
+        stats = collections.Counter()
+        rows = list(build_corpus.extract_gettext(self.tmp, ["story"], 100, stats, {"story"}))
+        self.assertEqual(sorted((e, d) for _, e, d in rows),
+                         sorted([(s1e, s1d), (s2e, s2d), (s3e, s3d), (short_e, short_d)]))
+        self.assertEqual(stats["gettext_long_split"], 1)
+        self.assertEqual(stats["gettext_long_unsplit"], 1)
+
     def test_story_packages_are_listed(self):
         with open(os.path.join(ROOT, "tools", "data", "packages.txt")) as f:
             listed = {l.strip() for l in f if l.strip() and not l.startswith("#")}

@@ -5,7 +5,9 @@ Sources
   * gettext: German .mo catalogs of the packages in tools/data/packages.txt
     (downloaded with `apt-get download`, cached under DATA/debs; see fetch_debs.py);
     at most --per-package-cap pairs a package, but for the games with dialogue and
-    story text (find_packages.STORY_PACKAGES: FreedroidRPG, Widelands, Wesnoth's core)
+    story text (find_packages.STORY_PACKAGES: FreedroidRPG, Widelands, Wesnoth's core,
+    Cataclysm: Dark Days Ahead); a message over MAX_CHARS characters pairs sentence by
+    sentence when both sides have as many
   * ding:    the trans-de-en dictionary (/usr/share/trans/de-en): example
     sentences, multi-word phrases and (sampled) head words
   * man:     sentences of Debian's translated man pages (man_pairs.py)
@@ -37,6 +39,7 @@ import unicodedata
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import ding  # noqa: E402
+import doc_pairs  # noqa: E402
 import fetch_debs  # noqa: E402
 import find_packages  # noqa: E402
 from mo_reader import read_mo  # noqa: E402
@@ -130,6 +133,21 @@ def acceptable(en, de):
     return True
 
 
+def long_message_sentences(en, de, stats):
+    """A message longer than MAX_CHARS on a side (an item's description, a paragraph of
+    help, a character's speech) as pairs of its sentences, sentence i with sentence i,
+    when both sides have as many (doc_pairs.split_sentences); else the message whole, which
+    acceptable() then drops as too long. Shorter messages stay whole."""
+    if len(en) <= MAX_CHARS and len(de) <= MAX_CHARS:
+        return [(en, de)]
+    se, sd = doc_pairs.split_sentences(en), doc_pairs.split_sentences(de)
+    if len(se) > 1 and len(se) == len(sd):
+        stats["gettext_long_split"] += 1
+        return list(zip(se, sd))
+    stats["gettext_long_unsplit"] += 1
+    return [(en, de)]
+
+
 def extract_gettext(modir, packages, per_pkg_cap, stats, uncapped=()):
     """Yield (source_label, en, de) for each package, capped per package but for the
     packages in `uncapped` (games' dialogue and story text, kept whole)."""
@@ -154,10 +172,11 @@ def extract_gettext(modir, packages, per_pkg_cap, stats, uncapped=()):
                         continue
                     for e2, d2 in clean_gettext_pair(e, d):
                         e2, d2 = normalize_ws(e2), normalize_ws(d2)
-                        if acceptable(e2, d2):
-                            k = norm_key(e2)
-                            if k and k not in pairs:
-                                pairs[k] = (e2, d2)
+                        for e3, d3 in long_message_sentences(e2, d2, stats):
+                            if acceptable(e3, d3):
+                                k = norm_key(e3)
+                                if k and k not in pairs:
+                                    pairs[k] = (e3, d3)
         stats["gettext_raw"] += raw
         keep = sorted(pairs.items(), key=lambda kv: sha1(pkg + "\t" + kv[0]))
         if pkg not in uncapped:
