@@ -75,11 +75,17 @@ def translate(model_dir, sents, num_beams, batch_size, threads, device="cpu"):
                  "out_tokens_per_s": round(ntok / dt, 1)}
 
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data"))
+from find_packages import STORY_PACKAGES  # noqa: E402
+
 SETS = {
     # everyday and prose sentences: ding's example sentences and the manuals (doc:*)
     "general": lambda tag: tag == "ding-sent" or tag.startswith("doc:"),
     # software descriptions: Debian's package descriptions (ddtp:*)
     "descriptions": lambda tag: tag.startswith("ddtp:"),
+    # people's talk and things described: the catalogs of the games with dialogue and story
+    # text (find_packages.STORY_PACKAGES: FreedroidRPG, Wesnoth, Widelands, Cataclysm)
+    "talk": lambda tag: tag in {"gettext:" + p for p in STORY_PACKAGES},
 }
 
 
@@ -111,7 +117,8 @@ def main():
     ap.add_argument("--split", default="test", choices=["test", "dev"] + sorted(SETS),
                     help="general: the everyday and prose sentences of dev and test (ding example "
                          "sentences, manuals); descriptions: the package descriptions of dev and "
-                         "test (DDTP); none of them trained on")
+                         "test (DDTP); talk: the story games' messages of dev and test (dialogue, "
+                         "things described); none of them trained on")
     ap.add_argument("--hyp", default=None, help="score this hypothesis file instead of running the model")
     ap.add_argument("--name", default=None, help="system name in results.json (default: file name or greedy/beam4)")
     ap.add_argument("--beams", default="1,4", help="comma-separated beam sizes to run (1 = greedy)")

@@ -11,7 +11,7 @@
 #                                 yes = translate's default; both)
 #   OLD=models/edgemt-en-de.emt ...   also score an earlier .emt (int8 as shipped)
 #   INT8_BITS=8 ...   8-bit int8 weights (default 7, as the bundled models: --int8-weight-bits)
-#   SPLITS="test general descriptions"   the sets scored (default all three)
+#   SPLITS="test general descriptions talk"   the sets scored (default all four)
 #   PRECISIONS=int8 ...   the conversions translated (default "f32 int8"; both are written)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -33,11 +33,12 @@ mkdir -p "$ship"
 "$BUILD/converter/edgemt-convert" "$MODEL" "$ship/edgemt-$PAIR.f32.emt"
 "$BUILD/converter/edgemt-convert" --quantize int8 --int8-weight-bits "$INT8_BITS" "$MODEL" "$ship/edgemt-$PAIR.int8.emt"
 
-# The general-domain and package-description sets as files (their order is evaluate.py's).
+# The general-domain, package-description and games' talk sets as files (their order is
+# evaluate.py's).
 "$PY" -c "
 import sys; sys.path.insert(0, '$HERE')
 from evaluate import domain_split
-for name in ('general', 'descriptions'):
+for name in ('general', 'descriptions', 'talk'):
     src, ref, _ = domain_split('$DATA/corpus', '$s', '$t', name)
     open('$ship/' + name + '.$s', 'w').write('\n'.join(src) + '\n')
 "
@@ -46,7 +47,7 @@ run() {  # run NAME MODEL_FILE SPLIT BEAM [translate options]
   local name=$1 model=$2 split=$3 beam=$4
   shift 4
   local src="$DATA/corpus/$split.$s"
-  case "$split" in general | descriptions) src="$ship/$split.$s" ;; esac
+  case "$split" in general | descriptions | talk) src="$ship/$split.$s" ;; esac
   /usr/bin/time -f "%e s wall, %U s user, %M KiB peak RSS" -o "$ship/$split.$name.time" \
     "$BUILD/runtime/translate" --model "$model" --beam "$beam" --batch 16 --threads 2 --no-split "$@" \
     < "$src" > "$ship/$split.$name.$t"
@@ -55,7 +56,7 @@ run() {  # run NAME MODEL_FILE SPLIT BEAM [translate options]
     --out "$OUT" --src-lang "$s" --tgt-lang "$t"
 }
 
-for split in ${SPLITS:-test general descriptions}; do
+for split in ${SPLITS:-test general descriptions talk}; do
   for b in ${BEAMS//,/ }; do
     for prec in ${PRECISIONS:-f32 int8}; do
       case "$PROTECT" in
