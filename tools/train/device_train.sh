@@ -8,7 +8,7 @@
 #   bash tools/train/prepare_data.sh   # on a fresh machine: packages, venv, corpus, back-translations, the archive (~40 min)
 # or by hand, when DATA has it all:
 #   mkdir -p .train-data && echo /.train-data/ >> .git/info/exclude
-#   tar -C /work/edgemt-data -cJf .train-data/data.tar.xz corpus/{train,dev,test}.{en,de,src} spm  # 21.6 MB (785,026 pairs; spm/ need not be there with FROM_MODELS=1)
+#   tar -C /work/edgemt-data -cf - corpus/{train,dev,test}.{en,de,src} | xz -9e > .train-data/data.tar.xz  # 22.5 MB (838,615 pairs, 2026-11-28; 24.5 MB at xz's default -6)
 # Back-translations (tools/data/fortune_bt.py's bt/<dir>.tsv, about 1.4 MB more) go in the
 # same archive: add bt/en-de.tsv bt/de-en.tsv to the tar line. A direction whose bt/<dir>.tsv
 # is there trains on the whole corpus plus those pairs, the synthetic source tagged as
@@ -30,7 +30,8 @@
 # The working tree that travels is limited to 64 MiB (67.1 MB): the checkout (59 MB, 40 MB
 # of it models/) plus the archive (23.5 MB; 25.0 MB with the story games and the WordNet
 # back-translations, 2026-11-27) is over it, while tools/ (0.4 MB), models/ and the
-# archive are 65.8 MB. For those calls only, send tools/ and
+# archive are 65.8 MB (prepare_data.sh packs at xz -9e and checks that sum). For those calls
+# only, send tools/ and
 # models/ alone, then put the index back (the files on disk are never touched):
 #   cp .git/info/exclude /tmp/exclude.bak; printf '/*\n!/tools/\n!/models/\n' >> .git/info/exclude
 #   git rm -r -q --cached .     # ... the run() calls ...
