@@ -136,8 +136,8 @@ def acceptable(en, de):
 def long_message_sentences(en, de, stats):
     """A message longer than MAX_CHARS on a side (an item's description, a paragraph of
     help, a character's speech) as pairs of its sentences, sentence i with sentence i,
-    when both sides have as many (doc_pairs.split_sentences); else the message whole, which
-    acceptable() then drops as too long. Shorter messages stay whole."""
+    when both sides have as many (doc_pairs.split_sentences); else none. Shorter messages
+    stay whole."""
     if len(en) <= MAX_CHARS and len(de) <= MAX_CHARS:
         return [(en, de)]
     se, sd = doc_pairs.split_sentences(en), doc_pairs.split_sentences(de)
@@ -145,7 +145,7 @@ def long_message_sentences(en, de, stats):
         stats["gettext_long_split"] += 1
         return list(zip(se, sd))
     stats["gettext_long_unsplit"] += 1
-    return [(en, de)]
+    return []
 
 
 def extract_gettext(modir, packages, per_pkg_cap, stats, uncapped=()):

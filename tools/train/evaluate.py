@@ -20,6 +20,11 @@ import os
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data"))
+from find_packages import STORY_PACKAGES  # noqa: E402
+
+_STORY_TAGS = frozenset("gettext:" + p for p in STORY_PACKAGES)
+
 
 def read_lines(path, limit=0):
     with open(path, encoding="utf-8") as f:
@@ -75,9 +80,6 @@ def translate(model_dir, sents, num_beams, batch_size, threads, device="cpu"):
                  "out_tokens_per_s": round(ntok / dt, 1)}
 
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data"))
-from find_packages import STORY_PACKAGES  # noqa: E402
-
 SETS = {
     # everyday and prose sentences: ding's example sentences and the manuals (doc:*)
     "general": lambda tag: tag == "ding-sent" or tag.startswith("doc:"),
@@ -85,7 +87,7 @@ SETS = {
     "descriptions": lambda tag: tag.startswith("ddtp:"),
     # people's talk and things described: the catalogs of the games with dialogue and story
     # text (find_packages.STORY_PACKAGES: FreedroidRPG, Wesnoth, Widelands, Cataclysm)
-    "talk": lambda tag: tag in {"gettext:" + p for p in STORY_PACKAGES},
+    "talk": lambda tag: tag in _STORY_TAGS,
 }
 
 
