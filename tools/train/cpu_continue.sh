@@ -9,6 +9,8 @@
 #   bash tools/train/cpu_continue.sh status
 #   bash tools/train/cpu_continue.sh stop               # SIGTERM: each saves its checkpoint
 #   bash tools/train/cpu_continue.sh export             # DIR/model-<dir>: MarianMT, for ship.sh
+#   AVERAGE=0.5 bash tools/train/cpu_continue.sh export # the same, of the trained weights averaged
+#                                                       # with the initial ones (average.py), half and half
 #
 # DATA (default /work/edgemt-data) holds the full corpus build (tools/data/build_corpus.py);
 # DIR (default /work/ft) the mix, the initial weights, the runs. PYTHON: an interpreter
@@ -94,7 +96,14 @@ export)
   for d in $DIRS; do
     s=${d%-*}; t=${d#*-}
     if running "$d"; then echo "[$d] still running: stop it first" >&2; exit 1; fi
-    "$PY" "$HERE/export.py" --data "$DIR/data-$d" --ckpt "$DIR/train-$d/ckpt/last.pt" --spm-dir "$DIR/spm-$d" \
+    ckpt=$DIR/train-$d/ckpt/last.pt
+    if [ -n "${AVERAGE:-}" ]; then  # the trained weights' share; the rest is the initial weights'
+      rest=$("$PY" -c "import sys; a = float(sys.argv[1]); assert 0 < a <= 1; print(1 - a)" "$AVERAGE" 2>/dev/null) ||
+        { echo "AVERAGE must be a share in (0, 1]" >&2; exit 1; }
+      "$PY" "$HERE/average.py" --out "$DIR/avg-$d.pt" --weights "$AVERAGE,$rest" "$ckpt" "$DIR/init-$d.safetensors" || exit 1
+      ckpt=$DIR/avg-$d.pt
+    fi
+    "$PY" "$HERE/export.py" --data "$DIR/data-$d" --ckpt "$ckpt" --spm-dir "$DIR/spm-$d" \
       --out "$DIR/model-$d" --src-lang "$s" --tgt-lang "$t" || exit 1
   done
   ;;
