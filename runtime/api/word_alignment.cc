@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
+#include "runtime/text/utf8.h"
+
 namespace edgemt {
 namespace {
 
 constexpr std::string_view kWordStart = "\xE2\x96\x81";  // SentencePiece's U+2581
-
-bool space_byte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 bool starts_word(std::string_view piece) { return piece.substr(0, kWordStart.size()) == kWordStart; }
 
@@ -18,12 +18,12 @@ SourceWords source_words(const Tokenizer& tok, std::span<const int32_t> ids, std
   SourceWords w;
   const std::string_view text = kept != nullptr ? std::string_view(kept->text) : sentence;
   for (size_t i = 0; i < text.size();) {
-    if (space_byte(text[i])) {
+    if (is_ascii_space(text[i])) {
       ++i;
       continue;
     }
     size_t e = i;
-    while (e < text.size() && !space_byte(text[e])) ++e;
+    while (e < text.size() && !is_ascii_space(text[e])) ++e;
     w.spans.push_back(kept != nullptr ? sentence_span(*kept, {i, e}) : TextSpan{i, e});
     i = e;
   }

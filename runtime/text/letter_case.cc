@@ -61,8 +61,6 @@ bool is_lower(uint32_t c) {
   return upper_of(c) != 0 || c == 0xDF || c == 0x131 || c == 0x138 || c == 0x149 || c == 0x17F;
 }
 
-bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
 // `word` with every capital lowered, but the first letter (capitalized) where `keep_first`.
 std::string lowered(std::string_view word, bool keep_first) {
   std::string out;
@@ -93,7 +91,7 @@ bool capital_at(std::string_view s, size_t i) { return i < s.size() && is_capita
 bool written_in_capitals(std::string_view s) {
   size_t capitals = 0, in_word = 0, most_in_a_word = 0;
   for (size_t i = 0; i < s.size();) {
-    if (space(s[i])) {
+    if (is_ascii_space(s[i])) {
       in_word = 0;
       ++i;
       continue;
@@ -140,12 +138,12 @@ std::string recase_capitals(std::string_view sentence,
   bool starts = true;  // the next word begins a sentence
   std::vector<std::string> forms;
   for (size_t i = 0; i < sentence.size();) {
-    if (space(sentence[i])) {
+    if (is_ascii_space(sentence[i])) {
       out += sentence[i++];
       continue;
     }
     size_t e = i;
-    while (e < sentence.size() && !space(sentence[e])) ++e;
+    while (e < sentence.size() && !is_ascii_space(sentence[e])) ++e;
     const std::string_view word = sentence.substr(i, e - i);
     bool has_capital = false;
     for (size_t k = 0; k < word.size() && !has_capital;) {

@@ -10,14 +10,12 @@
 namespace edgemt {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
 // Splits s into leading whitespace, the text, trailing whitespace; appends the pieces
 // (only the non-empty ones) and records the text piece.
 void add_trimmed(Segmented* doc, std::string piece) {
   size_t b = 0, e = piece.size();
-  while (b < e && is_space(piece[b])) ++b;
-  while (e > b && is_space(piece[e - 1])) --e;
+  while (b < e && is_ascii_space(piece[b])) ++b;
+  while (e > b && is_ascii_space(piece[e - 1])) --e;
   if (b == e) {
     if (!piece.empty()) doc->pieces.push_back(std::move(piece));
     return;
@@ -188,8 +186,8 @@ Segmented segment_html(std::string_view html) {
       if (raw_end.empty()) {
         // Text nodes are translated decoded; the whitespace around them stays as written.
         size_t b = 0, e = chunk.size();
-        while (b < e && is_space(chunk[b])) ++b;
-        while (e > b && is_space(chunk[e - 1])) --e;
+        while (b < e && is_ascii_space(chunk[b])) ++b;
+        while (e > b && is_ascii_space(chunk[e - 1])) --e;
         if (b == e) {
           doc.pieces.emplace_back(chunk);
         } else {
@@ -275,7 +273,8 @@ TagInfo parse_tag(std::string_view t) {
   if (!info.open) ++i;
   while (i < t.size() && std::isalnum(static_cast<unsigned char>(t[i])))
     info.name.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(t[i++]))));
-  if (info.name.empty() || i >= t.size() || !(t[i] == '>' || t[i] == '/' || is_space(t[i]))) return info;
+  if (info.name.empty() || i >= t.size() || !(t[i] == '>' || t[i] == '/' || is_ascii_space(t[i])))
+    return info;
   for (std::string_view n : kInlineElements) info.inline_tag = info.inline_tag || n == info.name;
   for (std::string_view n : kVoidInline) info.is_void = info.is_void || n == info.name;
   info.is_void = info.is_void || (info.open && t.size() >= 2 && t[t.size() - 2] == '/');
@@ -423,7 +422,7 @@ std::vector<InlineRun> inline_runs(const Segmented& doc, std::string (*flatten)(
     if (!piece.empty() && piece[0] == '<') {
       rb.tag[p] = parse_tag(piece);
       if (rb.tag[p].inline_tag) rb.kind[p] = Kind::kInlineTag;
-    } else if (!piece.empty() && std::all_of(piece.begin(), piece.end(), is_space)) {
+    } else if (!piece.empty() && std::all_of(piece.begin(), piece.end(), is_ascii_space)) {
       rb.kind[p] = Kind::kSpace;
     }
   }
@@ -531,8 +530,8 @@ bool wrap_found_elements(const InlineRun& run, std::string_view translation,
   std::vector<std::pair<size_t, size_t>> used;
   for (size_t p = 0; p < run.element.size(); ++p) {
     std::string_view e = element_translations[p];
-    while (!e.empty() && is_space(e.front())) e.remove_prefix(1);
-    while (!e.empty() && is_space(e.back())) e.remove_suffix(1);
+    while (!e.empty() && is_ascii_space(e.front())) e.remove_prefix(1);
+    while (!e.empty() && is_ascii_space(e.back())) e.remove_suffix(1);
     // A fragment's translation often ends in a full stop the sentence does not have there.
     while (!e.empty() && (e.back() == '.' || e.back() == '!' || e.back() == '?') &&
            (run.element[p].empty() || run.element[p].back() != e.back()))

@@ -18,7 +18,6 @@ constexpr size_t kMaxSpan = 512;  // the longest backquoted code span looked for
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 // A letter for the "anything left to translate" test: ASCII letters and any non-ASCII byte.
 bool is_word_byte(char c) { return is_alpha(c) || static_cast<unsigned char>(c) >= 0x80; }
 
@@ -32,7 +31,8 @@ bool is_trailing_punct(char c) {
 // trailing punctuation (a closing bracket stays when the span opened one).
 size_t link_end(std::string_view s, size_t b) {
   size_t e = b;
-  while (e < s.size() && !is_space(s[e]) && s[e] != '<' && s[e] != '>' && s[e] != '"' && s[e] != '`') ++e;
+  while (e < s.size() && !is_ascii_space(s[e]) && s[e] != '<' && s[e] != '>' && s[e] != '"' && s[e] != '`')
+    ++e;
   while (e > b && is_trailing_punct(s[e - 1])) {
     const char c = s[e - 1];
     const char open = c == ')' ? '(' : c == ']' ? '[' : c == '}' ? '{' : '\0';
@@ -49,7 +49,7 @@ size_t link_end(std::string_view s, size_t b) {
 bool at_token_start(std::string_view s, size_t i) {
   if (i == 0) return true;
   const char p = s[i - 1];
-  return is_space(p) || p == '(' || p == '[' || p == '"' || p == '\'' || p == '<';
+  return is_ascii_space(p) || p == '(' || p == '[' || p == '"' || p == '\'' || p == '<';
 }
 
 size_t match_url(std::string_view s, size_t i) {
@@ -68,7 +68,7 @@ size_t match_url(std::string_view s, size_t i) {
     } else {
       return 0;
     }
-    if (j >= s.size() || is_space(s[j])) return 0;
+    if (j >= s.size() || is_ascii_space(s[j])) return 0;
   }
   const size_t e = link_end(s, i);
   return e > j ? e - i : 0;
@@ -175,7 +175,7 @@ size_t match_placeholder(std::string_view s, size_t i) {
       const size_t close = s.substr(0, std::min(s.size(), j + 64)).find('}', j);
       if (close == std::string_view::npos || close == j + 1) return 0;
       for (size_t t = j + 1; t < close; ++t)
-        if (is_space(s[t])) return 0;
+        if (is_ascii_space(s[t])) return 0;
       return close + 1 - i;
     }
     if (is_digit(s[j])) {
@@ -461,7 +461,7 @@ void scan(std::string_view text, const Glossary* glossary, bool builtin, std::ve
       }
       i = end;
     } else if (u < unknown.size() && unknown[u].begin <= i) {  // (the rest of) an unknown span
-      if (is_space(text[i])) {                                 // after a glossary term inside it
+      if (is_ascii_space(text[i])) {                           // after a glossary term inside it
         ++i;
         continue;
       }
@@ -502,8 +502,8 @@ Expected<std::shared_ptr<const Glossary>> Glossary::parse(std::string_view tsv) 
     if (line.find_first_not_of(" \t") == std::string_view::npos || line.front() == '#') continue;
     const size_t tab = line.find('\t');
     auto trim = [](std::string_view v) {
-      while (!v.empty() && is_space(v.front())) v.remove_prefix(1);
-      while (!v.empty() && is_space(v.back())) v.remove_suffix(1);
+      while (!v.empty() && is_ascii_space(v.front())) v.remove_prefix(1);
+      while (!v.empty() && is_ascii_space(v.back())) v.remove_suffix(1);
       return v;
     };
     if (tab == std::string_view::npos)
@@ -602,7 +602,7 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
     // No letter at all (a number, a time code, a rule of dashes, a table border): there
     // is nothing to translate, and a model given one only makes it worse.
     p.verbatim = builtin_spans && std::none_of(sentence.begin(), sentence.end(), is_word_byte) &&
-                 std::any_of(sentence.begin(), sentence.end(), [](char c) { return !is_space(c); });
+                 std::any_of(sentence.begin(), sentence.end(), [](char c) { return !is_ascii_space(c); });
     return p;
   }
   // Markers: three-digit numbers from 101 up (copied by translation models as they are,
@@ -771,7 +771,7 @@ std::string restore_markers(std::string_view translation, const ProtectedSentenc
           out[end - 1] == ';' || out[end - 1] == '"' || out[end - 1] == '\'' || out[end - 1] == ')'))
     --end;
   size_t body_end = end;
-  while (body_end > floor && is_space(out[body_end - 1])) --body_end;
+  while (body_end > floor && is_ascii_space(out[body_end - 1])) --body_end;
   std::string result = out.substr(0, body_end);
   if (!result.empty()) result += ' ';
   result += missing;

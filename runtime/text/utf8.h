@@ -13,6 +13,12 @@
 
 namespace edgemt {
 
+// The six ASCII white-space bytes (what std::isspace takes in the C locale), without the
+// locale: every byte of a UTF-8 sequence is >= 0x80, so none of them is one.
+constexpr bool is_ascii_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
 struct Utf8Char {
   uint32_t code_point = 0;
   uint32_t length = 1;      // bytes, 1 to 4

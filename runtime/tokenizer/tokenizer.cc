@@ -6,6 +6,8 @@
 #include <exception>
 #include <string>
 
+#include "runtime/text/utf8.h"
+
 namespace edgemt {
 
 Tokenizer::Tokenizer() = default;
@@ -141,14 +143,11 @@ void Tokenizer::unknown_spans(std::string_view text, std::vector<std::pair<size_
     if (!known) unk.emplace_back(b, e);
   });
   if (!took) return;  // as encode(): a text SentencePiece cannot take has no ranges to keep
-  const auto is_space = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-  };
   const size_t first = out->size();
   for (auto [b, e] : unk) {
     if (e > text.size() || b >= e) continue;
-    while (b < e && is_space(text[b])) ++b;
-    while (e > b && is_space(text[e - 1])) --e;
+    while (b < e && is_ascii_space(text[b])) ++b;
+    while (e > b && is_ascii_space(text[e - 1])) --e;
     if (b == e) continue;
     if (out->size() > first && out->back().second >= b) {  // adjacent pieces: one range
       out->back().second = std::max(out->back().second, e);
