@@ -15,7 +15,9 @@
 # DATA (default /work/edgemt-data) holds the full corpus build (tools/data/build_corpus.py);
 # DIR (default /work/ft) the mix, the initial weights, the runs. PYTHON: an interpreter
 # with torch and transformers (default /work/venv/bin/python3, else python3).
-# MIX_KEEP / MIX_REST: mix_corpus.py --keep / --rest. TRAIN_ARGS: train.py's.
+# MIX_KEEP / MIX_REST / MIX_SEED: mix_corpus.py --keep / --rest / --seed (a new seed, or
+# new MIX_* values, rebuild the mix: another run then sees another share of the rest).
+# TRAIN_ARGS: train.py's.
 # Each direction trains on its own mix, DIR/data-<dir>: the same corpus pairs, plus the
 # back-translated pairs of that direction where DATA/bt/<dir>.tsv exists
 # (tools/data/fortune_bt.py; BT_SHARE: the share of them taken, default all), their
@@ -32,6 +34,7 @@ PY=${PYTHON:-$( [ -x /work/venv/bin/python3 ] && echo /work/venv/bin/python3 || 
 DIRS="en-de de-en"
 MIX_KEEP=${MIX_KEEP:-help,man,ding-sent,doc,ddtp}
 MIX_REST=${MIX_REST:-0.3}
+MIX_SEED=${MIX_SEED:-1}
 TRAIN_ARGS=${TRAIN_ARGS:-"--d-model 384 --heads 6 --ffn 1536 --enc-layers 6 --dec-layers 2 --dropout 0.1 \
   --max-tokens 6000 --lr 2e-4 --warmup 200 --eval-minutes 35 --ckpt-minutes 15 --log-every 50"}
 export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false PYTHONUNBUFFERED=1
@@ -59,9 +62,14 @@ start)
     mix=$DIR/data-$d/corpus/train.en bt=$DATA/bt/$d.tsv extra=()
     [ -s "$bt" ] && extra=(--extra "$bt" --extra-share "${BT_SHARE:-1}")
     [ -s "$bt" ] && [ -n "${BT_TAG-䷀}" ] && extra+=(--extra-tag "${BT_TAG-䷀}" --extra-tag-side "${d%-*}")
-    if [ ! -s "$mix" ] || [ "$DATA/corpus/train.en" -nt "$mix" ] || { [ -s "$bt" ] && [ "$bt" -nt "$mix" ]; }; then
+    want=$("$PY" -c 'import json, sys; print(json.dumps([sorted(sys.argv[1].split(",")), float(sys.argv[2]), int(sys.argv[3])]))' \
+      "$MIX_KEEP" "$MIX_REST" "$MIX_SEED") || { echo "bad MIX_KEEP / MIX_REST / MIX_SEED" >&2; exit 1; }
+    have=$("$PY" -c 'import json, sys; m = json.load(open(sys.argv[1])); print(json.dumps([sorted(m["keep"]), float(m["rest"]), int(m["seed"])]))' \
+      "$DIR/data-$d/corpus/mix.json" 2>/dev/null)
+    if [ ! -s "$mix" ] || [ "$want" != "$have" ] || [ "$DATA/corpus/train.en" -nt "$mix" ] ||
+      { [ -s "$bt" ] && [ "$bt" -nt "$mix" ]; }; then
       "$PY" "$HERE/mix_corpus.py" --data "$DATA" --out "$DIR/data-$d" --spm "$DIR/spm-en-de" \
-        --keep "$MIX_KEEP" --rest "$MIX_REST" "${extra[@]}" || exit 1
+        --keep "$MIX_KEEP" --rest "$MIX_REST" --seed "$MIX_SEED" "${extra[@]}" || exit 1
     fi
   done
   flag=$(bf16_flag | head -n 1)
