@@ -7,6 +7,7 @@
 //   order), and the decoded text,
 // under every ISA the CPU runs, and checks that thread count and batching do not
 // change a single bit.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -1319,6 +1320,37 @@ INSTANTIATE_TEST_SUITE_P(Models, Parity, ::testing::Range<size_t>(0, cases().siz
 
 TEST(ParityData, ModelsArePresent) {
   EXPECT_GE(cases().size(), 4u) << "tests/data/parity holds the parity models";
+}
+
+// EDGEMT_TEST_ISAS keeps the reference and the named levels this CPU runs, in order.
+TEST(ParityIsas, TestIsasKeepsTheReferenceAndTheNamedLevels) {
+  const char* before = std::getenv("EDGEMT_TEST_ISAS");
+  const std::string saved = before ? before : "";
+  const auto with = [](const char* value) {
+    ::setenv("EDGEMT_TEST_ISAS", value, 1);
+    return runnable_isas();
+  };
+  ::unsetenv("EDGEMT_TEST_ISAS");
+  const std::vector<ops::Isa> all = runnable_isas();
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(all.front(), ops::Isa::ref);
+  EXPECT_EQ(all.back(), ops::best_isa());
+  EXPECT_EQ(with(""), all);
+  EXPECT_EQ(with("ref"), std::vector<ops::Isa>{ops::Isa::ref});
+  const std::vector<ops::Isa> best = with("best");
+  ASSERT_FALSE(best.empty());
+  EXPECT_EQ(best.front(), ops::Isa::ref);
+  EXPECT_EQ(best.back(), ops::best_isa());
+  EXPECT_LE(best.size(), 2u);
+  // The best level named twice, by name and as "best": once, after the reference.
+  const std::string twice = std::string(ops::isa_name(ops::best_isa())) + ",best,";
+  EXPECT_EQ(with(twice.c_str()), best);
+  ::setenv("EDGEMT_TEST_ISAS", "ref,no_such_level", 1);
+  EXPECT_NONFATAL_FAILURE(runnable_isas(), "no_such_level, which is no ISA level");
+  if (before)
+    ::setenv("EDGEMT_TEST_ISAS", saved.c_str(), 1);
+  else
+    ::unsetenv("EDGEMT_TEST_ISAS");
 }
 
 }  // namespace
