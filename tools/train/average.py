@@ -11,6 +11,15 @@ the noise of the last steps; averaging a continued run with the model it started
 keeps part of what the new data made it forget. Tensors a safetensors file lacks (the
 tied lm_head, sinusoidal positions) are averaged over the checkpoints that have them.
 The output keeps the first .pt's configuration and state (step, args), no optimizer.
+
+Without a .pt among the inputs (a GPU lease brings back exports, not checkpoints), --out
+ending in .safetensors writes the average of safetensors files with the first one's
+tensor names and dtypes (float tensors as float32) for an export directory's
+model.safetensors:
+
+  cp -r model-en-de model-avg-en-de
+  python3 tools/train/average.py --out model-avg-en-de/model.safetensors --weights 0.5,0.5 \
+      model-en-de/model.safetensors init-en-de.safetensors
 """
 import argparse
 import sys
@@ -18,13 +27,16 @@ import sys
 import torch
 
 
+# The names load() gives model.shared.weight's tensor too; an export has the shared one alone.
+TIED = ("model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight", "lm_head.weight")
+
+
 def load(path):
     if path.endswith(".safetensors"):
         from safetensors.torch import load_file
         state = load_file(path)
         if "model.shared.weight" in state:
-            for k in ("model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight",
-                      "lm_head.weight"):
+            for k in TIED:
                 state.setdefault(k, state["model.shared.weight"])
         return None, state
     ck = torch.load(path, map_location="cpu", weights_only=False)
@@ -43,7 +55,10 @@ def main():
     loaded = [load(p) for p in args.inputs]
     base = next((ck for ck, _ in loaded if ck is not None), None)
     if base is None:
-        sys.exit("at least one input must be a training checkpoint (.pt): it gives the configuration")
+        if not args.out.endswith(".safetensors"):
+            sys.exit("without a training checkpoint (.pt) among the inputs, --out must be a .safetensors file")
+        from safetensors.torch import load_file
+        base = {"model": load_file(args.inputs[0])}  # its own names, without load()'s tied ones
     out = {}
     for k, ref in base["model"].items():
         have = [(wi, st[k]) for wi, (_, st) in zip(w, loaded) if k in st]
@@ -55,11 +70,19 @@ def main():
             continue
         total = sum(wi for wi, _ in have)
         out[k] = sum(wi * t.float() for wi, t in have) / total
-        out[k] = out[k].to(ref.dtype)
+        if args.out.endswith(".safetensors"):
+            out[k] = out[k].contiguous()  # float32: the converter rounds once, to int8 or float16
+        else:
+            out[k] = out[k].to(ref.dtype)
     for p, (_, st) in zip(args.inputs, loaded):
-        extra = [k for k in st if k not in out]
+        extra = [k for k in st if k not in out and k not in TIED]
         if extra:
             sys.exit(f"{p}: {extra[:3]} are not tensors of the checkpoints' model")
+    if args.out.endswith(".safetensors"):
+        from safetensors.torch import save_file
+        save_file(out, args.out, metadata={"format": "pt"})
+        print(f"averaged {len(args.inputs)} inputs (weights {w}) -> {args.out}")
+        return
     torch.save({"model": out, "state": base["state"], "args": base.get("args"), "config": base["config"],
                 "averaged": {"inputs": args.inputs, "weights": w}}, args.out)
     print(f"averaged {len(args.inputs)} inputs (weights {w}) -> {args.out}")
