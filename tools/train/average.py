@@ -13,8 +13,8 @@ tied lm_head, sinusoidal positions) are averaged over the checkpoints that have 
 The output keeps the first .pt's configuration and state (step, args), no optimizer.
 
 Without a .pt among the inputs (a GPU lease brings back exports, not checkpoints), --out
-ending in .safetensors writes the average of safetensors files with the first one's
-tensor names and dtypes (float tensors as float32) for an export directory's
+ending in .safetensors writes the average of safetensors files, with the first one's
+tensor names, in float32 (the converter then rounds once), for an export directory's
 model.safetensors:
 
   cp -r model-en-de model-avg-en-de
@@ -53,12 +53,15 @@ def main():
     if len(w) != len(args.inputs) or any(x < 0 for x in w) or sum(w) <= 0:
         sys.exit("--weights: one non-negative weight per input, not all zero")
     loaded = [load(p) for p in args.inputs]
+    to_safetensors = args.out.endswith(".safetensors")
     base = next((ck for ck, _ in loaded if ck is not None), None)
     if base is None:
-        if not args.out.endswith(".safetensors"):
+        if not to_safetensors:
             sys.exit("without a training checkpoint (.pt) among the inputs, --out must be a .safetensors file")
-        from safetensors.torch import load_file
-        base = {"model": load_file(args.inputs[0])}  # its own names, without load()'s tied ones
+        first = loaded[0][1]
+        shared = first.get("model.shared.weight")
+        # the first file's own names: not the tied ones load() added for the shared tensor
+        base = {"model": {k: t for k, t in first.items() if not (k in TIED and t is shared)}}
     out = {}
     for k, ref in base["model"].items():
         have = [(wi, st[k]) for wi, (_, st) in zip(w, loaded) if k in st]
@@ -70,15 +73,15 @@ def main():
             continue
         total = sum(wi for wi, _ in have)
         out[k] = sum(wi * t.float() for wi, t in have) / total
-        if args.out.endswith(".safetensors"):
-            out[k] = out[k].contiguous()  # float32: the converter rounds once, to int8 or float16
+        if to_safetensors:
+            out[k] = out[k].contiguous()
         else:
             out[k] = out[k].to(ref.dtype)
     for p, (_, st) in zip(args.inputs, loaded):
         extra = [k for k in st if k not in out and k not in TIED]
         if extra:
             sys.exit(f"{p}: {extra[:3]} are not tensors of the checkpoints' model")
-    if args.out.endswith(".safetensors"):
+    if to_safetensors:
         from safetensors.torch import save_file
         save_file(out, args.out, metadata={"format": "pt"})
         print(f"averaged {len(args.inputs)} inputs (weights {w}) -> {args.out}")
