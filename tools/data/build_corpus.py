@@ -6,13 +6,16 @@ Sources
     (downloaded with `apt-get download`, cached under DATA/debs; see fetch_debs.py);
     at most --per-package-cap pairs a package, but for the games with dialogue and
     story text (find_packages.STORY_PACKAGES: FreedroidRPG, Widelands, Wesnoth's core,
-    Cataclysm: Dark Days Ahead); a message over MAX_CHARS characters pairs sentence by
+    Cataclysm: Dark Days Ahead, Naev, Dink Smallwood); a message over MAX_CHARS characters pairs sentence by
     sentence when both sides have as many
   * ding:    the trans-de-en dictionary (/usr/share/trans/de-en): example
     sentences, multi-word phrases and (sampled) head words
   * man:     sentences of Debian's translated man pages (man_pairs.py)
   * help:    sentences of LibreOffice's, GNOME's and GIMP's help (help_pairs.py)
   * ddtp:    sentences of Debian's translated package descriptions (ddtp_pairs.py)
+  * game:    messages of games that keep their German translation in a format of their
+             own (game_pairs.py: Fish Fillets NG, Hedgewars, Mission Supernova, GCompris,
+             Tux Paint's stamps), cleaned, split and filtered as gettext messages, uncapped
 
 Pipeline: extract -> clean/filter -> per-package cap -> dedup on the normalized
 English side -> deterministic split by sha1 of the normalized English side
@@ -240,10 +243,32 @@ def extract_ddtp(path, stats):
     return extract_docs(path, stats, kind="ddtp")
 
 
+def extract_games(path, stats):
+    """Yield (game:<name>, en, de) from game_pairs.py's DATA/games/messages.tsv: games'
+    messages in formats of their own, through the gettext messages' cleaning, sentence
+    splitting of long messages and filters."""
+    long = collections.Counter()  # long_message_sentences' counts, as game_long_*
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != 3:
+                continue
+            label, en, de = parts
+            stats["game_raw"] += 1
+            for e2, d2 in clean_gettext_pair(en, de):
+                e2, d2 = normalize_ws(e2.replace("\u2019", "'")), normalize_ws(d2)
+                for e3, d3 in long_message_sentences(e2, d2, long):
+                    if acceptable(e3, d3):
+                        stats["game_clean"] += 1
+                        yield label, e3, d3
+    for k, v in long.items():
+        stats[k.replace("gettext_", "game_")] += v
+
+
 def group(src):
     """The source group of a label: gettext:<pkg> -> gettext, doc:<pkg> -> doc,
-    man:<page> -> man, help:<source> -> help, ddtp:<package> -> ddtp."""
-    return src.split(":", 1)[0] if src.startswith(("gettext:", "doc:", "man:", "help:", "ddtp:")) else src
+    man:<page> -> man, help:<source> -> help, ddtp:<package> -> ddtp, game:<name> -> game."""
+    return src.split(":", 1)[0] if src.startswith(("gettext:", "doc:", "man:", "help:", "ddtp:", "game:")) else src
 
 
 def main():
@@ -258,6 +283,8 @@ def main():
                     help="leave out LibreOffice's, GNOME's and GIMP's help (help_pairs.py)")
     ap.add_argument("--no-ddtp", action="store_true",
                     help="leave out Debian's translated package descriptions (ddtp_pairs.py)")
+    ap.add_argument("--no-games", action="store_true",
+                    help="leave out the games' messages in formats of their own (game_pairs.py)")
     ap.add_argument("--no-opusfilter", action="store_true",
                     help="leave out opus_filters.py's opusfilter pass (language id, numerals, ...)")
     ap.add_argument("--per-package-cap", type=int, default=4000)
@@ -296,6 +323,11 @@ def main():
         import ddtp_pairs
         sys.argv = [sys.argv[0], "--data", args.data] + (["--skip-fetch"] if args.skip_fetch else [])
         ddtp_pairs.main()
+    games_tsv = os.path.join(args.data, "games", "messages.tsv")
+    if not args.no_games:
+        import game_pairs
+        sys.argv = [sys.argv[0], "--data", args.data] + (["--skip-fetch"] if args.skip_fetch else [])
+        game_pairs.main()
     modir = os.path.join(args.data, "debs", "mo")
 
     stats = collections.Counter()
@@ -307,13 +339,14 @@ def main():
     seen = {}
     per_source = collections.Counter()
     # order matters for dedup (first wins): ding sentences, manuals, man pages, help,
-    # package descriptions, gettext, ding phrases, ding words
+    # package descriptions, games' own formats, gettext, ding phrases, ding words
     streams = [
         extract_ding(args.ding, {"ding-phrase": 0, "ding-word": 0}, stats),  # sentences only
         [] if args.no_docs else extract_docs(docs_tsv, stats),
         [] if args.no_man else extract_man(man_tsv, stats),
         [] if args.no_help else extract_help(help_tsv, stats),
         [] if args.no_ddtp else extract_ddtp(ddtp_tsv, stats),
+        [] if args.no_games else extract_games(games_tsv, stats),
         extract_gettext(modir, packages, args.per_package_cap, stats,
                         {p.strip() for p in args.uncapped.split(",") if p.strip()}),
         extract_ding(args.ding, {"ding-sent": 0, "ding-phrase": args.ding_phrase_cap,
@@ -370,6 +403,7 @@ def main():
         "man_pages_used": len({src for src, _, _ in seen.values() if src.startswith("man:")}),
         "help_per_source": dict(collections.Counter(src for src, _, _ in seen.values() if src.startswith("help:"))),
         "ddtp_packages_used": len({src for src, _, _ in seen.values() if src.startswith("ddtp:")}),
+        "game_per_source": dict(collections.Counter(src for src, _, _ in seen.values() if src.startswith("game:"))),
     }
     with open(os.path.join(outdir, "stats.json"), "w") as f:
         json.dump(out, f, indent=1, ensure_ascii=False)

@@ -20,7 +20,7 @@ import tarfile
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MO_RE = re.compile(r'(^|/)(locale|resource)/de/LC_MESSAGES/[^/]+\.mo$')
+MO_RE = re.compile(r'(^|/)de/LC_MESSAGES/[^/]+\.mo$')  # as find_packages.MO_RE
 
 
 def read_packages(path):

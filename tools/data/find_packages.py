@@ -14,7 +14,10 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MO_RE = r'/(locale|resource)/de/LC_MESSAGES/.*\.mo$'
+# Every German catalog, wherever the package keeps it: most under .../locale/de/, LibreOffice's
+# under program/resource/de/, some games' in their own data folders (naev: dat/gettext/de/,
+# freedink: dink/l10n/de/, ufoai: base/i18n/de/).
+MO_RE = r'/de/LC_MESSAGES/[^/]*\.mo$'
 EXTRA = ["libreoffice-l10n-de"]  # ships .mo under program/resource/de/
 # Kept above --max-size-mb: games whose German catalogs hold dialogue and story text
 # ("Hey, remember our deal?" - "Hey, erinnerst du dich an unsere Vereinbarung?"), the
@@ -22,7 +25,11 @@ EXTRA = ["libreoffice-l10n-de"]  # ships .mo under program/resource/de/
 # Cataclysm: Dark Days Ahead (29.7 MB): 20,452 messages, people's talk ("I'm sorry, I can't
 # help you." - "Es tut mir leid, ich kann dir nicht helfen.") and descriptions of everyday
 # things ("A splintered piece of wood, could be used as a skewer or for kindling.").
-STORY_PACKAGES = ["cataclysm-dda-data", "freedroidrpg-data", "wesnoth-1.16-data", "widelands-data"]
+# Naev (349.5 MB): bar talk, mission briefings and planet descriptions of a space trading
+# game ("Too bad. Maybe you will change your mind.", 9,319 messages); Dink Smallwood
+# (freedink-data, 28.5 MB): villagers' and family talk ("You talked with my daughter?").
+STORY_PACKAGES = ["cataclysm-dda-data", "freedink-data", "freedroidrpg-data", "naev-data", "wesnoth-1.16-data",
+                  "widelands-data"]
 
 
 def main():
