@@ -151,6 +151,17 @@ def long_message_sentences(en, de, stats):
     return []
 
 
+def message_pairs(en, de, stats):
+    """The pairs of one catalog message: cleaned (clean_gettext_pair), whitespace
+    normalized, a long message split into sentences (long_message_sentences, counted in
+    stats), those that pass acceptable()."""
+    for e2, d2 in clean_gettext_pair(en, de):
+        e2, d2 = normalize_ws(e2), normalize_ws(d2)
+        for e3, d3 in long_message_sentences(e2, d2, stats):
+            if acceptable(e3, d3):
+                yield e3, d3
+
+
 def extract_gettext(modir, packages, per_pkg_cap, stats, uncapped=()):
     """Yield (source_label, en, de) for each package, capped per package but for the
     packages in `uncapped` (games' dialogue and story text, kept whole)."""
@@ -173,13 +184,10 @@ def extract_gettext(modir, packages, per_pkg_cap, stats, uncapped=()):
                     raw += 1
                     if not d:
                         continue
-                    for e2, d2 in clean_gettext_pair(e, d):
-                        e2, d2 = normalize_ws(e2), normalize_ws(d2)
-                        for e3, d3 in long_message_sentences(e2, d2, stats):
-                            if acceptable(e3, d3):
-                                k = norm_key(e3)
-                                if k and k not in pairs:
-                                    pairs[k] = (e3, d3)
+                    for e3, d3 in message_pairs(e, d, stats):
+                        k = norm_key(e3)
+                        if k and k not in pairs:
+                            pairs[k] = (e3, d3)
         stats["gettext_raw"] += raw
         keep = sorted(pairs.items(), key=lambda kv: sha1(pkg + "\t" + kv[0]))
         if pkg not in uncapped:
@@ -208,21 +216,25 @@ def extract_ding(path, caps, stats):
             yield kind, en, de
 
 
-def extract_docs(path, stats, kind="doc"):
-    """Yield (doc:<package>, en, de) from doc_pairs.py's DATA/docs/pairs.tsv: sentences of
-    Debian's manuals whose German translation aligns with the English original."""
+def read_tsv(path):
+    """(label, en, de) of each well-formed line of a `label<TAB>en<TAB>de` file."""
     with open(path, encoding="utf-8") as f:
         for line in f:
             parts = line.rstrip("\n").split("\t")
-            if len(parts) != 3:
-                continue
-            label, en, de = parts
-            stats[kind + "_raw"] += 1
-            en = normalize_ws(en.replace("\u2019", "'"))
-            de = normalize_ws(de)
-            if acceptable(en, de):
-                stats[kind + "_clean"] += 1
-                yield label, en, de
+            if len(parts) == 3:
+                yield tuple(parts)
+
+
+def extract_docs(path, stats, kind="doc"):
+    """Yield (doc:<package>, en, de) from doc_pairs.py's DATA/docs/pairs.tsv: sentences of
+    Debian's manuals whose German translation aligns with the English original."""
+    for label, en, de in read_tsv(path):
+        stats[kind + "_raw"] += 1
+        en = normalize_ws(en.replace("\u2019", "'"))
+        de = normalize_ws(de)
+        if acceptable(en, de):
+            stats[kind + "_clean"] += 1
+            yield label, en, de
 
 
 def extract_man(path, stats):
@@ -248,19 +260,11 @@ def extract_games(path, stats):
     messages in formats of their own, through the gettext messages' cleaning, sentence
     splitting of long messages and filters."""
     long = collections.Counter()  # long_message_sentences' counts, as game_long_*
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) != 3:
-                continue
-            label, en, de = parts
-            stats["game_raw"] += 1
-            for e2, d2 in clean_gettext_pair(en, de):
-                e2, d2 = normalize_ws(e2.replace("\u2019", "'")), normalize_ws(d2)
-                for e3, d3 in long_message_sentences(e2, d2, long):
-                    if acceptable(e3, d3):
-                        stats["game_clean"] += 1
-                        yield label, e3, d3
+    for label, en, de in read_tsv(path):
+        stats["game_raw"] += 1
+        for e3, d3 in message_pairs(en.replace("\u2019", "'"), de, long):
+            stats["game_clean"] += 1
+            yield label, e3, d3
     for k, v in long.items():
         stats[k.replace("gettext_", "game_")] += v
 

@@ -55,6 +55,19 @@ def download(debdir, pkgs, batch=100):
     return failed
 
 
+def deb_files(deb, keep):
+    """(member name, bytes) of the regular files of a .deb whose tar member name
+    (`./usr/...`) `keep` accepts."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tarpath = os.path.join(tmp, "data.tar")
+        with open(tarpath, "wb") as f:
+            subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], stdout=f, check=True)
+        with tarfile.open(tarpath) as tf:
+            for m in tf:
+                if m.isfile() and keep(m.name):
+                    yield m.name, tf.extractfile(m).read()
+
+
 def extract(debdir, modir, pkg):
     dest = os.path.join(modir, pkg)
     stamp = os.path.join(dest, ".done")
@@ -65,18 +78,11 @@ def extract(debdir, modir, pkg):
         return
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest)
-    with tempfile.TemporaryDirectory() as tmp:
-        tarpath = os.path.join(tmp, "data.tar")
-        with open(tarpath, "wb") as f:
-            subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], stdout=f, check=True)
-        with tarfile.open(tarpath) as tf:
-            for m in tf:
-                if m.isfile() and MO_RE.search(m.name):
-                    data = tf.extractfile(m).read()
-                    # flatten: <pkg>/<dirhash>__<name>.mo keeps duplicates distinct
-                    rel = m.name.lstrip("./").replace("/", "__")
-                    with open(os.path.join(dest, rel), "wb") as o:
-                        o.write(data)
+    for name, data in deb_files(deb, MO_RE.search):
+        # flatten: <pkg>/<dirhash>__<name>.mo keeps duplicates distinct
+        rel = name.lstrip("./").replace("/", "__")
+        with open(os.path.join(dest, rel), "wb") as o:
+            o.write(data)
     open(stamp, "w").close()
 
 

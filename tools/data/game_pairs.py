@@ -37,8 +37,6 @@ import re
 import struct
 import subprocess
 import sys
-import tarfile
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -180,17 +178,11 @@ def extract(debdir, xdir, pkg, pattern):
         subprocess.run(["rm", "-rf", dest], check=True)
         os.makedirs(dest)
         rx = re.compile(pattern)
-        with tempfile.TemporaryDirectory() as tmp:
-            tarpath = os.path.join(tmp, "data.tar")
-            with open(tarpath, "wb") as f:
-                subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], stdout=f, check=True)
-            with tarfile.open(tarpath) as tf:
-                for m in tf:
-                    if m.isfile() and rx.search("/" + m.name.lstrip("./")):
-                        out = os.path.join(dest, os.path.normpath(m.name.lstrip("./")))
-                        os.makedirs(os.path.dirname(out), exist_ok=True)
-                        with open(out, "wb") as o:
-                            o.write(tf.extractfile(m).read())
+        for name, data in fetch_debs.deb_files(deb, lambda n: rx.search("/" + n.lstrip("./"))):
+            out = os.path.join(dest, os.path.normpath(name.lstrip("./")))
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            with open(out, "wb") as o:
+                o.write(data)
         open(stamp, "w").close()
     rx = re.compile(pattern)
     return sorted(p for p in glob.glob(os.path.join(dest, "**", "*"), recursive=True)
