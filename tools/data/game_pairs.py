@@ -50,6 +50,9 @@ SOURCES = {
     "gcompris": ("gcompris-qt-data", r"/gcompris-qt/translations/gcompris_de\.qm$"),
     "tuxpaint": ("tuxpaint-stamps-default", r"/tuxpaint/stamps/.*\.txt$"),
 }
+# The sources of characters' talk (evaluate.py's talk set), not GCompris' instructions
+# and Tux Paint's captions.
+DIALOGUE = ("fillets", "hedgewars", "supernova")
 
 _LUA_STR = r'"((?:[^"\\\n]|\\.)*)"'
 _FILLETS = re.compile(r'dialogId\(\s*' + _LUA_STR + r'\s*,\s*' + _LUA_STR + r'\s*,\s*' + _LUA_STR

@@ -22,10 +22,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data"))
 from find_packages import STORY_PACKAGES  # noqa: E402
+from game_pairs import DIALOGUE  # noqa: E402
 
-# The games' own formats' dialogue (tools/data/game_pairs.py), not GCompris' instructions
-# and Tux Paint's captions.
-_STORY_TAGS = frozenset(["gettext:" + p for p in STORY_PACKAGES] + ["game:fillets", "game:hedgewars", "game:supernova"])
+_STORY_TAGS = frozenset(["gettext:" + p for p in STORY_PACKAGES] + ["game:" + g for g in DIALOGUE])
 
 
 def read_lines(path, limit=0):
