@@ -50,7 +50,7 @@ void set_gemm_counters(benchmark::State& st, size_t m, size_t n, size_t k, size_
 }
 
 void BM_f32_gemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m) {
-  size_t n, k;
+  size_t n = 0, k = 0;
   layer_dims(ms, layer, &n, &k);
   Buf a(m * k), w(ops::f32_panel_size(n, k)), bias(n), c(m * n);
   const ops::GemmEpilogue ep{bias.p, layer == Layer::kFfn1 ? ops::Activation::kRelu : ops::Activation::kNone};
@@ -63,7 +63,7 @@ void BM_f32_gemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m) {
 }
 
 void BM_qs8_gemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m, bool w7) {
-  size_t n, k;
+  size_t n = 0, k = 0;
   layer_dims(ms, layer, &n, &k);
   const size_t kp = ops::qs8_k_padded(k);
   Buf a(m * k), bias(n), c(m * n), sw(n);
@@ -88,7 +88,7 @@ void BM_qs8_gemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m, boo
 
 #if EDGEMT_HAVE_OPENBLAS
 void BM_openblas_sgemm(benchmark::State& st, ModelShape ms, Layer layer, size_t m) {
-  size_t n, k;
+  size_t n = 0, k = 0;
   layer_dims(ms, layer, &n, &k);
   Buf a(m * k), w(n * k), c(m * n);
   openblas_set_num_threads(1);

@@ -154,7 +154,11 @@ void write_model(const ModelSpec& spec, const std::string& path, const WriteOpti
   namespace fs = std::filesystem;
   const fs::path out(path);
   const fs::path dir = out.has_parent_path() ? out.parent_path() : fs::path(".");
-  const fs::path tmp = dir / ("." + out.filename().string() + ".tmp." + std::to_string(getpid()));
+  std::string tmp_name = ".";
+  tmp_name += out.filename().string();
+  tmp_name += ".tmp.";
+  tmp_name += std::to_string(getpid());
+  const fs::path tmp = dir / tmp_name;
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (f == nullptr) throw ConvertError("cannot create " + tmp.string() + ": " + std::strerror(errno));
   const size_t n = fbb.GetSize();

@@ -92,7 +92,10 @@ std::string scored_json(const ScoredText& t, const std::string& text, bool n_bes
     bool first = true;
     for (size_t w = 0; w < h.words.size(); ++w) {
       if (h.words[w].source < 0) continue;
-      out += (first ? "" : " ") + std::to_string(h.words[w].source) + "-" + std::to_string(w);
+      if (!first) out += ' ';
+      out += std::to_string(h.words[w].source);
+      out += '-';
+      out += std::to_string(w);
       first = false;
     }
     out += "\"";

@@ -254,8 +254,9 @@ std::string state_dict_pickle(const std::vector<FakeTensor>& ts) {
   for (const FakeTensor& t : ts) {
     p += pickle_str(t.name);
     p += "ctorch._utils\n_rebuild_tensor_v2\n(";
-    p += "(" + pickle_str("storage") + "ctorch\n" + t.storage_type + "\n" + pickle_str(t.key) +
-         pickle_str("cpu") + pickle_int(t.numel) + "tQ";
+    p += '(';
+    p += pickle_str("storage") + "ctorch\n" + t.storage_type + "\n" + pickle_str(t.key) + pickle_str("cpu") +
+         pickle_int(t.numel) + "tQ";
     p += pickle_int(t.offset) + pickle_tuple(t.size) + pickle_tuple(t.stride) + "\x89}tR";
   }
   return p + "u.";

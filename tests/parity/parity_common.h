@@ -57,7 +57,10 @@ inline std::vector<std::vector<int32_t>> ids_of(const nlohmann::json& j) {
 
 inline std::string join(std::span<const int32_t> v) {
   std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::to_string(v[i]);
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ' ';
+    s += std::to_string(v[i]);
+  }
   return s;
 }
 inline std::string join(const std::vector<int32_t>& v) { return join(std::span<const int32_t>(v)); }

@@ -149,7 +149,7 @@ TEST_P(Parity, UnknownSpansAreWhereMarianTokenizerGivesUnk) {
       std::vector<int32_t> ids;
       ASSERT_TRUE(tok.encode(text.substr(it->first, it->second - it->first), &ids).is_ok());
       EXPECT_TRUE(has_unk(ids)) << c_->name << ": [" << text.substr(it->first, it->second - it->first) << "]";
-      rest.replace(it->first, it->second - it->first, " ");
+      rest.replace(it->first, it->second - it->first, 1, ' ');
     }
     std::vector<int32_t> ids;
     ASSERT_TRUE(tok.encode(rest, &ids).is_ok());
@@ -648,7 +648,9 @@ TEST_P(Parity, ProtectedSpansComeOutOnce) {
       ASSERT_TRUE(bare.has_value() && prot.has_value());
       bool kept = true;
       for (const auto& [sp, n] : spans[i]) kept = kept && count(bare.value()[0], sp) == n;
-      if (kept) EXPECT_EQ(prot.value()[0], bare.value()[0]) << c_->name << ": " << texts[i];
+      if (kept) {
+        EXPECT_EQ(prot.value()[0], bare.value()[0]) << c_->name << ": " << texts[i];
+      }
     }
   }
 }
@@ -759,7 +761,8 @@ TEST_P(Parity, ScoredTranslationsAddUp) {
       for (const TextSpan& w : sen.source_words) {
         ASSERT_LE(w.end, sen.source.size());
         ASSERT_GT(w.size(), 0u);
-        src_joined += (src_joined.empty() ? "" : " ") + sen.source.substr(w.begin, w.size());
+        if (!src_joined.empty()) src_joined += ' ';
+        src_joined += sen.source.substr(w.begin, w.size());
       }
       std::string src_spaced;
       for (char ch : sen.source)
