@@ -32,10 +32,11 @@ namespace {
 constexpr const char* kUsage = R"(usage: translate [options] [TEXT ...]
 
 Translates each TEXT argument, or else every line of standard input (one output line
-per input line, in order; an empty line gives an empty line). A line is split into
-sentences (ICU's sentence rules for the model's source language, or rules where edgemt
-is built without ICU), each translated, and they come back on one line with the
-line's spacing; --no-split translates each line as one sentence.
+per input line, in order, ending as it did: "\r\n" or "\n"; an empty line gives an
+empty line). A line is split into sentences (ICU's sentence rules for the model's
+source language, or rules where edgemt is built without ICU), each translated, and
+they come back on one line with the line's spacing; --no-split translates each line
+as one sentence.
 
 options:
   --model FILE       model file (.emt); default: the bundled model (English->German,
@@ -413,10 +414,12 @@ struct Session {
   std::vector<std::span<const int32_t>> todo;  // the non-empty, well-formed lines
   std::vector<size_t> which;                   // line of each todo entry
   std::vector<std::vector<int32_t>> results;
+  std::vector<char> crlf;  // standard input's line i ended with "\r\n": so does its output line
   std::string why;
   std::string out;
 
-  explicit Session(size_t batch) : lines(batch), ids(batch), todo(batch), which(batch), results(batch) {}
+  explicit Session(size_t batch)
+      : lines(batch), ids(batch), todo(batch), which(batch), results(batch), crlf(batch, 0) {}
 };
 
 edgemt::TranslateOptions translate_options(const Args& a) {
@@ -669,6 +672,26 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
   *warned = true;
 }
 
+// Writes s.out. Line by line (not --format documents, which keep their bytes), output
+// line i ends with "\r\n" where input line i did (a Windows text file comes back as one).
+void write_out(const Session& s, size_t count, bool document) {
+  const bool any_crlf =
+      !document && std::find(s.crlf.begin(), s.crlf.begin() + static_cast<std::ptrdiff_t>(count), 1) !=
+                       s.crlf.begin() + static_cast<std::ptrdiff_t>(count);
+  if (!any_crlf) {
+    std::fwrite(s.out.data(), 1, s.out.size(), stdout);
+    return;
+  }
+  size_t begin = 0;
+  for (size_t i = 0; begin < s.out.size(); ++i) {
+    size_t nl = s.out.find('\n', begin);
+    if (nl == std::string::npos) nl = s.out.size();
+    std::fwrite(s.out.data() + begin, 1, nl - begin, stdout);
+    if (nl < s.out.size()) std::fputs(i < count && s.crlf[i] ? "\r\n" : "\n", stdout);
+    begin = nl + 1;
+  }
+}
+
 // Translates s.lines[0..count) with the chain of translators (one, or two through a
 // pivot language), writes one output line (or document) each.
 bool process(std::span<const std::unique_ptr<edgemt::Translator>> chain, const Args& a, Session& s,
@@ -686,7 +709,7 @@ bool process(std::span<const std::unique_ptr<edgemt::Translator>> chain, const A
                                  : process_text(tr, a, s, count);
   c->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   c->sentences += count;
-  std::fwrite(s.out.data(), 1, s.out.size(), stdout);
+  write_out(s, count, a.document());
   std::fflush(stdout);
   return ok;
 }
@@ -803,7 +826,8 @@ int main(int argc, char** argv) {
     size_t n = 0;
     while (std::getline(std::cin, s.lines[n])) {
       std::string& line = s.lines[n];
-      if (!line.empty() && line.back() == '\r') line.pop_back();
+      s.crlf[n] = !line.empty() && line.back() == '\r';
+      if (s.crlf[n]) line.pop_back();
       if (++n == batch) {
         ok = process(chain, a, s, n, &c) && ok;
         n = 0;

@@ -1,0 +1,78 @@
+# Line endings: standard input read line by line gives each output line the ending of its
+# input line, so a Windows text file ("\r\n") comes back as one, and a mixed file keeps
+# each line's; the "\r" never reaches the translation (the same text as with "\n" only).
+# In text, --output jsonl and --ids output.
+#   cmake -DTRANSLATE=... -DMODEL=... [-DEMULATOR=...] -P line_endings.cmake
+set(dir "${CMAKE_CURRENT_BINARY_DIR}/line_endings")
+file(MAKE_DIRECTORY "${dir}")
+# CRLF, CRLF (empty), LF, CRLF, and a last line without any ending.
+set(crlf_input "The file could not be opened.\r\n\r\nSave the document.\nClose the window.\r\nPrint the page.")
+set(lf_input "The file could not be opened.\n\nSave the document.\nClose the window.\nPrint the page.")
+set(expected_endings "crlf;crlf;lf;crlf;lf")
+file(WRITE "${dir}/crlf.txt" "${crlf_input}")
+file(WRITE "${dir}/lf.txt" "${lf_input}")
+
+# endings(KINDS PLAIN FILE): the list of each line's ending in FILE (crlf or lf), and its
+# bytes in hex with "\r\n" turned into "\n". In hex: CMake's file(READ) and
+# execute_process' output drop "\r".
+function(endings kinds_var plain_var file)
+  file(READ "${file}" hex HEX)
+  string(REGEX MATCHALL ".." bytes "${hex}")
+  set(kinds "")
+  set(plain "")
+  set(prev "")
+  foreach(b IN LISTS bytes)
+    if(b STREQUAL "0a")
+      if(prev STREQUAL "0d")
+        list(APPEND kinds crlf)
+      else()
+        list(APPEND kinds lf)
+      endif()
+    endif()
+    if(prev STREQUAL "0d" AND NOT b STREQUAL "0a")
+      string(APPEND plain "0d")
+    endif()
+    if(NOT b STREQUAL "0d")
+      string(APPEND plain "${b}")
+    endif()
+    set(prev "${b}")
+  endforeach()
+  if(prev STREQUAL "0d")
+    string(APPEND plain "0d")
+  endif()
+  set(${kinds_var} "${kinds}" PARENT_SCOPE)
+  set(${plain_var} "${plain}" PARENT_SCOPE)
+endfunction()
+
+foreach(mode text jsonl ids)
+  set(args "")
+  if(mode STREQUAL "jsonl")
+    set(args --output jsonl)
+  elseif(mode STREQUAL "ids")
+    # --ids reads space-separated ids: the same lines as ids.
+    file(WRITE "${dir}/crlf.txt" "5 6 7\r\n\r\n8 9\n10 11\r\n12")
+    file(WRITE "${dir}/lf.txt" "5 6 7\n\n8 9\n10 11\n12")
+    set(args --ids)
+  endif()
+  foreach(kind crlf lf)
+    execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" ${args}
+                    INPUT_FILE "${dir}/${kind}.txt" OUTPUT_FILE "${dir}/${mode}-${kind}.out"
+                    ERROR_VARIABLE err RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "translate ${args} on ${kind} input failed (${rc}):\n${err}")
+    endif()
+    file(READ "${dir}/${mode}-${kind}.out" shown_${kind})
+  endforeach()
+  endings(got plain "${dir}/${mode}-crlf.out")
+  if(NOT got STREQUAL expected_endings)
+    message(FATAL_ERROR "${mode}: line endings ${got}, expected ${expected_endings}:\n${shown_crlf}")
+  endif()
+  endings(lf_kinds lf_hex "${dir}/${mode}-lf.out")
+  if(NOT plain STREQUAL lf_hex)
+    message(FATAL_ERROR "${mode}: the \\r changed the output:\n${shown_crlf}\nagainst\n${shown_lf}")
+  endif()
+  if(NOT lf_kinds STREQUAL "lf;lf;lf;lf;lf")
+    message(FATAL_ERROR "${mode}: \\n input gave endings ${lf_kinds}:\n${shown_lf}")
+  endif()
+  message(STATUS "${mode}: endings ${got}")
+endforeach()
