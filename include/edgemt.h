@@ -43,20 +43,23 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  10 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
+  11 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
        7: edgemt_bundled_model_path, edgemt_model_source/target_language;      \
        8: edgemt_translate_scored; 9: edgemt_bundled_model_route;              \
-       10: edgemt_score_ids, edgemt_score, edgemt_model_target_token_id */
+       10: edgemt_score_ids, edgemt_score, edgemt_model_target_token_id;       \
+       11: EDGEMT_FORMAT_SUBTITLES */
 
-/* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6). */
+/* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
+ * _SUBTITLES since 11). */
 typedef enum edgemt_format {
   EDGEMT_FORMAT_TEXT = 0,
   EDGEMT_FORMAT_HTML = 1,
   EDGEMT_FORMAT_PO = 2,
-  EDGEMT_FORMAT_MARKDOWN = 3
+  EDGEMT_FORMAT_MARKDOWN = 3,
+  EDGEMT_FORMAT_SUBTITLES = 4
 } edgemt_format;
 
 typedef enum edgemt_status {
@@ -143,7 +146,10 @@ typedef struct edgemt_translate_options {
    * (plural forms too) and flagged fuzzy, the rest kept byte for byte; a malformed
    * catalog fails the call (EDGEMT_INVALID_ARGUMENT, the message names its line);
    * EDGEMT_FORMAT_MARKDOWN (3): Markdown documents whose prose is translated, code,
-   * URLs, HTML and markup kept. */
+   * URLs, HTML and markup kept. Since version 11, EDGEMT_FORMAT_SUBTITLES (4): subtitle
+   * files (SubRip .srt, or WebVTT .vtt with its WEBVTT header) whose cues' text is
+   * translated, each cue broken into as many lines as it had; cue numbers, times,
+   * formatting tags and the rest kept. */
   int32_t format;
   /* Since C API version 6. Random sampling for variety: each next token is drawn among
    * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),

@@ -225,12 +225,15 @@ class Translator:
         translated (tags, attributes, comments, script/style/code/pre kept as written);
         "po": each text is a gettext catalog whose untranslated messages are filled in and
         flagged fuzzy, everything else kept as written; "markdown": each text is a Markdown
-        document whose prose is translated, code, URLs, HTML and markup kept.
+        document whose prose is translated, code, URLs, HTML and markup kept; "srt" (or
+        "vtt"): each text is a subtitle file (SubRip, or WebVTT with its WEBVTT header)
+        whose cues' text is translated, each cue broken into as many lines as it had,
+        cue numbers, times and formatting tags kept.
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         """
-        if format not in ("text", "html", "po", "markdown"):
-            raise ValueError("format must be 'text', 'html', 'markdown' or 'po', got %r" % (format,))
+        if format not in ("text", "html", "po", "markdown", "srt", "vtt"):
+            raise ValueError("format must be 'text', 'html', 'markdown', 'po', 'srt' or 'vtt', got %r" % (format,))
         if self.pivot is not None:
             if glossary:
                 raise NotImplementedError("a glossary through a pivot language is not supported")
@@ -249,6 +252,7 @@ class Translator:
         options.html = format == "html"
         options.po = format == "po"
         options.markdown = format == "markdown"
+        options.subtitles = format in ("srt", "vtt")
         if glossary:
             lines = []
             for src, tgt in glossary.items():

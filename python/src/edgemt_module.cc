@@ -74,6 +74,7 @@ struct Options {
   bool html = false;                  // texts are HTML documents
   bool po = false;                    // texts are gettext catalogs
   bool markdown = false;              // texts are Markdown documents
+  bool subtitles = false;             // texts are subtitle files (SubRip, WebVTT)
   int sampling_topk = 0;              // 0 or 1: no sampling
   float sampling_temperature = 0.0f;  // 0: 1
   uint64_t seed = 0;
@@ -90,10 +91,11 @@ struct Options {
     o.no_repetition_guard = repetition_guard ? 0 : 1;
     o.no_span_protection = protect_spans ? 0 : 1;
     o.glossary = glossary.empty() ? nullptr : glossary.c_str();
-    o.format = html       ? EDGEMT_FORMAT_HTML
-               : po       ? EDGEMT_FORMAT_PO
-               : markdown ? EDGEMT_FORMAT_MARKDOWN
-                          : EDGEMT_FORMAT_TEXT;
+    o.format = html        ? EDGEMT_FORMAT_HTML
+               : po        ? EDGEMT_FORMAT_PO
+               : markdown  ? EDGEMT_FORMAT_MARKDOWN
+               : subtitles ? EDGEMT_FORMAT_SUBTITLES
+                           : EDGEMT_FORMAT_TEXT;
     o.sampling_topk = sampling_topk;
     o.sampling_temperature = sampling_temperature;
     o.seed = seed;
@@ -344,6 +346,7 @@ PYBIND11_MODULE(_edgemt, m) {
       .def_readwrite("html", &Options::html)
       .def_readwrite("po", &Options::po)
       .def_readwrite("markdown", &Options::markdown)
+      .def_readwrite("subtitles", &Options::subtitles)
       .def_readwrite("sampling_topk", &Options::sampling_topk)
       .def_readwrite("sampling_temperature", &Options::sampling_temperature)
       .def_readwrite("seed", &Options::seed);

@@ -140,10 +140,13 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
       case EDGEMT_FORMAT_MARKDOWN:
         out->format = edgemt::TextFormat::kMarkdown;
         break;
+      case EDGEMT_FORMAT_SUBTITLES:
+        out->format = edgemt::TextFormat::kSubtitles;
+        break;
       default:
-        return fail(
-            EDGEMT_INVALID_ARGUMENT,
-            "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO or _MARKDOWN, got " + std::to_string(o->format));
+        return fail(EDGEMT_INVALID_ARGUMENT,
+                    "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN or _SUBTITLES, got " +
+                        std::to_string(o->format));
     }
   }
   if (EDGEMT_HAS_FIELD(o, T, beam_style)) {

@@ -18,6 +18,7 @@
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/po_catalog.h"
+#include "runtime/text/subtitles.h"
 
 namespace edgemt {
 
@@ -554,6 +555,14 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
     html.format = TextFormat::kHtml;
     return translate_units(docs, html);
   }
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kSubtitles) {
+    // Every file's cues (HTML fragments: their formatting tags) through the HTML path at once.
+    std::vector<SubtitleDocument> docs;
+    for (const std::string& t : texts) docs.push_back(SubtitleDocument::parse(t));
+    TranslateOptions html = options;
+    html.format = TextFormat::kHtml;
+    return translate_units(docs, html);
+  }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {
     std::vector<PoCatalog> catalogs;
     for (size_t i = 0; i < texts.size(); ++i) {
@@ -627,7 +636,8 @@ Status Translator::translate_ids_nbest(std::span<const std::span<const int32_t>>
 Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     const std::vector<std::string>& texts, size_t num_hypotheses, const TranslateOptions& options) {
   if (options.format.value_or(TextFormat::kText) == TextFormat::kPo ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kMarkdown) {  // one document each: the best
+      options.format.value_or(TextFormat::kText) == TextFormat::kMarkdown ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kSubtitles) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();
     std::vector<std::vector<std::string>> result;
@@ -722,7 +732,7 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
                                                                size_t num_hypotheses,
                                                                const TranslateOptions& options) {
   if (options.format.value_or(TextFormat::kText) != TextFormat::kText)
-    return invalid_argument("translate_scored takes plain text (not HTML, po or Markdown)");
+    return invalid_argument("translate_scored takes plain text (not HTML, po, Markdown or subtitles)");
   NbestRun run;
   EDGEMT_RETURN_IF_ERROR(run_text_nbest(texts, num_hypotheses, options, true, true, &run));
   const bool split = options.split_sentences.value_or(true);

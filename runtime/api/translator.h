@@ -48,8 +48,10 @@ struct TranslatorOptions {
 // and &, < and > escaped again in the translations), or gettext catalogs (.po) whose
 // untranslated messages get translations, flagged fuzzy (runtime/text/po_catalog.h).
 // Markdown documents keep code, markup and structure and translate their prose
-// (runtime/text/markdown.h).
-enum class TextFormat { kText, kHtml, kPo, kMarkdown };
+// (runtime/text/markdown.h). Subtitle files (SubRip .srt, WebVTT .vtt) translate each
+// cue's text, broken into as many lines as it had, and keep numbers, times and the rest
+// (runtime/text/subtitles.h).
+enum class TextFormat { kText, kHtml, kPo, kMarkdown, kSubtitles };
 
 // Per call; what is not set comes from the model (its generation config) or the
 // translator's limits.

@@ -82,8 +82,8 @@ options:
                      an "n_best" list ({"translation", "score", "confidence"}, best
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
-  --format FORMAT    text (default), html, markdown or po: each TEXT, or else all of
-                     standard input, is one document. html: the text between tags is
+  --format FORMAT    text (default), html, markdown, po or srt (also vtt): each TEXT,
+                     or else all of standard input, is one document. html: the text between tags is
                      translated (tags, attributes, comments and script/style/code/pre
                      elements are kept byte for byte; entities decoded, and &, <, >
                      escaped again). markdown: prose (headings, paragraphs, list items,
@@ -92,7 +92,11 @@ options:
                      wrapped again at their width.
                      po: a gettext catalog whose untranslated messages get the
                      translation of their msgid (plural forms too), flagged fuzzy;
-                     everything else is kept byte for byte
+                     everything else is kept byte for byte. srt or vtt: a subtitle
+                     file (SubRip or WebVTT, told apart by its WEBVTT header): each
+                     cue's lines are translated together and broken again into as
+                     many lines (dialogue lines, "- ...", one by one); cue numbers,
+                     times, formatting tags and the rest are kept
   --alignment-layer L
                      the decoder layer whose cross-attention aligns words (jsonl
                      alignments, HTML inline tags), heads averaged; default: the
@@ -164,7 +168,7 @@ struct Args {
   bool no_repetition_guard = false;
   bool no_protect = false;
   bool jsonl = false;
-  // --format html, markdown or po: each TEXT, or all of standard input, is one document.
+  // --format html, markdown, po or srt/vtt: each TEXT, or all of standard input, is one document.
   edgemt::TextFormat format = edgemt::TextFormat::kText;
   bool document() const { return format != edgemt::TextFormat::kText; }
   int n_best = 0;
@@ -280,8 +284,9 @@ int parse_args(int argc, char** argv, Args* a) {
     } else if (arg == "--format") {
       if (i + 1 >= argc ||
           (std::strcmp(argv[i + 1], "text") != 0 && std::strcmp(argv[i + 1], "html") != 0 &&
-           std::strcmp(argv[i + 1], "po") != 0 && std::strcmp(argv[i + 1], "markdown") != 0)) {
-        std::fprintf(stderr, "translate: --format expects text, html, markdown or po, got '%s'\n",
+           std::strcmp(argv[i + 1], "po") != 0 && std::strcmp(argv[i + 1], "markdown") != 0 &&
+           std::strcmp(argv[i + 1], "srt") != 0 && std::strcmp(argv[i + 1], "vtt") != 0)) {
+        std::fprintf(stderr, "translate: --format expects text, html, markdown, po, srt or vtt, got '%s'\n",
                      i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
@@ -289,7 +294,9 @@ int parse_args(int argc, char** argv, Args* a) {
       a->format = std::strcmp(argv[i], "html") == 0       ? edgemt::TextFormat::kHtml
                   : std::strcmp(argv[i], "po") == 0       ? edgemt::TextFormat::kPo
                   : std::strcmp(argv[i], "markdown") == 0 ? edgemt::TextFormat::kMarkdown
-                                                          : edgemt::TextFormat::kText;
+                  : std::strcmp(argv[i], "srt") == 0 || std::strcmp(argv[i], "vtt") == 0
+                      ? edgemt::TextFormat::kSubtitles
+                      : edgemt::TextFormat::kText;
     } else if (arg == "--alignment-layer") {
       if (!need_int(0, 64, &a->alignment_layer)) return 2;
     } else if (arg == "--n-best") {

@@ -180,6 +180,17 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   ASSERT_TRUE(want_md.has_value()) << want_md.status().to_string();
   EXPECT_EQ(out[0], want_md.value()[0]);
   EXPECT_NE(std::string(out[0]).find("\n\n```\nkept\n```\n"), std::string::npos) << out[0];
+  // Version 11: subtitle files, as the C++ API translates them.
+  const std::string srt_doc = "1\n00:00:01,000 --> 00:00:02,000\n" + texts[0] + "\n";
+  const char* srt_in = srt_doc.c_str();
+  o.format = EDGEMT_FORMAT_SUBTITLES;
+  ASSERT_EQ(edgemt_translate(tr, &srt_in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
+  edgemt::TranslateOptions sub;
+  sub.format = edgemt::TextFormat::kSubtitles;
+  auto want_srt = cpp.value()->translate({srt_doc}, sub);
+  ASSERT_TRUE(want_srt.has_value()) << want_srt.status().to_string();
+  EXPECT_EQ(out[0], want_srt.value()[0]);
+  EXPECT_EQ(std::string(out[0]).rfind("1\n00:00:01,000 --> 00:00:02,000\n", 0), 0u) << out[0];
   o.format = EDGEMT_FORMAT_PO;
   const char* bad_catalog = "msgid \"x\nmsgstr \"\"\n";
   EXPECT_EQ(edgemt_translate(tr, &bad_catalog, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);

@@ -4,6 +4,10 @@
 #     between tags is translated and escaped again (no bare '&' or '<' in it);
 #   an .srt subtitle file (plain text): one line out per line in, cue numbers, time codes
 #     and blank lines unchanged, every subtitle line translated;
+#   subtitle files (--format srt, --format vtt): numbers, times, blank lines, WebVTT's
+#     header, notes and styles unchanged; a cue's lines translated together (the same
+#     words as the joined sentence's translation) and broken into as many lines; a
+#     dialogue cue line by line, dashes kept; tags around the words; '&' as written;
 #   a gettext catalog (--format po): every untranslated message (plural forms, context,
 #     multi-line) filled and flagged fuzzy, translated ones kept, the result valid for
 #     msgfmt --check (placeholders, plural forms; where gettext is installed), and a
@@ -216,3 +220,102 @@ foreach(args "--format;rst" "--format;html;--ids" "--format;html;--output;jsonl"
     message(FATAL_ERROR "translate ${args}: exit ${rc}, output [${out}], error [${err}]")
   endif()
 endforeach()
+
+# --- --format srt and vtt: cues translated whole
+# translate_one(OUT TEXT): the plain-text translation of one sentence.
+function(translate_one var text)
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" "${text}"
+                  OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE r OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT r EQUAL 0)
+    fail("translate '${text}' failed (${r}): ${e}")
+  endif()
+  set(${var} "${o}" PARENT_SCOPE)
+endfunction()
+foreach(kind srt vtt)
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format ${kind}
+                  INPUT_FILE "${DOCUMENTS}/subtitles_cues.${kind}" OUTPUT_VARIABLE out_${kind} ERROR_VARIABLE err
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    fail("translate --format ${kind} failed (${rc}): ${err}")
+  endif()
+  message(STATUS "--format ${kind}:\n${out_${kind}}")
+endforeach()
+# Cues: the lines after each timing line up to a blank line (or the end).
+# cues(OUT TEXT): "text line|text line;..." per cue, and the other lines in order.
+function(cues var rest_var text)
+  string(REPLACE ";" "\\;" text "${text}")
+  string(REGEX MATCHALL "[^\n]*\n" lines "${text}")
+  set(all "")
+  set(rest "")
+  set(cur "")
+  set(in_cue FALSE)
+  foreach(l IN LISTS lines)
+    string(REGEX REPLACE "\n$" "" l "${l}")
+    if(in_cue AND NOT l STREQUAL "")
+      if(cur STREQUAL "")
+        set(cur "${l}")
+      else()
+        set(cur "${cur}|${l}")
+      endif()
+      continue()
+    endif()
+    if(in_cue)
+      list(APPEND all "${cur}")
+      set(cur "")
+      set(in_cue FALSE)
+    endif()
+    list(APPEND rest "${l}")
+    if(l MATCHES " --> ")
+      set(in_cue TRUE)
+    endif()
+  endforeach()
+  if(in_cue)
+    list(APPEND all "${cur}")
+  endif()
+  set(${var} "${all}" PARENT_SCOPE)
+  set(${rest_var} "${rest}" PARENT_SCOPE)
+endfunction()
+file(READ "${DOCUMENTS}/subtitles_cues.srt" srt_in)
+cues(cues_in rest_in "${srt_in}")
+cues(cues_out rest_out "${out_srt}")
+if(NOT rest_in STREQUAL rest_out)
+  fail("--format srt changed numbers, times or blank lines:\n${out_srt}")
+endif()
+list(LENGTH cues_out n)
+if(NOT n EQUAL 4)
+  fail("--format srt: 4 cues in, ${n} out:\n${out_srt}")
+endif()
+# Cue 1: two lines of one sentence, translated together, broken into two lines.
+list(GET cues_out 0 c1)
+string(REPLACE "|" ";" c1_lines "${c1}")
+list(LENGTH c1_lines n1)
+string(REPLACE "|" " " c1_joined "${c1}")
+translate_one(want1 "Please save the document before you close the window.")
+if(NOT n1 EQUAL 2 OR NOT c1_joined STREQUAL want1)
+  fail("--format srt cue 1 is not the sentence's translation in two lines: '${c1}' (want '${want1}')")
+endif()
+# Cue 2: dialogue, line by line, dashes kept.
+list(GET cues_out 1 c2)
+translate_one(want2a "Where is the file?")
+translate_one(want2b "The file could not be opened.")
+if(NOT c2 STREQUAL "- ${want2a}|- ${want2b}")
+  fail("--format srt dialogue cue: '${c2}' (want '- ${want2a}|- ${want2b}')")
+endif()
+# Cue 3: the italics around the translation.
+list(GET cues_out 2 c3)
+if(NOT c3 STREQUAL "<i>${want2b}</i>")
+  fail("--format srt cue 3: '${c3}' (want '<i>${want2b}</i>')")
+endif()
+# Cue 4: '&' as SubRip writes it, not escaped.
+list(GET cues_out 3 c4)
+if(NOT c4 MATCHES "^Tom & Jerry" OR c4 MATCHES "&amp;")
+  fail("--format srt cue 4 lost its '&': '${c4}'")
+endif()
+# WebVTT: header, note, style and the cue's identifier and settings kept; the cue as in
+# the SubRip file.
+file(READ "${DOCUMENTS}/subtitles_cues.vtt" vtt_in)
+cues(vcues_in vrest_in "${vtt_in}")
+cues(vcues_out vrest_out "${out_vtt}")
+if(NOT vrest_in STREQUAL vrest_out OR NOT vcues_out STREQUAL c1)
+  fail("--format vtt: '${vrest_out}' / '${vcues_out}' (want '${vrest_in}' / '${c1}'):\n${out_vtt}")
+endif()

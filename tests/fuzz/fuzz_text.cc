@@ -15,7 +15,9 @@
 // well-formed character encodes to its own bytes.
 // And through gettext catalog parsing: a catalog rendered with its messages translated
 // as themselves parses again with none left to translate. And Markdown: inline markup
-// survives the trip to HTML and back, and rendering keeps the words in order.
+// survives the trip to HTML and back, and rendering keeps the words in order. And
+// subtitles: a file rendered with its cues translated as themselves keeps its timing
+// lines and (SubRip) its words in order.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -29,6 +31,7 @@
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
+#include "runtime/text/subtitles.h"
 #include "runtime/text/utf8.h"
 #include "tests/fuzz/fuzz_common.h"
 
@@ -209,6 +212,50 @@ void check_markdown(std::string_view text) {
                     text.size(), out.size());
 }
 
+size_t timing_lines(std::string_view text) {
+  size_t n = 0;
+  for (size_t b = 0; b <= text.size();) {
+    size_t e = text.find('\n', b);
+    if (e == std::string_view::npos) e = text.size();
+    std::string_view line = text.substr(b, e - b);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    n += edgemt::is_subtitle_timing_line(line);
+    b = e + 1;
+  }
+  return n;
+}
+
+std::vector<std::string> words(std::string_view text) {
+  std::vector<std::string> w;
+  std::string cur;
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      if (!cur.empty()) w.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) w.push_back(std::move(cur));
+  return w;
+}
+
+void check_subtitles(std::string_view text) {
+  const edgemt::SubtitleDocument d = edgemt::SubtitleDocument::parse(text);
+  const std::string out = d.render(d.units());
+  EDGEMT_FUZZ_CHECK(timing_lines(out) == timing_lines(text), "subtitles: %zu timing lines became %zu",
+                    timing_lines(text), timing_lines(out));
+  if (!d.webvtt()) {
+    // A text line's "-->" comes back as "->" (it must not look like a timing line).
+    std::string in(text);
+    for (size_t p; (p = in.find("-->")) != std::string::npos;) in.replace(p, 3, "->");
+    std::string got = out;
+    for (size_t p; (p = got.find("-->")) != std::string::npos;) got.replace(p, 3, "->");
+    EDGEMT_FUZZ_CHECK(words(got) == words(in), "subtitles: rendering changed the words (%zu -> %zu bytes)",
+                      text.size(), out.size());
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const char* const kLanguages[] = {"en", "de", "fr", "ja", "", "pt-BR"};
   static std::vector<std::unique_ptr<SentenceSplitter>> splitters = [] {
@@ -243,5 +290,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   check_po(text);
   check_markdown(text);
+  check_subtitles(text);
   return 0;
 }

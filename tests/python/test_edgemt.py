@@ -168,6 +168,14 @@ def test_translate_text():
     # Markdown: the heading's marker and the code block are kept, the heading translated.
     md = "# " + ref["sentences"][0] + "\n\n```\ncode here\n```\n"
     assert tr.translate(md, format="markdown") == "# " + node + "\n\n```\ncode here\n```\n"
+    # Subtitles: the cue's text translated, its number and times kept (SubRip and WebVTT).
+    for fmt, head, times in (("srt", "1\n", "00:00:01,000 --> 00:00:02,000\n"),
+                             ("vtt", "WEBVTT\n\n", "00:01.000 --> 00:02.000\n")):
+        sub = head + times + ref["sentences"][0] + "\n"
+        cue = " ".join(node.replace("-->", "->").split()) or ref["sentences"][0]
+        if fmt == "vtt":  # WebVTT's text is escaped as HTML's
+            cue = cue.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        assert tr.translate(sub, format=fmt) == head + times + cue + "\n", (fmt, tr.translate(sub, format=fmt))
     # gettext catalogs: the untranslated message is filled with the text's translation.
     sentence = ref["sentences"][0].replace("\\", "\\\\").replace('"', '\\"')
     catalog = 'msgid "Done"\nmsgstr "Fertig"\n\nmsgid "%s"\nmsgstr ""\n' % sentence

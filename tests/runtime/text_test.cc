@@ -19,6 +19,7 @@
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
+#include "runtime/text/subtitles.h"
 #include "runtime/text/utf8.h"
 
 namespace edgemt {
@@ -1160,7 +1161,7 @@ TEST(Markdown, ProseIsTranslatedCodeAndMarkupKept) {
   EXPECT_EQ(dc.render(dc.units()), crlf);
   // Translations go in place, markers kept.
   std::vector<std::string> t(want.size());
-  for (size_t i = 0; i < t.size(); ++i) t[i] = "T" + std::to_string(i);
+  for (size_t i = 0; i < t.size(); ++i) t[i] = std::string("T").append(std::to_string(i));
   EXPECT_EQ(d.render(t),
             "---\ntitle: x\n---\n# T0 #\n\nT1\n\n- T2\n- [ ] T3\n1. T4\n> T5\n\n"
             "```sh\nmake install\n```\n\n    indented code\n\n<div>\nhtml block\n</div>\n\n"
@@ -1194,4 +1195,124 @@ TEST(Markdown, SetextHeadingsAndLazyLinesAsCommonMarkReadsThem) {
             "ffnet\nwerden.\n\nT\n===\n\n---\n");
 }
 
+}  // namespace edgemt
+
+namespace edgemt {
+namespace {
+
+// Subtitles (runtime/text/subtitles.h): what is translated, and what comes back.
+std::string identity_render(const SubtitleDocument& d) { return d.render(d.units()); }
+
+TEST(Subtitles, TimingLines) {
+  EXPECT_TRUE(is_subtitle_timing_line("00:00:01,000 --> 00:00:04,000"));
+  EXPECT_TRUE(is_subtitle_timing_line("01:02:03.456 --> 01:02:05.000 line:0 position:20%"));
+  EXPECT_TRUE(is_subtitle_timing_line("00:01.000 --> 00:04.000"));  // WebVTT without hours
+  EXPECT_TRUE(is_subtitle_timing_line("  0:00:01,5-->0:00:02,0"));
+  EXPECT_FALSE(is_subtitle_timing_line("1"));
+  EXPECT_FALSE(is_subtitle_timing_line("Where did you go --> there"));
+  EXPECT_FALSE(is_subtitle_timing_line("00:00:01 --> 00:00:04"));  // no fraction
+  EXPECT_FALSE(is_subtitle_timing_line("12:30 is when we meet."));
+  EXPECT_FALSE(is_subtitle_timing_line(""));
+}
+
+TEST(Subtitles, SubRipCueLinesAreOneUnitAndTheRestIsKept) {
+  const std::string srt =
+      "\xEF\xBB\xBF"
+      "1\r\n00:00:01,000 --> 00:00:04,000\r\nWhere did you\r\nput the keys?\r\n\r\n"
+      "2\r\n00:00:04,500 --> 00:00:07,000\r\n- Where are you?\r\n-I am at home.\r\n\r\n"
+      "3\r\n00:00:07,500 --> 00:00:09,000\r\n{\\an8}<i>Tom & Jerry</i> say 1 < 2\r\n";
+  const SubtitleDocument d = SubtitleDocument::parse(srt);
+  EXPECT_FALSE(d.webvtt());
+  ASSERT_EQ(d.units().size(), 4u);
+  EXPECT_EQ(d.units()[0], "Where did you put the keys?");
+  EXPECT_EQ(d.units()[1], "Where are you?");  // a dialogue cue: line by line, dash kept aside
+  EXPECT_EQ(d.units()[2], "I am at home.");
+  EXPECT_EQ(d.units()[3], "<i>Tom &amp; Jerry</i> say 1 &lt; 2");  // tags kept, text escaped
+  // Given back unchanged, the file is the same, byte for byte (line ends and BOM too).
+  EXPECT_EQ(identity_render(d), srt);
+
+  const std::string out = d.render({"Wo hast du die Schlüssel hingelegt?", "Wo bist du?", "Ich bin zu Hause.",
+                                    "<i>Tom &amp; Jerry</i> sagen 1 &lt; 2"});
+  EXPECT_EQ(out,
+            "\xEF\xBB\xBF"
+            "1\r\n00:00:01,000 --> 00:00:04,000\r\nWo hast du die\r\nSchlüssel hingelegt?\r\n\r\n"
+            "2\r\n00:00:04,500 --> 00:00:07,000\r\n- Wo bist du?\r\n-Ich bin zu Hause.\r\n\r\n"
+            "3\r\n00:00:07,500 --> 00:00:09,000\r\n{\\an8}<i>Tom & Jerry</i> sagen 1 < 2\r\n");
+}
+
+TEST(Subtitles, WebVttKeepsHeaderNotesAndStylesAndDropsKaraokeTimes) {
+  const std::string vtt =
+      "WEBVTT - a film\n\nNOTE a comment\nover two lines\n\nSTYLE\n::cue { color: yellow }\n\n"
+      "intro\n00:01.000 --> 00:04.000 align:start\n<v Roger>Hello, how are you\ntoday?</v>\n\n"
+      "00:05.000 --> 00:08.000\n<c.yellow>Save</c> the <00:06.000>file &amp; quit.";
+  const SubtitleDocument d = SubtitleDocument::parse(vtt);
+  EXPECT_TRUE(d.webvtt());
+  ASSERT_EQ(d.units().size(), 2u);
+  EXPECT_EQ(d.units()[0], "<v Roger>Hello, how are you today?</v>");
+  EXPECT_EQ(d.units()[1], "<c.yellow>Save</c> the file &amp; quit.");  // already HTML-like: kept escaped
+  const std::string out =
+      d.render({"<v Roger>Hallo, wie geht es dir heute?</v>", "<c.yellow>Sichern</c> &amp; Ende."});
+  EXPECT_EQ(out,
+            "WEBVTT - a film\n\nNOTE a comment\nover two lines\n\nSTYLE\n::cue { color: yellow }\n\n"
+            "intro\n00:01.000 --> 00:04.000 align:start\n<v Roger>Hallo, wie geht\nes dir heute?</v>\n\n"
+            "00:05.000 --> 00:08.000\n<c.yellow>Sichern</c> &amp; Ende.");
+}
+
+TEST(Subtitles, CueWithoutBlankLineBeforeTheNextAndEmptyCues) {
+  // A file that leaves out the blank line between cues; a cue without text.
+  const std::string srt =
+      "1\n00:00:01,000 --> 00:00:02,000\nHello.\n2\n00:00:03,000 --> 00:00:04,000\n\n"
+      "3\n00:00:05,000 --> 00:00:06,000\nBye.\n";
+  const SubtitleDocument d = SubtitleDocument::parse(srt);
+  ASSERT_EQ(d.units().size(), 2u);
+  EXPECT_EQ(d.units()[0], "Hello.");
+  EXPECT_EQ(d.units()[1], "Bye.");
+  EXPECT_EQ(d.render({"Hallo.", "Tschüss."}),
+            "1\n00:00:01,000 --> 00:00:02,000\nHallo.\n2\n00:00:03,000 --> 00:00:04,000\n\n"
+            "3\n00:00:05,000 --> 00:00:06,000\nTschüss.\n");
+}
+
+TEST(Subtitles, ACueNeverLosesItsTextOrStructure) {
+  const std::string srt =
+      "1\n00:00:01,000 --> 00:00:02,000\nTwo\nlines\n\n"
+      "2\n00:00:03,000 --> 00:00:04,000\n- A\n- B\n";
+  const SubtitleDocument d = SubtitleDocument::parse(srt);
+  ASSERT_EQ(d.units().size(), 3u);
+  // Empty translations: the cue keeps its text (an empty line would end the cue).
+  EXPECT_EQ(d.render({"", " ", ""}), srt);
+  // A translation with line breaks or a timing arrow cannot break the file's structure.
+  EXPECT_EQ(d.render({"eins\nzwei --> drei", "x\r\ny", "z"}),
+            "1\n00:00:01,000 --> 00:00:02,000\neins zwei\n-> drei\n\n"
+            "2\n00:00:03,000 --> 00:00:04,000\n- x  y\n- z\n");
+  // One word for two lines: one line.
+  EXPECT_EQ(d.render({"Zwei", "a", "b"}),
+            "1\n00:00:01,000 --> 00:00:02,000\nZwei\n\n2\n00:00:03,000 --> 00:00:04,000\n- a\n- b\n");
+  // Missing translations (fewer than units) keep the text too.
+  EXPECT_EQ(d.render({}), srt);
+}
+
+TEST(Subtitles, LinesAreBrokenEvenlyAtSpacesOutsideTags) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(break_subtitle_lines("one two three four", 2), (V{"one two", "three four"}));
+  EXPECT_EQ(break_subtitle_lines("<font color=\"#ff0000\">aaaa bbbb</font> cc", 2),
+            (V{"<font color=\"#ff0000\">aaaa", "bbbb</font> cc"}));
+  EXPECT_EQ(break_subtitle_lines("a b c d e f", 3), (V{"a b", "c d", "e f"}));
+  EXPECT_EQ(break_subtitle_lines("  word  ", 2), (V{"word"}));
+  EXPECT_EQ(break_subtitle_lines("Grüße   aus Köln", 2), (V{"Grüße", "aus Köln"}));
+  EXPECT_EQ(break_subtitle_lines("", 2), V{});
+  EXPECT_EQ(break_subtitle_lines("one two three", 1), (V{"one two three"}));
+  // Never an empty line, whatever the spaces.
+  for (const char* s : {"a  b", " a b ", "a    ", "a b c d e f g h i j", "x &amp; y"}) {
+    for (size_t n = 1; n <= 5; ++n) {
+      for (const std::string& l : break_subtitle_lines(s, n)) {
+        EXPECT_FALSE(l.empty()) << s << " in " << n;
+        EXPECT_NE(l.front(), ' ');
+        EXPECT_NE(l.back(), ' ');
+      }
+      EXPECT_LE(break_subtitle_lines(s, n).size(), n);
+    }
+  }
+}
+
+}  // namespace
 }  // namespace edgemt

@@ -1,0 +1,329 @@
+#include "runtime/text/subtitles.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <utility>
+
+#include "runtime/text/lines.h"
+
+namespace edgemt {
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool blank(std::string_view s) { return trim(s).empty(); }
+
+bool all_digits(std::string_view s) {
+  s = trim(s);
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A time "[hh:]mm:ss[,.]fff" (SubRip's hours may have one digit or more, WebVTT's
+// fraction exactly three; both are accepted leniently) at s[*p]; advances *p.
+bool parse_time(std::string_view s, size_t* p) {
+  size_t i = *p;
+  int groups = 0;
+  for (;;) {
+    const size_t start = i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    if (i == start) return false;
+    ++groups;
+    if (i < s.size() && s[i] == ':' && groups < 3) {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  if (groups < 2 || i >= s.size() || (s[i] != ',' && s[i] != '.')) return false;
+  const size_t frac = ++i;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  if (i == frac) return false;
+  *p = i;
+  return true;
+}
+
+// SubRip's formatting tags, kept as tags; any other '<' is text.
+bool srt_tag(std::string_view s, size_t at, size_t* end) {
+  const size_t close = s.find('>', at);
+  if (close == std::string_view::npos) return false;
+  std::string_view name = s.substr(at + 1, close - at - 1);
+  if (!name.empty() && name[0] == '/') name.remove_prefix(1);
+  const size_t sp = name.find(' ');
+  const bool attrs = sp != std::string_view::npos;
+  if (attrs) name = name.substr(0, sp);
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool ok =
+      lower == "font" || (!attrs && (lower == "i" || lower == "b" || lower == "u" || lower == "s"));
+  if (ok) *end = close + 1;
+  return ok;
+}
+
+// SubRip text to an HTML fragment: its tags kept, the rest escaped.
+std::string srt_to_html(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    size_t end = 0;
+    if (s[i] == '<' && srt_tag(s, i, &end)) {
+      out.append(s, i, end - i);
+      i = end;
+      continue;
+    }
+    switch (s[i]) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      default:
+        out += s[i];
+    }
+    ++i;
+  }
+  return out;
+}
+
+// WebVTT cue text is HTML-like already: only its karaoke timestamps ("<00:01.000>") go.
+std::string vtt_to_html(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    if (s[i] == '<' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+      const size_t close = s.find('>', i);
+      if (close != std::string_view::npos) {
+        i = close + 1;
+        continue;
+      }
+    }
+    out += s[i++];
+  }
+  return out;
+}
+
+// A translated fragment back to SubRip: tags kept, the HTML path's escapes undone.
+std::string html_to_srt(std::string_view s) {
+  static constexpr std::pair<std::string_view, char> kEntities[] = {
+      {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}};
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    if (s[i] == '<') {
+      const size_t close = s.find('>', i);
+      const size_t end = close == std::string_view::npos ? s.size() : close + 1;
+      out.append(s, i, end - i);
+      i = end;
+      continue;
+    }
+    bool done = false;
+    if (s[i] == '&') {
+      for (const auto& [name, ch] : kEntities) {
+        if (s.substr(i, name.size()) == name) {
+          out += ch;
+          i += name.size();
+          done = true;
+          break;
+        }
+      }
+    }
+    if (!done) out += s[i++];
+  }
+  return out;
+}
+
+// One line of a cue as written back: no line breaks, no "-->" (a timing line's mark).
+std::string clean_line(std::string s) {
+  for (char& c : s) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  for (size_t p; (p = s.find("-->")) != std::string::npos;) s.replace(p, 3, "->");
+  return std::string(trim(s));
+}
+
+// A dialogue line's dash and the spaces after it ("- "), or "".
+std::string_view dialogue_dash(std::string_view line) {
+  if (line.empty() || line[0] != '-' || line.substr(0, 3) == "-->") return {};
+  size_t n = 1;
+  while (n < line.size() && (line[n] == ' ' || line[n] == '\t')) ++n;
+  return line.substr(0, n);
+}
+
+}  // namespace
+
+bool is_subtitle_timing_line(std::string_view line) {
+  size_t p = 0;
+  while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+  if (!parse_time(line, &p)) return false;
+  while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+  if (line.substr(p, 3) != "-->") return false;
+  p += 3;
+  while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+  return parse_time(line, &p);
+}
+
+std::vector<std::string> break_subtitle_lines(std::string_view html, size_t lines) {
+  html = trim(html);
+  // The spaces outside tags where a line may break, with the characters shown before them.
+  std::vector<std::pair<size_t, size_t>> spaces;  // (byte, shown before)
+  size_t shown = 0;
+  for (size_t i = 0; i < html.size();) {
+    if (html[i] == '<') {
+      const size_t close = html.find('>', i);
+      i = close == std::string_view::npos ? html.size() : close + 1;
+      continue;
+    }
+    if (html[i] == ' ') spaces.emplace_back(i, shown);
+    if (html[i] == '&') {  // an entity shows one character
+      const size_t semi = html.find(';', i);
+      if (semi != std::string_view::npos && semi - i <= 8) {
+        ++shown;
+        i = semi + 1;
+        continue;
+      }
+    }
+    if ((static_cast<unsigned char>(html[i]) & 0xC0) != 0x80) ++shown;  // UTF-8 lead bytes
+    ++i;
+  }
+  std::vector<size_t> breaks;
+  size_t next = 0;  // first usable entry of spaces
+  for (size_t k = 1; k < lines && next < spaces.size(); ++k) {
+    const double target = static_cast<double>(shown) * static_cast<double>(k) / static_cast<double>(lines);
+    size_t best = next;
+    for (size_t s = next; s < spaces.size(); ++s) {
+      if (std::abs(static_cast<double>(spaces[s].second) - target) <
+          std::abs(static_cast<double>(spaces[best].second) - target))
+        best = s;
+    }
+    breaks.push_back(spaces[best].first);
+    next = best + 1;
+    while (next < spaces.size() && spaces[next].first == spaces[next - 1].first + 1)
+      ++next;  // a run of spaces
+  }
+  std::vector<std::string> out;
+  size_t at = 0;
+  for (size_t b : breaks) {
+    const std::string_view part = trim(html.substr(at, b - at));
+    if (!part.empty()) out.emplace_back(part);
+    at = b + 1;
+  }
+  const std::string_view last = trim(html.substr(std::min(at, html.size())));
+  if (!last.empty()) out.emplace_back(last);
+  return out;
+}
+
+SubtitleDocument SubtitleDocument::parse(std::string_view text) {
+  SubtitleDocument d;
+  const std::vector<LineSpan> lines = split_lines(text);
+  auto body = [&](size_t i) { return text.substr(lines[i].begin, lines[i].body_end - lines[i].begin); };
+  auto whole = [&](size_t i) { return text.substr(lines[i].begin, lines[i].end - lines[i].begin); };
+  if (!lines.empty()) {
+    std::string_view first = body(0);
+    if (first.substr(0, 3) == "\xEF\xBB\xBF") first.remove_prefix(3);
+    d.webvtt_ = first.substr(0, 6) == "WEBVTT";
+  }
+  auto to_html = [&](std::string_view s) { return d.webvtt_ ? vtt_to_html(s) : srt_to_html(s); };
+  for (size_t i = 0; i < lines.size();) {
+    Piece verbatim;
+    verbatim.verbatim = std::string(whole(i));
+    d.pieces_.push_back(std::move(verbatim));
+    if (!is_subtitle_timing_line(body(i))) {
+      ++i;
+      continue;
+    }
+    // The cue's text: up to a blank line, or (a file that leaves the blank line out) the
+    // next cue's number and timing line.
+    size_t j = i + 1;
+    while (j < lines.size() && !blank(body(j)) && !is_subtitle_timing_line(body(j)) &&
+           !(all_digits(body(j)) && j + 1 < lines.size() && is_subtitle_timing_line(body(j + 1))))
+      ++j;
+    if (j > i + 1) {
+      Piece cue;
+      std::vector<std::string_view> texts;
+      for (size_t k = i + 1; k < j; ++k) {
+        texts.push_back(body(k));
+        cue.original.emplace_back(body(k));
+        cue.line_ends.emplace_back(text.substr(lines[k].body_end, lines[k].end - lines[k].body_end));
+      }
+      // SubRip's override codes before the text ("{\an8}") stay in front of it.
+      size_t codes = 0;
+      while (texts[0].substr(codes, 2) == "{\\") {
+        const size_t close = texts[0].find('}', codes);
+        if (close == std::string_view::npos) break;
+        codes = close + 1;
+      }
+      cue.prefix = std::string(texts[0].substr(0, codes));
+      texts[0].remove_prefix(codes);
+      const bool dialogue =
+          texts.size() >= 2 && std::all_of(texts.begin(), texts.end(),
+                                           [](std::string_view t) { return !dialogue_dash(t).empty(); });
+      if (dialogue) {
+        for (std::string_view t : texts) {
+          const std::string_view dash = dialogue_dash(t);
+          cue.line_prefix.emplace_back(dash);
+          cue.units.push_back(d.units_.size());
+          d.units_.push_back(to_html(trim(t.substr(dash.size()))));
+        }
+      } else {
+        std::string joined;
+        for (std::string_view t : texts) {
+          t = trim(t);
+          if (t.empty()) continue;
+          if (!joined.empty()) joined += ' ';
+          joined.append(t);
+        }
+        cue.units.push_back(d.units_.size());
+        d.units_.push_back(to_html(joined));
+      }
+      d.pieces_.push_back(std::move(cue));
+    }
+    i = j;
+  }
+  return d;
+}
+
+std::string SubtitleDocument::render(const std::vector<std::string>& html) const {
+  std::string out;
+  auto from_html = [&](std::string_view s) { return clean_line(webvtt_ ? std::string(s) : html_to_srt(s)); };
+  for (const Piece& p : pieces_) {
+    if (p.units.empty()) {
+      out += p.verbatim;
+      continue;
+    }
+    std::vector<std::string> lines;
+    if (!p.line_prefix.empty()) {
+      for (size_t k = 0; k < p.units.size(); ++k) {
+        std::string t = p.units[k] < html.size() ? from_html(html[p.units[k]]) : std::string();
+        // Nothing came back: the line keeps its text (the first without its codes,
+        // which are put back below).
+        lines.push_back(blank(t) ? p.original[k].substr(k == 0 ? p.prefix.size() : 0) : p.line_prefix[k] + t);
+      }
+      lines[0] = p.prefix + lines[0];
+    } else {
+      const std::string_view t = p.units[0] < html.size() ? std::string_view(html[p.units[0]]) : "";
+      for (const std::string& l : break_subtitle_lines(t, p.original.size())) {
+        std::string line = from_html(l);
+        if (!blank(line)) lines.push_back(std::move(line));
+      }
+      if (lines.empty()) {
+        lines = p.original;  // nothing came back: the cue keeps its text
+      } else if (!p.prefix.empty()) {
+        lines[0] = p.prefix + lines[0];
+      }
+    }
+    for (size_t k = 0; k < lines.size(); ++k) {
+      out += lines[k];
+      out += k + 1 < lines.size() ? p.line_ends[std::min(k, p.line_ends.size() - 1)] : p.line_ends.back();
+    }
+  }
+  return out;
+}
+
+}  // namespace edgemt
