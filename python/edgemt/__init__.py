@@ -216,9 +216,10 @@ class Translator:
         repetition_guard: a hypothesis that repeats one n-gram back to back (a token 8
         times, up to 16 tokens 4 times) ends there; False: the model's exact search.
         protect_spans: URLs, e-mail addresses, file paths, `code`, placeholders (%s, {name},
-        $1), numbers with units and characters the model's vocabulary lacks ("€", emoji)
-        come through verbatim, and a sentence written in capitals is translated recased
-        and given back in capitals; False: translated as any text.
+        $1), numbers with units, long tokens (base64, hex digests) and characters the
+        model's vocabulary lacks ("€", emoji) come through verbatim, and a sentence
+        written in capitals is translated recased and given back in capitals; False:
+        translated as any text.
         glossary: {source term: target term}; each source term found in a sentence (a
         whole word) is translated as its target.
         format: "text", or "html": each text is an HTML document whose text nodes are

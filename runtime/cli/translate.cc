@@ -121,10 +121,12 @@ options:
                      each source term found in a sentence (a whole word; a lower-case
                      term also capitalized) is translated as its target
   --no-protect       translate URLs, e-mail addresses, file paths, `code`, placeholders
-                     (%s, {name}, $1), numbers with units and the characters the model's
-                     vocabulary lacks (which it drops) as any text (by default they
-                     come through verbatim), and lines in capitals as they are (by
-                     default recased for the model and given back in capitals)
+                     (%s, {name}, $1), numbers with units, long tokens (base64, hex
+                     digests: 64 or more ASCII letters, digits, +/=_-.) and the
+                     characters the model's vocabulary lacks (which it drops) as any
+                     text (by default they come through verbatim), and lines in
+                     capitals as they are (by default recased for the model and given
+                     back in capitals)
   --no-shortlist      score every target token even if the model has a lexical
                      shortlist (by default each sentence's output is chosen among its
                      shortlist's candidates, as Marian's --shortlist)

@@ -198,6 +198,22 @@ constexpr std::array<std::string_view, 58> kUnits = {
     "kB",   "MB",        "GB",        "TB",   "PB",   "Hz",   "ms",   "ns",   "mV",   "kW",   "mA",   "px",
     "pt",   "%",         "°",         "m",    "g",    "s",    "h",    "V",    "W",    "B"};
 
+// A token of kLongToken or more ASCII letters, digits and + / = _ - . alone (base64,
+// hex digests, keys, IDs, a line of one repeated letter): no word of a language written
+// with spaces is that long, and the model would turn it into a few words of garbage.
+constexpr size_t kLongToken = 64;
+size_t match_long_token(std::string_view s, size_t i) {
+  auto token_byte = [](char c) {
+    return is_alnum(c) || c == '+' || c == '/' || c == '=' || c == '_' || c == '-' || c == '.';
+  };
+  if (i > 0 && (token_byte(s[i - 1]) || static_cast<unsigned char>(s[i - 1]) >= 0x80)) return 0;
+  size_t j = i;
+  while (j < s.size() && token_byte(s[j])) ++j;
+  if (j - i < kLongToken) return 0;
+  if (j < s.size() && static_cast<unsigned char>(s[j]) >= 0x80) return 0;  // part of a longer word
+  return j - i;
+}
+
 size_t match_number_unit(std::string_view s, size_t i) {
   if (!is_digit(s[i]) || (i > 0 && (is_alnum(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == ','))) return 0;
   size_t j = i;
@@ -443,6 +459,7 @@ void scan(std::string_view text, const Glossary* glossary, bool builtin, std::ve
       if (n == 0) n = match_path(text, i);
       if (n == 0) n = match_placeholder(text, i);
       if (n == 0) n = match_number_unit(text, i);
+      if (n == 0) n = match_long_token(text, i);
     }
     if (n > 0) {
       size_t end = i + n;

@@ -7,6 +7,8 @@
 //   code          `make install` (backquoted)
 //   placeholders  printf's %s %d %5.2f %1$s %(name)s, {name} {0} {{name}}, ${HOME} $HOME $1
 //   numbers with units   5 km, 3.5GB, 100 %, 20°C, 1,5 MiB
+//   long tokens   64 or more ASCII letters, digits and + / = _ - . without a space:
+//                 base64, hex digests, keys, IDs (no word is that long)
 //   unknown characters   what the model's vocabulary has no piece for, which a
 //                 translation would drop: "20 €", "François", "日本語", emoji (given by
 //                 the caller: Tokenizer::unknown_spans)

@@ -455,6 +455,19 @@ TEST(ProtectedSpans, KnownKinds) {
                      "2.4\xC2\xA0GHz"}));
 }
 
+TEST(ProtectedSpans, LongTokensAreKept) {
+  const std::string sha = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";  // 64
+  EXPECT_EQ(spans_of("Check the sum " + sha + " first."), (Strings{sha}));
+  const std::string b64 = "dGhpcyBpcyBhIHZlcnkgbG9uZyBiYXNlNjQgZW5jb2RlZCBzdHJpbmcgZm9yIHRlc3Rpbmc=";
+  EXPECT_EQ(spans_of("Der Schl\xC3\xBCssel: " + b64 + "."), (Strings{b64 + "."}));
+  EXPECT_EQ(spans_of(std::string(5000, 'a')), (Strings{std::string(5000, 'a')}));
+  // Shorter than 64, or the tail of a word with letters beyond ASCII: not a token.
+  EXPECT_TRUE(spans_of("Donaudampfschifffahrtsgesellschaftskapitaensmuetzenabzeichen ist lang.").empty());
+  EXPECT_TRUE(spans_of(std::string(63, 'x') + " y").empty());
+  EXPECT_TRUE(spans_of("\xC3\xBC" + std::string(70, 'a')).empty());
+  EXPECT_TRUE(spans_of(std::string(70, 'a') + "\xC3\xBC").empty());
+}
+
 TEST(ProtectedSpans, OrdinaryProseIsNotProtected) {
   for (const char* text :
        {"The file could not be opened.", "He said: yes/no, and/or maybe.", "It is 50 % off",
