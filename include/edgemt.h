@@ -50,16 +50,17 @@ extern "C" {
        7: edgemt_bundled_model_path, edgemt_model_source/target_language;      \
        8: edgemt_translate_scored; 9: edgemt_bundled_model_route;              \
        10: edgemt_score_ids, edgemt_score, edgemt_model_target_token_id;       \
-       11: EDGEMT_FORMAT_SUBTITLES */
+       11: EDGEMT_FORMAT_SUBTITLES, _WRAPPED */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
- * _SUBTITLES since 11). */
+ * _SUBTITLES and _WRAPPED since 11). */
 typedef enum edgemt_format {
   EDGEMT_FORMAT_TEXT = 0,
   EDGEMT_FORMAT_HTML = 1,
   EDGEMT_FORMAT_PO = 2,
   EDGEMT_FORMAT_MARKDOWN = 3,
-  EDGEMT_FORMAT_SUBTITLES = 4
+  EDGEMT_FORMAT_SUBTITLES = 4,
+  EDGEMT_FORMAT_WRAPPED = 5
 } edgemt_format;
 
 typedef enum edgemt_status {
@@ -149,7 +150,9 @@ typedef struct edgemt_translate_options {
    * URLs, HTML and markup kept. Since version 11, EDGEMT_FORMAT_SUBTITLES (4): subtitle
    * files (SubRip .srt, or WebVTT .vtt with its WEBVTT header) whose cues' text is
    * translated, each cue broken into as many lines as it had; cue numbers, times,
-   * formatting tags and the rest kept. */
+   * formatting tags and the rest kept; EDGEMT_FORMAT_WRAPPED (5): plain text whose
+   * paragraphs are wrapped at a width: a paragraph's wrapped lines translated together
+   * and wrapped again, short lines (greetings, lists) kept as lines. */
   int32_t format;
   /* Since C API version 6. Random sampling for variety: each next token is drawn among
    * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),

@@ -229,12 +229,15 @@ class Translator:
         document whose prose is translated, code, URLs, HTML and markup kept; "srt" (or
         "vtt"): each text is a subtitle file (SubRip, or WebVTT with its WEBVTT header)
         whose cues' text is translated, each cue broken into as many lines as it had,
-        cue numbers, times and formatting tags kept.
+        cue numbers, times and formatting tags kept; "wrapped": each text is plain text
+        whose paragraphs are wrapped at a width (an e-mail, a README.txt): a paragraph's
+        wrapped lines are translated together and wrapped again, short lines kept.
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         """
-        if format not in ("text", "html", "po", "markdown", "srt", "vtt"):
-            raise ValueError("format must be 'text', 'html', 'markdown', 'po', 'srt' or 'vtt', got %r" % (format,))
+        if format not in ("text", "wrapped", "html", "po", "markdown", "srt", "vtt"):
+            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt' or 'vtt', got %r"
+                             % (format,))
         if self.pivot is not None:
             if glossary:
                 raise NotImplementedError("a glossary through a pivot language is not supported")
@@ -254,6 +257,7 @@ class Translator:
         options.po = format == "po"
         options.markdown = format == "markdown"
         options.subtitles = format in ("srt", "vtt")
+        options.wrapped = format == "wrapped"
         if glossary:
             lines = []
             for src, tgt in glossary.items():

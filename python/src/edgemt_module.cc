@@ -75,6 +75,7 @@ struct Options {
   bool po = false;                    // texts are gettext catalogs
   bool markdown = false;              // texts are Markdown documents
   bool subtitles = false;             // texts are subtitle files (SubRip, WebVTT)
+  bool wrapped = false;               // texts are plain text with wrapped paragraphs
   int sampling_topk = 0;              // 0 or 1: no sampling
   float sampling_temperature = 0.0f;  // 0: 1
   uint64_t seed = 0;
@@ -95,6 +96,7 @@ struct Options {
                : po        ? EDGEMT_FORMAT_PO
                : markdown  ? EDGEMT_FORMAT_MARKDOWN
                : subtitles ? EDGEMT_FORMAT_SUBTITLES
+               : wrapped   ? EDGEMT_FORMAT_WRAPPED
                            : EDGEMT_FORMAT_TEXT;
     o.sampling_topk = sampling_topk;
     o.sampling_temperature = sampling_temperature;
@@ -347,6 +349,7 @@ PYBIND11_MODULE(_edgemt, m) {
       .def_readwrite("po", &Options::po)
       .def_readwrite("markdown", &Options::markdown)
       .def_readwrite("subtitles", &Options::subtitles)
+      .def_readwrite("wrapped", &Options::wrapped)
       .def_readwrite("sampling_topk", &Options::sampling_topk)
       .def_readwrite("sampling_temperature", &Options::sampling_temperature)
       .def_readwrite("seed", &Options::seed);

@@ -143,9 +143,12 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
       case EDGEMT_FORMAT_SUBTITLES:
         out->format = edgemt::TextFormat::kSubtitles;
         break;
+      case EDGEMT_FORMAT_WRAPPED:
+        out->format = edgemt::TextFormat::kWrapped;
+        break;
       default:
         return fail(EDGEMT_INVALID_ARGUMENT,
-                    "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN or _SUBTITLES, got " +
+                    "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES or _WRAPPED, got " +
                         std::to_string(o->format));
     }
   }

@@ -19,6 +19,7 @@
 #include "runtime/text/markup.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/subtitles.h"
+#include "runtime/text/wrapped_text.h"
 
 namespace edgemt {
 
@@ -563,6 +564,11 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
     html.format = TextFormat::kHtml;
     return translate_units(docs, html);
   }
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kWrapped) {
+    std::vector<WrappedText> docs;
+    for (const std::string& t : texts) docs.push_back(WrappedText::parse(t));
+    return translate_units(docs, as_plain_text(options));
+  }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {
     std::vector<PoCatalog> catalogs;
     for (size_t i = 0; i < texts.size(); ++i) {
@@ -637,7 +643,8 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     const std::vector<std::string>& texts, size_t num_hypotheses, const TranslateOptions& options) {
   if (options.format.value_or(TextFormat::kText) == TextFormat::kPo ||
       options.format.value_or(TextFormat::kText) == TextFormat::kMarkdown ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kSubtitles) {  // one document each: the best
+      options.format.value_or(TextFormat::kText) == TextFormat::kSubtitles ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kWrapped) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();
     std::vector<std::vector<std::string>> result;
@@ -732,7 +739,8 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
                                                                size_t num_hypotheses,
                                                                const TranslateOptions& options) {
   if (options.format.value_or(TextFormat::kText) != TextFormat::kText)
-    return invalid_argument("translate_scored takes plain text (not HTML, po, Markdown or subtitles)");
+    return invalid_argument(
+        "translate_scored takes plain text lines (not HTML, po, Markdown, subtitles or wrapped text)");
   NbestRun run;
   EDGEMT_RETURN_IF_ERROR(run_text_nbest(texts, num_hypotheses, options, true, true, &run));
   const bool split = options.split_sentences.value_or(true);

@@ -50,8 +50,9 @@ struct TranslatorOptions {
 // Markdown documents keep code, markup and structure and translate their prose
 // (runtime/text/markdown.h). Subtitle files (SubRip .srt, WebVTT .vtt) translate each
 // cue's text, broken into as many lines as it had, and keep numbers, times and the rest
-// (runtime/text/subtitles.h).
-enum class TextFormat { kText, kHtml, kPo, kMarkdown, kSubtitles };
+// (runtime/text/subtitles.h). Wrapped plain text translates each paragraph's wrapped
+// lines together and wraps the translation again (runtime/text/wrapped_text.h).
+enum class TextFormat { kText, kHtml, kPo, kMarkdown, kSubtitles, kWrapped };
 
 // Per call; what is not set comes from the model (its generation config) or the
 // translator's limits.

@@ -82,8 +82,12 @@ options:
                      an "n_best" list ({"translation", "score", "confidence"}, best
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
-  --format FORMAT    text (default), html, markdown, po or srt (also vtt): each TEXT,
-                     or else all of standard input, is one document. html: the text between tags is
+  --format FORMAT    text (default), wrapped, html, markdown, po or srt (also vtt):
+                     each TEXT, or else all of standard input, is one document.
+                     wrapped: plain text whose paragraphs are wrapped at a width
+                     (e-mails, README.txt, books): a paragraph's wrapped lines are
+                     translated together and wrapped again at its width; short lines
+                     (greetings, signatures, lists) stay lines. html: the text between tags is
                      translated (tags, attributes, comments and script/style/code/pre
                      elements are kept byte for byte; entities decoded, and &, <, >
                      escaped again). markdown: prose (headings, paragraphs, list items,
@@ -287,8 +291,10 @@ int parse_args(int argc, char** argv, Args* a) {
       if (i + 1 >= argc ||
           (std::strcmp(argv[i + 1], "text") != 0 && std::strcmp(argv[i + 1], "html") != 0 &&
            std::strcmp(argv[i + 1], "po") != 0 && std::strcmp(argv[i + 1], "markdown") != 0 &&
-           std::strcmp(argv[i + 1], "srt") != 0 && std::strcmp(argv[i + 1], "vtt") != 0)) {
-        std::fprintf(stderr, "translate: --format expects text, html, markdown, po, srt or vtt, got '%s'\n",
+           std::strcmp(argv[i + 1], "srt") != 0 && std::strcmp(argv[i + 1], "vtt") != 0 &&
+           std::strcmp(argv[i + 1], "wrapped") != 0)) {
+        std::fprintf(stderr,
+                     "translate: --format expects text, wrapped, html, markdown, po, srt or vtt, got '%s'\n",
                      i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
@@ -298,7 +304,8 @@ int parse_args(int argc, char** argv, Args* a) {
                   : std::strcmp(argv[i], "markdown") == 0 ? edgemt::TextFormat::kMarkdown
                   : std::strcmp(argv[i], "srt") == 0 || std::strcmp(argv[i], "vtt") == 0
                       ? edgemt::TextFormat::kSubtitles
-                      : edgemt::TextFormat::kText;
+                  : std::strcmp(argv[i], "wrapped") == 0 ? edgemt::TextFormat::kWrapped
+                                                         : edgemt::TextFormat::kText;
     } else if (arg == "--alignment-layer") {
       if (!need_int(0, 64, &a->alignment_layer)) return 2;
     } else if (arg == "--n-best") {

@@ -259,6 +259,9 @@ SubtitleDocument SubtitleDocument::parse(std::string_view text) {
         if (close == std::string_view::npos) break;
         codes = close + 1;
       }
+      if (codes > 0) {  // and the spaces after them
+        while (codes < texts[0].size() && (texts[0][codes] == ' ' || texts[0][codes] == '\t')) ++codes;
+      }
       cue.prefix = std::string(texts[0].substr(0, codes));
       texts[0].remove_prefix(codes);
       const bool dialogue =

@@ -191,6 +191,17 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   ASSERT_TRUE(want_srt.has_value()) << want_srt.status().to_string();
   EXPECT_EQ(out[0], want_srt.value()[0]);
   EXPECT_EQ(std::string(out[0]).rfind("1\n00:00:01,000 --> 00:00:02,000\n", 0), 0u) << out[0];
+  // Version 11: wrapped text, as the C++ API translates it.
+  const std::string wrapped_doc = texts[0] + "\n\n" + texts[1] + "\n";
+  const char* wrapped_in = wrapped_doc.c_str();
+  o.format = EDGEMT_FORMAT_WRAPPED;
+  ASSERT_EQ(edgemt_translate(tr, &wrapped_in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
+  edgemt::TranslateOptions wo;
+  wo.format = edgemt::TextFormat::kWrapped;
+  auto want_wrapped = cpp.value()->translate({wrapped_doc}, wo);
+  ASSERT_TRUE(want_wrapped.has_value()) << want_wrapped.status().to_string();
+  EXPECT_EQ(out[0], want_wrapped.value()[0]);
+  EXPECT_NE(std::string(out[0]).find("\n\n"), std::string::npos) << out[0];
   o.format = EDGEMT_FORMAT_PO;
   const char* bad_catalog = "msgid \"x\nmsgstr \"\"\n";
   EXPECT_EQ(edgemt_translate(tr, &bad_catalog, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);

@@ -8,6 +8,9 @@
 #     header, notes and styles unchanged; a cue's lines translated together (the same
 #     words as the joined sentence's translation) and broken into as many lines; a
 #     dialogue cue line by line, dashes kept; tags around the words; '&' as written;
+#   a hard-wrapped letter (--format wrapped): a paragraph's lines translated together
+#     (the same words as the joined paragraph's translation) and wrapped again, short
+#     lines (greeting, signature) translated alone, blank lines kept;
 #   a gettext catalog (--format po): every untranslated message (plural forms, context,
 #     multi-line) filled and flagged fuzzy, translated ones kept, the result valid for
 #     msgfmt --check (placeholders, plural forms; where gettext is installed), and a
@@ -318,4 +321,36 @@ cues(vcues_in vrest_in "${vtt_in}")
 cues(vcues_out vrest_out "${out_vtt}")
 if(NOT vrest_in STREQUAL vrest_out OR NOT vcues_out STREQUAL c1)
   fail("--format vtt: '${vrest_out}' / '${vcues_out}' (want '${vrest_in}' / '${c1}'):\n${out_vtt}")
+endif()
+
+# --- --format wrapped: a hard-wrapped letter
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format wrapped
+                INPUT_FILE "${DOCUMENTS}/letter.txt" OUTPUT_VARIABLE letter ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  fail("translate --format wrapped failed (${rc}): ${err}")
+endif()
+message(STATUS "--format wrapped:\n${letter}")
+# Paragraphs: runs of lines between blank lines.
+string(REPLACE ";" "\\;" letter_esc "${letter}")
+string(REPLACE "\n\n" ";" paragraphs "${letter_esc}")
+list(LENGTH paragraphs n)
+if(NOT n EQUAL 4)
+  fail("--format wrapped: 4 paragraphs in, ${n} out:\n${letter}")
+endif()
+list(GET paragraphs 0 p0)
+list(GET paragraphs 1 p1)
+list(GET paragraphs 2 p2)
+list(GET paragraphs 3 p3)
+translate_one(w0 "Dear customer,")
+string(REPLACE "\n" " " p1_joined "${p1}")
+translate_one(w1 "thank you for your order. The package will be shipped tomorrow morning and should arrive within three working days.")
+string(REPLACE "\n" " " p2_joined "${p2}")
+translate_one(w2 "If you have any questions, please contact our support team. We are happy to help.")
+translate_one(w3a "Best regards,")
+translate_one(w3b "The shop team")
+if(NOT p0 STREQUAL w0 OR NOT p1_joined STREQUAL w1 OR NOT p2_joined STREQUAL w2 OR NOT p3 STREQUAL "${w3a}\n${w3b}\n")
+  fail("--format wrapped: got\n${letter}\nwant the paragraphs '${w0}', '${w1}', '${w2}' and the lines '${w3a}', '${w3b}'")
+endif()
+if(NOT p1 MATCHES "\n")
+  fail("--format wrapped: the paragraph was not wrapped again: '${p1}'")
 endif()

@@ -17,7 +17,8 @@
 // as themselves parses again with none left to translate. And Markdown: inline markup
 // survives the trip to HTML and back, and rendering keeps the words in order. And
 // subtitles: a file rendered with its cues translated as themselves keeps its timing
-// lines and (SubRip) its words in order.
+// lines and (SubRip) its words in order. And wrapped text: rendered with its units as
+// themselves, it keeps its words in order.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -33,6 +34,7 @@
 #include "runtime/text/sentence_splitter.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/utf8.h"
+#include "runtime/text/wrapped_text.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
@@ -256,6 +258,13 @@ void check_subtitles(std::string_view text) {
   }
 }
 
+void check_wrapped(std::string_view text) {
+  const edgemt::WrappedText d = edgemt::WrappedText::parse(text);
+  const std::string out = d.render(d.units());
+  EDGEMT_FUZZ_CHECK(words(out) == words(text), "wrapped text: rendering changed the words (%zu -> %zu bytes)",
+                    text.size(), out.size());
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const char* const kLanguages[] = {"en", "de", "fr", "ja", "", "pt-BR"};
   static std::vector<std::unique_ptr<SentenceSplitter>> splitters = [] {
@@ -291,5 +300,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_po(text);
   check_markdown(text);
   check_subtitles(text);
+  check_wrapped(text);
   return 0;
 }

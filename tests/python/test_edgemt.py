@@ -176,6 +176,9 @@ def test_translate_text():
         if fmt == "vtt":  # WebVTT's text is escaped as HTML's
             cue = cue.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         assert tr.translate(sub, format=fmt) == head + times + cue + "\n", (fmt, tr.translate(sub, format=fmt))
+    # Wrapped text: a line of its own is translated as plain text is.
+    assert tr.translate(ref["sentences"][0] + "\n\n", format="wrapped") == \
+        (" ".join(node.split()) or ref["sentences"][0]) + "\n\n"
     # gettext catalogs: the untranslated message is filled with the text's translation.
     sentence = ref["sentences"][0].replace("\\", "\\\\").replace('"', '\\"')
     catalog = 'msgid "Done"\nmsgstr "Fertig"\n\nmsgid "%s"\nmsgstr ""\n' % sentence

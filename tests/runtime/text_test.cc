@@ -21,6 +21,7 @@
 #include "runtime/text/sentence_splitter.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/utf8.h"
+#include "runtime/text/wrapped_text.h"
 
 namespace edgemt {
 namespace {
@@ -1325,6 +1326,61 @@ TEST(Subtitles, LinesAreBrokenEvenlyAtSpacesOutsideTags) {
       EXPECT_LE(break_subtitle_lines(s, n).size(), n);
     }
   }
+}
+
+}  // namespace
+}  // namespace edgemt
+
+namespace edgemt {
+namespace {
+
+// Wrapped plain text (runtime/text/wrapped_text.h).
+TEST(WrappedText, WrappedLinesAreOneUnitShortLinesStay) {
+  const std::string text =
+      "Dear customer,\n\nthank you for your order. The package will be shipped\ntomorrow morning and should "
+      "arrive within three\nworking days.\n\nBest regards,\nThe shop team\n";
+  const WrappedText d = WrappedText::parse(text);
+  EXPECT_EQ(d.width(), 53u);
+  using V = std::vector<std::string>;
+  EXPECT_EQ(d.units(), (V{"Dear customer,",
+                          "thank you for your order. The package will be shipped tomorrow morning and should "
+                          "arrive within three working days.",
+                          "Best regards,", "The shop team"}));
+  // Given back as they were, the paragraph is wrapped at its widest line (53) again.
+  EXPECT_EQ(d.render(d.units()), text);
+  EXPECT_EQ(
+      d.render({"Hallo,", "eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn",
+                "Grüße,", "Das Team"}),
+      "Hallo,\n\neins zwei drei vier fünf sechs sieben acht neun zehn\nelf zwölf dreizehn vierzehn\n\n"
+      "Grüße,\nDas Team\n");
+}
+
+TEST(WrappedText, ListsIndentsAndLineEnds) {
+  const std::string text =
+      "    The program needs a recent compiler. Please install the\r\nbuild tools first, then run the "
+      "configure script in the\r\nsource folder.\r\n\r\nRequirements:\r\n"
+      "- a C compiler that is recent enough for the C11 language\r\n- make\r\n1. Download it.\r\n"
+      "   Indented deeper than the line before it.";
+  const WrappedText d = WrappedText::parse(text);
+  using V = std::vector<std::string>;
+  EXPECT_EQ(d.units(),
+            (V{"The program needs a recent compiler. Please install the build tools first, then run "
+               "the configure script in the source folder.",
+               "Requirements:", "- a C compiler that is recent enough for the C11 language", "- make",
+               "1. Download it.", "Indented deeper than the line before it."}));
+  // First-line indent kept, the rest at the second line's; CRLF kept; no end after the last line.
+  EXPECT_EQ(
+      d.render({"aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn oooo pppp qqqq",
+                "R:", "- x", "- y", "1. z", "w"}),
+      "    aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk\r\nllll mmmm nnnn oooo pppp qqqq\r\n\r\n"
+      "R:\r\n- x\r\n- y\r\n1. z\r\n   w");
+  // More lines than before: the middle ones end as the middle ones did (never with the
+  // last line's missing end); nothing back: the lines as they were.
+  const WrappedText two = WrappedText::parse("aaa bbb ccc ddd\neee fff ggg\nx");
+  EXPECT_EQ(two.units()[0], "aaa bbb ccc ddd eee fff ggg");
+  EXPECT_EQ(two.render({"a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f", ""}),
+            "a b c d e f g h\ni j k l m n o p\nq r s t u v w x\ny z a b c d e f\nx");
+  EXPECT_EQ(two.render({"", " "}), "aaa bbb ccc ddd\neee fff ggg\nx");
 }
 
 }  // namespace

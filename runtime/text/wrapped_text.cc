@@ -1,0 +1,156 @@
+#include "runtime/text/wrapped_text.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "runtime/text/lines.h"
+
+namespace edgemt {
+namespace {
+
+bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\r\f\v") == std::string_view::npos; }
+
+std::string_view indent_of(std::string_view line) {
+  return line.substr(0, std::min(line.size(), line.find_first_not_of(" \t")));
+}
+
+std::string_view first_word(std::string_view line) {
+  const size_t b = line.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  const size_t e = line.find_first_of(" \t", b);
+  return line.substr(b, (e == std::string_view::npos ? line.size() : e) - b);
+}
+
+// "- ", "* ", "+ ", "• ", "1. ", "12) ", "a) ": a list item starts the line.
+bool starts_list_item(std::string_view line) {
+  const size_t b = line.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return false;
+  std::string_view s = line.substr(b);
+  auto spaced = [&](size_t n) { return s.size() > n && (s[n] == ' ' || s[n] == '\t'); };
+  if ((s[0] == '-' || s[0] == '*' || s[0] == '+') && spaced(1)) return true;
+  if (s.substr(0, 3) == "\xE2\x80\xA2" && spaced(3)) return true;  // •
+  size_t d = 0;
+  while (d < s.size() && d < 3 && s[d] >= '0' && s[d] <= '9') ++d;
+  if (d == 0 && s.size() > 1 && ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')) && s[1] == ')')
+    return spaced(2);
+  return d > 0 && d < s.size() && (s[d] == '.' || s[d] == ')') && spaced(d + 1);
+}
+
+}  // namespace
+
+size_t shown_width(std::string_view s) {
+  size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+WrappedText WrappedText::parse(std::string_view text) {
+  WrappedText d;
+  const std::vector<LineSpan> lines = split_lines(text);
+  auto body = [&](size_t i) { return text.substr(lines[i].begin, lines[i].body_end - lines[i].begin); };
+  auto end_of = [&](size_t i) { return text.substr(lines[i].body_end, lines[i].end - lines[i].body_end); };
+  // The width: what most long lines reach (the 90th percentile of the lines' widths, so
+  // that a long URL or an unwrapped line does not set it).
+  std::vector<size_t> widths;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!is_blank(body(i))) widths.push_back(shown_width(body(i)));
+  }
+  if (!widths.empty()) {
+    std::sort(widths.begin(), widths.end());
+    d.width_ = widths[((widths.size() - 1) * 9 + 9) / 10];
+  }
+  auto continues = [&](size_t i) {  // line i was wrapped into line i + 1
+    if (i + 1 >= lines.size() || is_blank(body(i)) || is_blank(body(i + 1))) return false;
+    const std::string_view next = body(i + 1);
+    if (starts_list_item(next) || indent_of(next).size() > indent_of(body(i)).size()) return false;
+    // Wrapped by hand or by a tool that counts differently: within a tenth of the width.
+    return 10 * (shown_width(body(i)) + 1 + shown_width(first_word(next))) > 9 * d.width_;
+  };
+  for (size_t i = 0; i < lines.size();) {
+    if (is_blank(body(i))) {
+      Piece p;
+      p.verbatim = std::string(text.substr(lines[i].begin, lines[i].end - lines[i].begin));
+      d.pieces_.push_back(std::move(p));
+      ++i;
+      continue;
+    }
+    size_t j = i + 1;
+    while (continues(j - 1)) ++j;
+    Piece p;
+    p.unit = d.units_.size();
+    p.lines = j - i;
+    p.first_indent = std::string(indent_of(body(i)));
+    p.next_indent = std::string(j > i + 1 ? indent_of(body(i + 1)) : indent_of(body(i)));
+    std::string unit;
+    for (size_t k = i; k < j; ++k) {
+      const std::string_view b = body(k);
+      p.wrap = std::max(p.wrap, shown_width(b));
+      p.line_ends.emplace_back(end_of(k));
+      p.original.append(text.substr(lines[k].begin, lines[k].end - lines[k].begin));
+      const size_t s = b.find_first_not_of(" \t");
+      const size_t e = b.find_last_not_of(" \t");
+      if (!unit.empty()) unit += ' ';
+      unit.append(b.substr(s, e + 1 - s));
+    }
+    d.units_.push_back(std::move(unit));
+    d.pieces_.push_back(std::move(p));
+    i = j;
+  }
+  return d;
+}
+
+std::string WrappedText::render(const std::vector<std::string>& translations) const {
+  std::string out;
+  for (const Piece& p : pieces_) {
+    if (p.unit == std::string::npos) {
+      out += p.verbatim;
+      continue;
+    }
+    std::string_view t = p.unit < translations.size() ? std::string_view(translations[p.unit]) : "";
+    // A translation is one line: its line breaks (none are expected) become spaces.
+    std::string text(t);
+    for (char& c : text) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    if (is_blank(text)) {
+      out += p.original;  // nothing came back: the lines as they were
+      continue;
+    }
+    std::vector<std::string> lines;
+    std::string line = p.first_indent;
+    size_t col = shown_width(p.first_indent);
+    bool line_start = true;
+    for (size_t b = 0; b < text.size();) {  // words: runs without spaces or tabs
+      while (b < text.size() && (text[b] == ' ' || text[b] == '\t')) ++b;
+      if (b >= text.size()) break;
+      size_t e = text.find_first_of(" \t", b);
+      if (e == std::string::npos) e = text.size();
+      const std::string_view word(text.data() + b, e - b);
+      const size_t w = shown_width(word);
+      if (p.lines > 1 && !line_start && col + 1 + w > p.wrap) {
+        lines.push_back(std::move(line));
+        line = p.next_indent;
+        col = shown_width(p.next_indent);
+        line_start = true;
+      }
+      if (!line_start) {
+        line += ' ';
+        ++col;
+      }
+      line.append(word);
+      col += w;
+      line_start = false;
+      b = e;
+    }
+    lines.push_back(std::move(line));
+    for (size_t k = 0; k < lines.size(); ++k) {
+      out += lines[k];
+      // More lines than before (p.lines > 1 then): a middle line takes a middle line's end,
+      // never the last line's, which may be none.
+      out += k + 1 < lines.size() ? p.line_ends[std::min(k, p.line_ends.size() - 2)] : p.line_ends.back();
+    }
+  }
+  return out;
+}
+
+}  // namespace edgemt
