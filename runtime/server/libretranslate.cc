@@ -5,6 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -12,8 +13,12 @@
 #include "runtime/api/word_alignment.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/language_id.h"
+#include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
+#include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
+#include "runtime/text/subtitles.h"
+#include "runtime/text/wrapped_text.h"
 
 namespace edgemt::server {
 namespace {
@@ -21,6 +26,9 @@ namespace {
 using json = nlohmann::json;
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// What /translate_file takes (frontend/settings' supportedFilesFormat).
+const std::vector<std::string> kFileFormats = {".txt", ".html", ".htm", ".md", ".srt", ".vtt", ".po"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -225,6 +233,10 @@ HttpResponse LibreTranslateApi::handle(const HttpRequest& req) const {
       return get ? settings() : error(405, "use GET for /frontend/settings");
     if (req.path == "/health") return get ? health() : error(405, "use GET for /health");
     if (req.path == "/detect") return post ? detect(req) : error(405, "use POST for /detect");
+    if (req.path == "/translate_file" && options_.file_char_limit > 0)
+      return post ? translate_file(req) : error(405, "use POST for /translate_file");
+    if (req.path.rfind("/download_file/", 0) == 0 && options_.file_char_limit > 0)
+      return get ? download_file(req) : error(405, "use GET for /download_file");
     if (req.path == "/translate_file" || req.path == "/suggest")
       return error(501, req.path + " is not available on this server");
     return error(404, "Not found: " + req.path.substr(0, 200));
@@ -339,14 +351,15 @@ HttpResponse LibreTranslateApi::settings() const {
   json first_target = service_.models().empty() ? json()
                                                 : json{{"code", service_.models()[0].target},
                                                        {"name", language_name(service_.models()[0].target)}};
-  return reply(200, json{{"charLimit", options_.char_limit},
-                         {"frontendTimeout", options_.timeout.count()},
-                         {"apiKeys", !options_.api_keys.empty()},
-                         {"keyRequired", !options_.api_keys.empty()},
-                         {"suggestions", false},
-                         {"filesTranslation", false},
-                         {"supportedFilesFormat", json::array()},
-                         {"language", {{"source", first_source}, {"target", first_target}}}});
+  return reply(
+      200, json{{"charLimit", options_.char_limit},
+                {"frontendTimeout", options_.timeout.count()},
+                {"apiKeys", !options_.api_keys.empty()},
+                {"keyRequired", !options_.api_keys.empty()},
+                {"suggestions", false},
+                {"filesTranslation", options_.file_char_limit > 0},
+                {"supportedFilesFormat", options_.file_char_limit > 0 ? json(kFileFormats) : json::array()},
+                {"language", {{"source", first_source}, {"target", first_target}}}});
 }
 
 HttpResponse LibreTranslateApi::health() const {
@@ -358,6 +371,197 @@ HttpResponse LibreTranslateApi::health() const {
                          {"segments", s.segments},
                          {"rejected_busy", s.rejected},
                          {"largest_batch", s.max_batch_seen}});
+}
+
+// One model's translations of `qs` (in `source`, the model's source language; HTML
+// documents when `html`): per text its best translation, then up to `alternatives`
+// alternatives. A refusal or failure becomes the HTTP answer in `refused`.
+Expected<std::vector<std::vector<std::string>>> LibreTranslateApi::translate_with(
+    int model, const std::string& source, const std::vector<std::string>& qs, int alternatives, bool html,
+    std::chrono::steady_clock::time_point deadline, std::optional<HttpResponse>& refused) const {
+  // Plain texts to their translations: each text cut into segments (lines, sentences),
+  // all of them one job for the service; per text its best translation, then its
+  // alternatives (alternative k: each segment's k-th, or its best where it has fewer).
+  // A refusal or failure becomes the HTTP answer in `refused`.
+  SentenceSplitter* splitter = sentence_splitter(source);
+  // One job for `qs`: each text cut into segments (lines, sentences) with their protected
+  // spans left in place; a segment whose spans did not all come through (spans_kept) is
+  // translated again in a second job with markers for them. False (with `refused` set)
+  // when refused, timed out or failed.
+  struct Run {
+    std::vector<Segmented> docs;
+    std::vector<ProtectedSentence> kept;  // each sentence's protected spans (URLs, %s, ...)
+    std::vector<Job::Segment> segs;       // each sentence's translation
+  };
+  auto submit = [&](const std::vector<std::string>& texts, bool align,
+                    std::vector<Job::Segment>* segs) -> Status {
+    TranslationService::Submitted sub = service_.submit(model, texts, align ? 0 : alternatives, align);
+    using R = TranslationService::Submitted::Refusal;
+    switch (sub.refusal) {
+      case R::kNone:
+        break;
+      case R::kBusy:
+      case R::kStopping:
+        refused = error(503, sub.message, options_.retry_after_s);
+        break;
+      case R::kTooLarge:
+        refused = error(413, "Invalid request: " + sub.message);
+        break;
+      case R::kBadRequest:
+        refused = error(400, "Invalid request: " + sub.message);
+        break;
+    }
+    if (refused) return Status(StatusCode::kInvalidArgument, "refused");
+    if (!sub.job->wait_until(deadline)) {
+      refused = error(503,
+                      "the translation did not finish within " +
+                          std::to_string(options_.timeout.count() / 1000.0).substr(0, 5) +
+                          " s (server busy); retry later",
+                      options_.retry_after_s);
+      return Status(StatusCode::kInvalidArgument, "timed out");
+    }
+    if (Status st = sub.job->status(); !st.is_ok()) {
+      refused = error(500, "translation failed: " + st.message());
+      return st;
+    }
+    *segs = sub.job->segments();
+    return Status::ok();
+  };
+  const Tokenizer& tok = service_.tokenizer(model);
+  auto run_job = [&](const std::vector<std::string>& qs, bool align, Run* run) -> Status {
+    std::vector<std::string> texts, pieces;
+    for (const std::string& q : qs) {
+      run->docs.push_back(segment_text(q));
+      if (splitter != nullptr) split_sentences(&run->docs.back(), *splitter);
+      for (size_t i : run->docs.back().text) {
+        pieces.push_back(run->docs.back().pieces[i]);
+        run->kept.push_back(protect_for_model(tok, pieces.back(), nullptr, true, SpanMode::kInPlace));
+        texts.push_back(run->kept.back().verbatim ? std::string() : run->kept.back().text);
+      }
+    }
+    EDGEMT_RETURN_IF_ERROR(submit(texts, align, &run->segs));
+    // Segments whose best translation lost a span are translated again with markers, as
+    // the Translator does. Where only alternatives lost one, the best stays (asking for
+    // alternatives does not change the answer) and the alternatives are drawn again:
+    // those that kept their spans, then the marker job's hypotheses that do.
+    std::vector<size_t> redo, redo_alts;
+    for (size_t k = 0; k < run->segs.size() && k < run->kept.size(); ++k) {
+      const ProtectedSentence& p = run->kept[k];
+      const Job::Segment& sg = run->segs[k];
+      if (p.in_place.empty() || p.verbatim || sg.ids.empty()) continue;
+      if (!spans_kept(sg.text, p)) {
+        redo.push_back(k);
+        continue;
+      }
+      bool kept = true;
+      for (size_t a = 0; kept && a < sg.alternatives.size(); ++a) kept = spans_kept(sg.alternatives[a], p);
+      if (!kept) (p.markers.empty() ? redo_alts : redo).push_back(k);
+    }
+    if (redo.empty() && redo_alts.empty()) return Status::ok();
+    std::vector<size_t> all = redo;
+    all.insert(all.end(), redo_alts.begin(), redo_alts.end());
+    std::vector<ProtectedSentence> marked;
+    std::vector<std::string> again;
+    for (size_t k : all) {
+      marked.push_back(protect_for_model(tok, pieces[k], nullptr, true, SpanMode::kMarkers));
+      again.push_back(marked.back().text);
+    }
+    std::vector<Job::Segment> segs;
+    EDGEMT_RETURN_IF_ERROR(submit(again, align, &segs));
+    for (size_t r = 0; r < all.size() && r < segs.size(); ++r) {
+      const size_t k = all[r];
+      if (r < redo.size()) {
+        run->kept[k] = std::move(marked[r]);
+        run->segs[k] = std::move(segs[r]);
+        continue;
+      }
+      // The in-place best stays; run->kept[k] has no markers, so restoring it changes
+      // nothing and the alternatives below are stored restored already.
+      Job::Segment& sg = run->segs[k];
+      const size_t want = sg.alternatives.size();
+      std::vector<std::string> alts;
+      auto add = [&](std::string x) {
+        if (alts.size() < want && x != sg.text && spans_kept(x, run->kept[k]) &&
+            std::find(alts.begin(), alts.end(), x) == alts.end())
+          alts.push_back(std::move(x));
+      };
+      for (const std::string& x : sg.alternatives) add(x);
+      add(restore_spans(segs[r].text, marked[r]));
+      for (const std::string& x : segs[r].alternatives) add(restore_spans(x, marked[r]));
+      sg.alternatives = std::move(alts);
+    }
+    return Status::ok();
+  };
+  auto translate_texts =
+      [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<std::string>>> {
+    Run run;
+    EDGEMT_RETURN_IF_ERROR(run_job(qs, false, &run));
+    const std::vector<Job::Segment>& segs = run.segs;
+    std::vector<std::vector<std::string>> out;
+    size_t at = 0;
+    for (const Segmented& doc : run.docs) {
+      std::vector<std::string> best;
+      size_t n_alt = 0;
+      for (size_t i = 0; i < doc.text.size(); ++i) {
+        best.push_back(restore_spans(segs[at + i].text, run.kept[at + i]));
+        n_alt = std::max(n_alt, segs[at + i].alternatives.size());
+      }
+      out.push_back({reassemble(doc, best)});
+      for (size_t k = 0; k < n_alt; ++k) {
+        std::vector<std::string> alt;
+        for (size_t i = 0; i < doc.text.size(); ++i) {
+          const Job::Segment& sg = segs[at + i];
+          alt.push_back(
+              restore_spans(k < sg.alternatives.size() ? sg.alternatives[k] : sg.text, run.kept[at + i]));
+        }
+        out.back().push_back(reassemble(doc, alt));
+      }
+      at += doc.text.size();
+    }
+    return out;
+  };
+  // HTML inline runs: each text's best translation with its words aligned to the text's
+  // (runtime/api/word_alignment.h), as the Translator's.
+  auto align_texts =
+      [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<AlignedText>>> {
+    Run run;
+    EDGEMT_RETURN_IF_ERROR(run_job(qs, true, &run));
+    const std::vector<Job::Segment>& segs = run.segs;
+    std::vector<std::vector<AlignedText>> out;
+    size_t at = 0;
+    for (const Segmented& doc : run.docs) {
+      AlignedText a;
+      size_t src_at = 0;  // bytes of the text before piece p
+      size_t next = 0;    // the next text piece
+      for (size_t p = 0; p < doc.pieces.size(); ++p) {
+        const std::string& piece = doc.pieces[p];
+        if (next >= doc.text.size() || doc.text[next] != p) {
+          a.text += piece;
+          src_at += piece.size();
+          continue;
+        }
+        const Job::Segment& sg = segs[at + next];
+        const ProtectedSentence& kept = run.kept[at + next];
+        const std::string t = restore_spans(sg.text, kept);
+        AlignedSentence s{piece, src_at, sg.ids, t, {}, {}, &kept};
+        if (!sg.ids.empty() && !kept.verbatim) {
+          s.target_ids = sg.target_ids;
+          s.alignment = sg.alignment;
+        }
+        append_aligned_sentence(tok, s, &a);
+        src_at += piece.size();
+        ++next;
+      }
+      out.push_back({std::move(a)});
+      at += doc.text.size();
+    }
+    return out;
+  };
+  // HTML: text nodes and inline runs as plain texts (runtime/text/html_document.h).
+  return html ? translate_html(qs, true, translate_texts,
+                               std::function<Expected<std::vector<std::vector<AlignedText>>>(
+                                   const std::vector<std::string>&)>(align_texts))
+              : translate_texts(qs);
 }
 
 HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
@@ -405,204 +609,18 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
 
   const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
   std::optional<HttpResponse> refused;
-  // One model's translations of `qs` (in `source`, the model's source language): per text
-  // its best translation, then up to `alternatives` alternatives.
-  auto translate_with = [&](int model, const std::string& source, const std::vector<std::string>& qs,
-                            int alternatives) -> Expected<std::vector<std::vector<std::string>>> {
-    // Plain texts to their translations: each text cut into segments (lines, sentences),
-    // all of them one job for the service; per text its best translation, then its
-    // alternatives (alternative k: each segment's k-th, or its best where it has fewer).
-    // A refusal or failure becomes the HTTP answer in `refused`.
-    SentenceSplitter* splitter = sentence_splitter(source);
-    // One job for `qs`: each text cut into segments (lines, sentences) with their protected
-    // spans left in place; a segment whose spans did not all come through (spans_kept) is
-    // translated again in a second job with markers for them. False (with `refused` set)
-    // when refused, timed out or failed.
-    struct Run {
-      std::vector<Segmented> docs;
-      std::vector<ProtectedSentence> kept;  // each sentence's protected spans (URLs, %s, ...)
-      std::vector<Job::Segment> segs;       // each sentence's translation
-    };
-    auto submit = [&](const std::vector<std::string>& texts, bool align,
-                      std::vector<Job::Segment>* segs) -> Status {
-      TranslationService::Submitted sub = service_.submit(model, texts, align ? 0 : alternatives, align);
-      using R = TranslationService::Submitted::Refusal;
-      switch (sub.refusal) {
-        case R::kNone:
-          break;
-        case R::kBusy:
-        case R::kStopping:
-          refused = error(503, sub.message, options_.retry_after_s);
-          break;
-        case R::kTooLarge:
-          refused = error(413, "Invalid request: " + sub.message);
-          break;
-        case R::kBadRequest:
-          refused = error(400, "Invalid request: " + sub.message);
-          break;
-      }
-      if (refused) return Status(StatusCode::kInvalidArgument, "refused");
-      if (!sub.job->wait_until(deadline)) {
-        refused = error(503,
-                        "the translation did not finish within " +
-                            std::to_string(options_.timeout.count() / 1000.0).substr(0, 5) +
-                            " s (server busy); retry later",
-                        options_.retry_after_s);
-        return Status(StatusCode::kInvalidArgument, "timed out");
-      }
-      if (Status st = sub.job->status(); !st.is_ok()) {
-        refused = error(500, "translation failed: " + st.message());
-        return st;
-      }
-      *segs = sub.job->segments();
-      return Status::ok();
-    };
-    const Tokenizer& tok = service_.tokenizer(model);
-    auto run_job = [&](const std::vector<std::string>& qs, bool align, Run* run) -> Status {
-      std::vector<std::string> texts, pieces;
-      for (const std::string& q : qs) {
-        run->docs.push_back(segment_text(q));
-        if (splitter != nullptr) split_sentences(&run->docs.back(), *splitter);
-        for (size_t i : run->docs.back().text) {
-          pieces.push_back(run->docs.back().pieces[i]);
-          run->kept.push_back(protect_for_model(tok, pieces.back(), nullptr, true, SpanMode::kInPlace));
-          texts.push_back(run->kept.back().verbatim ? std::string() : run->kept.back().text);
-        }
-      }
-      EDGEMT_RETURN_IF_ERROR(submit(texts, align, &run->segs));
-      // Segments whose best translation lost a span are translated again with markers, as
-      // the Translator does. Where only alternatives lost one, the best stays (asking for
-      // alternatives does not change the answer) and the alternatives are drawn again:
-      // those that kept their spans, then the marker job's hypotheses that do.
-      std::vector<size_t> redo, redo_alts;
-      for (size_t k = 0; k < run->segs.size() && k < run->kept.size(); ++k) {
-        const ProtectedSentence& p = run->kept[k];
-        const Job::Segment& sg = run->segs[k];
-        if (p.in_place.empty() || p.verbatim || sg.ids.empty()) continue;
-        if (!spans_kept(sg.text, p)) {
-          redo.push_back(k);
-          continue;
-        }
-        bool kept = true;
-        for (size_t a = 0; kept && a < sg.alternatives.size(); ++a) kept = spans_kept(sg.alternatives[a], p);
-        if (!kept) (p.markers.empty() ? redo_alts : redo).push_back(k);
-      }
-      if (redo.empty() && redo_alts.empty()) return Status::ok();
-      std::vector<size_t> all = redo;
-      all.insert(all.end(), redo_alts.begin(), redo_alts.end());
-      std::vector<ProtectedSentence> marked;
-      std::vector<std::string> again;
-      for (size_t k : all) {
-        marked.push_back(protect_for_model(tok, pieces[k], nullptr, true, SpanMode::kMarkers));
-        again.push_back(marked.back().text);
-      }
-      std::vector<Job::Segment> segs;
-      EDGEMT_RETURN_IF_ERROR(submit(again, align, &segs));
-      for (size_t r = 0; r < all.size() && r < segs.size(); ++r) {
-        const size_t k = all[r];
-        if (r < redo.size()) {
-          run->kept[k] = std::move(marked[r]);
-          run->segs[k] = std::move(segs[r]);
-          continue;
-        }
-        // The in-place best stays; run->kept[k] has no markers, so restoring it changes
-        // nothing and the alternatives below are stored restored already.
-        Job::Segment& sg = run->segs[k];
-        const size_t want = sg.alternatives.size();
-        std::vector<std::string> alts;
-        auto add = [&](std::string x) {
-          if (alts.size() < want && x != sg.text && spans_kept(x, run->kept[k]) &&
-              std::find(alts.begin(), alts.end(), x) == alts.end())
-            alts.push_back(std::move(x));
-        };
-        for (const std::string& x : sg.alternatives) add(x);
-        add(restore_spans(segs[r].text, marked[r]));
-        for (const std::string& x : segs[r].alternatives) add(restore_spans(x, marked[r]));
-        sg.alternatives = std::move(alts);
-      }
-      return Status::ok();
-    };
-    auto translate_texts =
-        [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<std::string>>> {
-      Run run;
-      EDGEMT_RETURN_IF_ERROR(run_job(qs, false, &run));
-      const std::vector<Job::Segment>& segs = run.segs;
-      std::vector<std::vector<std::string>> out;
-      size_t at = 0;
-      for (const Segmented& doc : run.docs) {
-        std::vector<std::string> best;
-        size_t n_alt = 0;
-        for (size_t i = 0; i < doc.text.size(); ++i) {
-          best.push_back(restore_spans(segs[at + i].text, run.kept[at + i]));
-          n_alt = std::max(n_alt, segs[at + i].alternatives.size());
-        }
-        out.push_back({reassemble(doc, best)});
-        for (size_t k = 0; k < n_alt; ++k) {
-          std::vector<std::string> alt;
-          for (size_t i = 0; i < doc.text.size(); ++i) {
-            const Job::Segment& sg = segs[at + i];
-            alt.push_back(
-                restore_spans(k < sg.alternatives.size() ? sg.alternatives[k] : sg.text, run.kept[at + i]));
-          }
-          out.back().push_back(reassemble(doc, alt));
-        }
-        at += doc.text.size();
-      }
-      return out;
-    };
-    // HTML inline runs: each text's best translation with its words aligned to the text's
-    // (runtime/api/word_alignment.h), as the Translator's.
-    auto align_texts =
-        [&](const std::vector<std::string>& qs) -> Expected<std::vector<std::vector<AlignedText>>> {
-      Run run;
-      EDGEMT_RETURN_IF_ERROR(run_job(qs, true, &run));
-      const std::vector<Job::Segment>& segs = run.segs;
-      std::vector<std::vector<AlignedText>> out;
-      size_t at = 0;
-      for (const Segmented& doc : run.docs) {
-        AlignedText a;
-        size_t src_at = 0;  // bytes of the text before piece p
-        size_t next = 0;    // the next text piece
-        for (size_t p = 0; p < doc.pieces.size(); ++p) {
-          const std::string& piece = doc.pieces[p];
-          if (next >= doc.text.size() || doc.text[next] != p) {
-            a.text += piece;
-            src_at += piece.size();
-            continue;
-          }
-          const Job::Segment& sg = segs[at + next];
-          const ProtectedSentence& kept = run.kept[at + next];
-          const std::string t = restore_spans(sg.text, kept);
-          AlignedSentence s{piece, src_at, sg.ids, t, {}, {}, &kept};
-          if (!sg.ids.empty() && !kept.verbatim) {
-            s.target_ids = sg.target_ids;
-            s.alignment = sg.alignment;
-          }
-          append_aligned_sentence(tok, s, &a);
-          src_at += piece.size();
-          ++next;
-        }
-        out.push_back({std::move(a)});
-        at += doc.text.size();
-      }
-      return out;
-    };
-    // HTML: text nodes and inline runs as plain texts (runtime/text/html_document.h).
-    return f.format == "html" ? translate_html(qs, true, translate_texts,
-                                               std::function<Expected<std::vector<std::vector<AlignedText>>>(
-                                                   const std::vector<std::string>&)>(align_texts))
-                              : translate_texts(qs);
-  };
+  const bool html = f.format == "html";
   // Through a pivot language (two models): the first model's best translations are the
   // second's input, in the same format; the alternatives are the second model's.
   auto hyps = [&]() -> Expected<std::vector<std::vector<std::string>>> {
-    if (route.size() == 1) return translate_with(route[0], f.source, f.q, f.alternatives);
-    auto pivot = translate_with(route[0], f.source, f.q, 0);
+    if (route.size() == 1)
+      return translate_with(route[0], f.source, f.q, f.alternatives, html, deadline, refused);
+    auto pivot = translate_with(route[0], f.source, f.q, 0, html, deadline, refused);
     if (!pivot) return pivot.status();
     std::vector<std::string> mid;
     for (const std::vector<std::string>& h : pivot.value()) mid.push_back(h.empty() ? std::string() : h[0]);
     return translate_with(route[1], service_.models()[static_cast<size_t>(route[0])].target, mid,
-                          f.alternatives);
+                          f.alternatives, html, deadline, refused);
   }();
   if (!hyps) return refused ? *refused : error(500, "translation failed: " + hyps.status().message());
   json translated = json::array(), alternatives = json::array();
@@ -623,6 +641,180 @@ HttpResponse LibreTranslateApi::translate(const HttpRequest& req) const {
     if (detected) out["detectedLanguage"] = detected_language;
   }
   return reply(200, out);
+}
+
+namespace {
+
+// The extension of a file name, lower-cased, with its dot ("" if none).
+std::string extension_of(const std::string& name) {
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos || name.find_first_of("/\\", dot) != std::string::npos) return "";
+  std::string e = name.substr(dot);
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+// A file name safe in a URL path and a Content-Disposition header: its last path
+// component, letters, digits, '.', '-' and '_' only, at most 120 bytes.
+std::string safe_file_name(const std::string& name) {
+  std::string base =
+      name.substr(name.find_last_of("/\\") == std::string::npos ? 0 : name.find_last_of("/\\") + 1);
+  std::string out;
+  for (char c : base) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '-' || c == '_';
+    out += ok ? c : '_';
+  }
+  if (out.size() > 120) out = out.substr(out.size() - 120);
+  while (!out.empty() && out[0] == '.') out.erase(0, 1);
+  return out.empty() ? "file" : out;
+}
+
+std::string content_type_of(const std::string& ext) {
+  if (ext == ".html" || ext == ".htm") return "text/html; charset=utf-8";
+  if (ext == ".md") return "text/markdown; charset=utf-8";
+  if (ext == ".srt") return "application/x-subrip; charset=utf-8";
+  if (ext == ".vtt") return "text/vtt; charset=utf-8";
+  if (ext == ".po") return "text/x-gettext-translation; charset=utf-8";
+  return "text/plain; charset=utf-8";
+}
+
+std::string new_file_id() {
+  thread_local std::mt19937_64 rng{
+      std::random_device{}() ^
+      static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())};
+  char id[33];
+  std::snprintf(id, sizeof id, "%016llx%016llx", static_cast<unsigned long long>(rng()),
+                static_cast<unsigned long long>(rng()));
+  return id;
+}
+
+}  // namespace
+
+HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
+  Fields f;
+  if (std::string bad = read_fields(req, &f); !bad.empty()) return error(400, "Invalid request: " + bad);
+  if (!options_.api_keys.empty() && options_.api_keys.count(f.api_key) == 0)
+    return error(403, f.api_key.empty() ? "Please provide an API key (api_key)" : "Invalid API key");
+  const HttpRequest::File* file = nullptr;
+  for (const HttpRequest::File& x : req.files)
+    if (x.field == "file") file = &x;
+  if (file == nullptr) return error(400, "Invalid request: missing file (a multipart form field 'file')");
+  if (f.source.empty()) return error(400, "Invalid request: missing source parameter");
+  if (f.target.empty()) return error(400, "Invalid request: missing target parameter");
+  const std::string ext = extension_of(file->filename);
+  if (std::find(kFileFormats.begin(), kFileFormats.end(), ext) == kFileFormats.end()) {
+    std::string list;
+    for (const std::string& e : kFileFormats) list += (list.empty() ? "" : ", ") + e;
+    return error(400,
+                 "Invalid request: file type '" + ext.substr(0, 16) + "' is not supported (" + list + ")");
+  }
+
+  // The units to translate and how to put the file together again, as `translate --format`.
+  std::vector<std::string> units;
+  bool html = false;
+  std::function<std::string(const std::vector<std::string>&)> render;
+  std::optional<WrappedText> wrapped;
+  std::optional<SubtitleDocument> subtitles;
+  std::optional<MarkdownDocument> markdown;
+  std::optional<PoCatalog> po;
+  if (ext == ".html" || ext == ".htm") {
+    units = {file->content};
+    html = true;
+    render = [](const std::vector<std::string>& t) { return t.empty() ? std::string() : t[0]; };
+  } else if (ext == ".srt" || ext == ".vtt") {
+    subtitles = SubtitleDocument::parse(file->content);
+    units = subtitles->units();
+    html = true;
+    render = [&](const std::vector<std::string>& t) { return subtitles->render(t); };
+  } else if (ext == ".md") {
+    markdown = MarkdownDocument::parse(file->content);
+    units = markdown->units();
+    html = true;
+    render = [&](const std::vector<std::string>& t) { return markdown->render(t); };
+  } else if (ext == ".po") {
+    auto c = PoCatalog::parse(file->content);
+    if (!c) return error(400, "Invalid request: " + c.status().message());
+    po = std::move(c.value());
+    units = po->units();
+    render = [&](const std::vector<std::string>& t) { return po->render(t); };
+  } else {
+    wrapped = WrappedText::parse(file->content);
+    units = wrapped->units();
+    render = [&](const std::vector<std::string>& t) { return wrapped->render(t); };
+  }
+  size_t chars = 0;
+  for (const std::string& u : units) chars += count_chars(u);
+  if (chars > options_.file_char_limit)
+    return error(413, "Invalid request: the file's text (" + std::to_string(chars) +
+                          " characters) exceeds the file limit (" + std::to_string(options_.file_char_limit) +
+                          ")");
+
+  if (f.source == "auto") {
+    std::string all;
+    for (const std::string& u : units) all += u + "\n";
+    const auto ranked = guess_source(all, f.target);
+    if (ranked.empty()) return error(400, "Target language " + f.target.substr(0, 32) + " is not supported");
+    f.source = ranked[0].first;
+  }
+  const std::vector<int> route = service_.route(f.source, f.target);
+  if (route.empty())
+    return error(400, f.source.substr(0, 32) + " -> " + f.target.substr(0, 32) +
+                          " is not available (GET /languages lists the pairs)");
+  const auto deadline = std::chrono::steady_clock::now() + options_.timeout;
+  std::optional<HttpResponse> refused;
+  std::vector<std::string> best = units;
+  std::string source = f.source;
+  for (int model : route) {
+    auto t = translate_with(model, source, best, 0, html, deadline, refused);
+    if (!t) return refused ? *refused : error(500, "translation failed: " + t.status().message());
+    for (size_t i = 0; i < best.size() && i < t.value().size(); ++i)
+      best[i] = t.value()[i].empty() ? std::string() : t.value()[i][0];
+    source = service_.models()[static_cast<size_t>(model)].target;
+  }
+  StoredFile stored{safe_file_name(file->filename), render(best), {}, 0};
+  if (stored.content.size() > options_.file_store_bytes)
+    return error(413, "Invalid request: the translated file is larger than the server keeps");
+  std::string id = new_file_id();
+  {
+    std::lock_guard<std::mutex> lock(files_mu_);
+    const auto now = std::chrono::steady_clock::now();
+    for (auto it = files_.begin(); it != files_.end();) {  // the expired go
+      if (it->second.expires <= now) {
+        files_bytes_ -= it->second.content.size();
+        it = files_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    while (!files_.empty() && files_bytes_ + stored.content.size() > options_.file_store_bytes) {
+      auto oldest = std::min_element(files_.begin(), files_.end(), [](const auto& a, const auto& b) {
+        return a.second.order < b.second.order;
+      });
+      files_bytes_ -= oldest->second.content.size();
+      files_.erase(oldest);
+    }
+    stored.expires = now + options_.file_ttl;
+    stored.order = files_stored_++;
+    files_bytes_ += stored.content.size();
+    files_[id] = stored;
+  }
+  const std::string path = "/download_file/" + id + "." + stored.filename;
+  return reply(200, json{{"translatedFileUrl", req.host.empty() ? path : "http://" + req.host + path}});
+}
+
+HttpResponse LibreTranslateApi::download_file(const HttpRequest& req) const {
+  const std::string name = req.path.substr(std::string_view("/download_file/").size());
+  const std::string id = name.substr(0, name.find('.'));
+  std::lock_guard<std::mutex> lock(files_mu_);
+  auto it = files_.find(id);
+  if (it == files_.end() || it->second.expires <= std::chrono::steady_clock::now())
+    return error(404, "Not found: the file is unknown or has expired");
+  HttpResponse r;
+  r.body = it->second.content;
+  r.content_type = content_type_of(extension_of(it->second.filename));
+  r.filename = it->second.filename;
+  return r;
 }
 
 }  // namespace edgemt::server

@@ -12,14 +12,26 @@
 //                     then by how much of q their vocabulary knows (confidence 0; the
 //                     coverage itself when CLD2 names none of them, or is not built in)
 //   GET  /languages   [{"code", "name", "targets"}] (targets through a pivot too)
-//   GET  /frontend/settings   charLimit, keyRequired, languages (what clients probe)
+//   POST /translate_file   multipart form: file (.txt, .html/.htm, .md, .srt, .vtt, .po),
+//                     source (code or "auto"), target, api_key -> {"translatedFileUrl":
+//                     "http://HOST/download_file/ID.NAME"}: the file translated as
+//                     `translate --format` does (wrapped, html, markdown, srt/vtt, po),
+//                     kept for ApiOptions::file_ttl
+//   GET  /download_file/ID.NAME   that file (404 once expired or unknown)
+//   GET  /frontend/settings   charLimit, keyRequired, languages, filesTranslation,
+//                     supportedFilesFormat (what clients probe)
 //   GET  /health      {"status": "ok", ...} with queue and batch counters
 // Errors: {"error": message} with 400 (bad request), 403 (API key), 404/405, 413 (too
-// much text), 501 (/translate_file), 503 + Retry-After (queue full, timed out, shutting down),
-// 500 (translation failed).
+// much text), 501 (/suggest; /translate_file when file_char_limit is 0), 503 + Retry-After (queue full, timed
+// out, shutting down), 500 (translation failed).
 #pragma once
 
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -33,10 +45,15 @@ struct HttpRequest {
   std::string method;  // "GET", "POST", ...
   std::string path;
   std::string content_type;
+  std::string host;  // the Host header (for /translate_file's download URL)
   std::string body;
   // Query string and multipart form fields (already decoded by the HTTP layer); a
   // form-urlencoded or JSON body is parsed here.
   std::vector<std::pair<std::string, std::string>> params;
+  struct File {
+    std::string field, filename, content;
+  };
+  std::vector<File> files;  // multipart file parts
 };
 
 struct HttpResponse {
@@ -44,12 +61,16 @@ struct HttpResponse {
   std::string body;
   std::string content_type = "application/json";
   int retry_after_s = 0;  // > 0: send Retry-After
+  std::string filename;   // not empty: send it as an attachment of this name
 };
 
 struct ApiOptions {
   size_t char_limit = 5000;                  // characters (code points) of q per request
   std::chrono::milliseconds timeout{30000};  // per request, queueing included
   std::unordered_set<std::string> api_keys;  // empty: no key needed
+  size_t file_char_limit = 50000;            // characters to translate per file; 0: no files
+  std::chrono::seconds file_ttl{600};        // how long a translated file can be downloaded
+  size_t file_store_bytes = 64u << 20;       // translated files kept at most (oldest go first)
   int retry_after_s = 2;
 };
 
@@ -62,6 +83,11 @@ class LibreTranslateApi {
 
  private:
   HttpResponse translate(const HttpRequest& request) const;
+  HttpResponse translate_file(const HttpRequest& request) const;
+  HttpResponse download_file(const HttpRequest& request) const;
+  Expected<std::vector<std::vector<std::string>>> translate_with(
+      int model, const std::string& source, const std::vector<std::string>& qs, int alternatives, bool html,
+      std::chrono::steady_clock::time_point deadline, std::optional<HttpResponse>& refused) const;
   HttpResponse detect(const HttpRequest& request) const;
   // Source languages ranked for `text` (as /detect): (code, confidence in [0, 100]), best first; only
   // sources that reach `target` (a model, or two through a pivot) when target is not empty.
@@ -73,6 +99,15 @@ class LibreTranslateApi {
 
   TranslationService& service_;
   ApiOptions options_;
+  struct StoredFile {
+    std::string filename, content;
+    std::chrono::steady_clock::time_point expires;
+    uint64_t order = 0;  // stored n-th
+  };
+  mutable std::mutex files_mu_;
+  mutable std::map<std::string, StoredFile> files_;  // by id
+  mutable size_t files_bytes_ = 0;
+  mutable uint64_t files_stored_ = 0;
 };
 
 // Language name of an ISO 639-1/-3 code ("en" -> "English"); the code itself if unknown.

@@ -45,6 +45,10 @@ options:
   --no-batching       translate one request at a time per worker (no dynamic batching)
   --queue N           segments waiting per model before requests get 503 (default 1024)
   --char-limit N      characters of text per request (default 5000; more: 413)
+  --file-char-limit N  characters of text per file of /translate_file (.txt, .html,
+                      .md, .srt, .vtt, .po; default 50000; more: 413; 0: no file
+                      translation, /translate_file answers 501); the translated
+                      file is kept 10 minutes for /download_file
   --max-body BYTES    request body size (default 1048576; more: 413)
   --timeout SEC       per request, queueing included (default 30; then 503)
   --beam N            beam size (default: the model's)
@@ -129,6 +133,7 @@ std::string apply(Args* a, const std::string& name, const std::string& value, bo
   if (name == "batch-tokens") return num(1, 1 << 20, &a->service.batch_tokens);
   if (name == "queue") return num(1, 1 << 20, &a->service.queue_capacity);
   if (name == "char-limit") return num(1, 1 << 26, &a->api.char_limit);
+  if (name == "file-char-limit") return num(0, 1 << 26, &a->api.file_char_limit);
   if (name == "max-body") return num(64, 1 << 30, &a->max_body);
   if (name == "beam") return num(1, 32, &a->service.beam);
   if (name == "max-length-offset") return num(0, 4096, &a->service.max_length_offset);
@@ -310,12 +315,18 @@ int main(int argc, char** argv) {
     r.method = req.method;
     r.path = req.path;
     r.content_type = req.get_header_value("Content-Type");
+    r.host = req.get_header_value("Host");
     r.params = query_fields(req.target);
-    for (const auto& [name, part] : req.files) r.params.emplace_back(name, part.content);
+    for (const auto& [name, part] : req.files) {
+      r.params.emplace_back(name, part.content);
+      if (!part.filename.empty()) r.files.push_back({name, part.filename, part.content});
+    }
     r.body = req.body;
     const server::HttpResponse out = api.handle(r);
     res.status = out.status;
     if (out.retry_after_s > 0) res.set_header("Retry-After", std::to_string(out.retry_after_s));
+    if (!out.filename.empty())  // a safe name (letters, digits, . - _)
+      res.set_header("Content-Disposition", "attachment; filename=\"" + out.filename + "\"");
     res.set_content(req.method == "HEAD" ? std::string() : out.body, out.content_type.c_str());
   };
   http.Get(".*", handler);

@@ -2,13 +2,16 @@
 // below cpp-httplib: method, path, content type, query fields and body), on a service
 // over the fixed tiny model serving "en" -> "de" and "de" -> "fr" (so "en" -> "fr" goes
 // through a pivot). The input is
-//   byte 0: method (GET/POST/HEAD/PUT/OPTIONS) and path (/translate, /detect,
-//           /languages, /frontend/settings, /health, anything else)
-//   byte 1: content type (JSON, form, multipart-ish query fields, text/plain, none)
-//   rest:   the body (with query-field mode: a form string decoded into params).
+//   byte 0: method (GET/POST/HEAD/PUT/OPTIONS) and path (/translate, /translate_file,
+//           /detect, /languages, /frontend/settings, /health, anything else)
+//   byte 1: content type (JSON, form, multipart-ish query fields, text/plain, none);
+//           for /translate_file the file's type (.txt, .html, .md, .srt, .vtt, .po, .pdf)
+//   rest:   the body (with query-field mode: a form string decoded into params; for
+//           /translate_file the file).
 // Invariants: handle() never throws or crashes; every answer is a status in [200, 599]
 // with a JSON body; a 200 from /translate holds translatedText of the shape q asked for
-// (a string or a list); an error carries "error". The markup layer: plain text
+// (a string or a list); an error carries "error"; a 200 from /translate_file gives a
+// translatedFileUrl whose download answers 200. The markup layer: plain text
 // reassembled from its own pieces is the input again, byte for byte.
 #include <cctype>
 #include <cstddef>
@@ -60,8 +63,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace edgemt::server;
   if (size < 2) return 0;
   static const char* kMethods[] = {"POST", "GET", "HEAD", "PUT", "OPTIONS", "POST", "POST", "POST"};
-  static const char* kPaths[] = {"/translate", "/translate",         "/translate", "/detect",
-                                 "/languages", "/frontend/settings", "/health",    "/x"};
+  static const char* kPaths[] = {"/translate", "/translate",         "/translate_file", "/detect",
+                                 "/languages", "/frontend/settings", "/health",         "/x"};
+  static const char* kFiles[] = {"a.txt", "a.html", "a.md", "a.srt", "a.vtt", "a.po", "a.pdf"};
   static const char* kTypes[] = {"application/json", "application/json; charset=utf-8",
                                  "application/x-www-form-urlencoded", "", "text/plain"};
   HttpRequest req;
@@ -69,7 +73,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   req.path = kPaths[(data[0] >> 3) & 7];
   const unsigned type = data[1] % 6;
   const std::string body(reinterpret_cast<const char*>(data) + 2, size - 2);
-  if (type == 5) {
+  if (req.path == "/translate_file") {
+    req.content_type = "multipart/form-data; boundary=x";
+    req.params = {{"source", (data[1] & 0x80) != 0 ? "auto" : "en"}, {"target", "de"}};
+    req.files = {{"file", kFiles[data[1] % 7], body}};
+  } else if (type == 5) {
     req.params = parse_form(body);  // query string / multipart fields
   } else {
     req.content_type = kTypes[type];
@@ -91,6 +99,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         t.is_string() ||
             (t.is_array() && std::all_of(t.begin(), t.end(), [](const json& x) { return x.is_string(); })),
         "translatedText of a wrong type: %s", r.body.substr(0, 200).c_str());
+  } else if (req.path == "/translate_file" && req.method == "POST") {
+    EDGEMT_FUZZ_CHECK(j.is_object() && j.contains("translatedFileUrl") && j["translatedFileUrl"].is_string(),
+                      "no translatedFileUrl: %s", r.body.substr(0, 200).c_str());
+    HttpRequest get;
+    get.method = "GET";
+    get.path = j["translatedFileUrl"].get<std::string>();
+    const HttpResponse d = api().handle(get);
+    EDGEMT_FUZZ_CHECK(d.status == 200 && !d.filename.empty(), "download of %s: %d", get.path.c_str(),
+                      d.status);
   }
 
   // Plain-text segmentation is lossless.

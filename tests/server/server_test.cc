@@ -458,7 +458,98 @@ TEST(Api, BadRequestsGetClearErrors) {
   r.path = "/detect";
   EXPECT_EQ(api.handle(r).status, 400);  // no q
   r.path = "/translate_file";
+  EXPECT_EQ(api.handle(r).status, 400);  // no file
+  r.path = "/suggest";
   EXPECT_EQ(api.handle(r).status, 501);
+}
+
+// /translate_file and /download_file: each file translated as the Translator translates
+// its format, kept for download under its own name; bad files are clear errors.
+HttpRequest file_request(const std::string& filename, const std::string& content,
+                         const std::string& source = "en") {
+  HttpRequest r;
+  r.method = "POST";
+  r.path = "/translate_file";
+  r.content_type = "multipart/form-data; boundary=x";
+  r.host = "localhost:5000";
+  r.params = {{"source", source}, {"target", "de"}, {"file", content}};
+  r.files = {{"file", filename, content}};
+  return r;
+}
+
+TEST(Api, TranslatesFilesLikeTheTranslator) {
+  auto svc = make_service();
+  LibreTranslateApi api(*svc, {});
+  HttpRequest get;
+  get.method = "GET";
+  get.path = "/frontend/settings";
+  const json settings = json::parse(api.handle(get).body);
+  EXPECT_EQ(settings["filesTranslation"], true);
+  EXPECT_NE(settings["supportedFilesFormat"].dump().find(".srt"), std::string::npos);
+  auto tr = Translator::create(kModel, {});
+  ASSERT_TRUE(tr.has_value());
+  const std::string srt = "1\n00:00:01,000 --> 00:00:04,000\n" + kSentences[2] +
+                          "\n\n2\n00:00:05,000 --> 00:00:06,000\n" + kSentences[1] + "\n";
+  const std::string txt =
+      "Hello,\n\nThe file could not be opened because the connection to the\nserver was lost. "
+      "Please try again later.\n\nThe team\n";
+  const std::string html = "<p>" + kSentences[0] + " <b>" + kSentences[6] + "</b></p>";
+  const std::string md = "# " + kSentences[3] + "\n\n```\nkeep\n```\n";
+  const std::string po = "msgid \"" + kSentences[7] + "\"\nmsgstr \"\"\n";
+  struct Case {
+    std::string name, content;
+    TextFormat format;
+  };
+  for (const Case& c :
+       {Case{"film.srt", srt, TextFormat::kSubtitles}, Case{"mail.txt", txt, TextFormat::kWrapped},
+        Case{"page.html", html, TextFormat::kHtml}, Case{"README.md", md, TextFormat::kMarkdown},
+        Case{"de.po", po, TextFormat::kPo}}) {
+    const HttpResponse r = api.handle(file_request(c.name, c.content, c.name == "mail.txt" ? "auto" : "en"));
+    ASSERT_EQ(r.status, 200) << c.name << ": " << r.body;
+    const std::string url = json::parse(r.body)["translatedFileUrl"];
+    const std::string prefix = "http://localhost:5000/download_file/";
+    ASSERT_EQ(url.rfind(prefix, 0), 0u) << url;
+    EXPECT_EQ(url.substr(url.size() - c.name.size() - 1), "." + c.name) << url;
+    get.path = url.substr(std::string("http://localhost:5000").size());
+    const HttpResponse d = api.handle(get);
+    ASSERT_EQ(d.status, 200) << d.body;
+    EXPECT_EQ(d.filename, c.name);
+    TranslateOptions o;
+    o.format = c.format;
+    auto want = tr.value()->translate({c.content}, o);
+    ASSERT_TRUE(want.has_value());
+    EXPECT_EQ(d.body, want.value()[0]) << c.name;
+    EXPECT_NE(d.body, c.content) << c.name;
+  }
+  // Errors: an unknown or expired file, another file type, no file, a malformed catalog,
+  // a pair not served, too much text, file translation turned off.
+  get.path = "/download_file/0123456789abcdef0123456789abcdef.film.srt";
+  EXPECT_EQ(api.handle(get).status, 404);
+  EXPECT_EQ(api.handle(file_request("report.pdf", "%PDF-1.4")).status, 400);
+  EXPECT_EQ(api.handle(file_request("noext", "text")).status, 400);
+  HttpRequest no_file = file_request("a.txt", "x");
+  no_file.files.clear();
+  EXPECT_EQ(api.handle(no_file).status, 400);
+  EXPECT_EQ(api.handle(file_request("bad.po", "msgid \"x\n")).status, 400);
+  EXPECT_EQ(api.handle(file_request("a.txt", "Hello.", "fr")).status, 400);
+  ApiOptions small;
+  small.file_char_limit = 10;
+  LibreTranslateApi limited(*svc, small);
+  EXPECT_EQ(limited.handle(file_request("a.txt", "This text is longer than ten characters.")).status, 413);
+  ApiOptions expiring;
+  expiring.file_ttl = std::chrono::seconds(0);
+  LibreTranslateApi gone(*svc, expiring);
+  const HttpResponse r = gone.handle(file_request("a.txt", "Hello."));
+  ASSERT_EQ(r.status, 200) << r.body;
+  get.path = json::parse(r.body)["translatedFileUrl"].get<std::string>().substr(
+      std::string("http://localhost:5000").size());
+  EXPECT_EQ(gone.handle(get).status, 404);
+  ApiOptions off;
+  off.file_char_limit = 0;
+  LibreTranslateApi no_files(*svc, off);
+  EXPECT_EQ(no_files.handle(file_request("a.txt", "Hello.")).status, 501);
+  get.path = "/frontend/settings";
+  EXPECT_EQ(json::parse(no_files.handle(get).body)["filesTranslation"], false);
 }
 
 TEST(Api, DetectRanksServedSources) {

@@ -121,6 +121,38 @@ def test_libretranslatepy_client():
         assert srv.stop() == 0
 
 
+def test_translate_file_and_download():
+    """A subtitle file through /translate_file as LibreTranslate's web page sends it
+    (multipart form), then its download: the cues translated, numbers and times kept."""
+    srt = ("1\r\n00:00:01,000 --> 00:00:04,000\r\nPlease save the document\r\nbefore you close the window."
+           "\r\n\r\n2\r\n00:00:05,000 --> 00:00:06,000\r\n" + SENTENCE + "\r\n")
+    boundary = "----edgemt-test-boundary"
+    parts = []
+    for name, value in (("source", "en"), ("target", "de")):
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n')
+    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="film.srt"\r\n'
+                 f'Content-Type: application/x-subrip\r\n\r\n{srt}\r\n--{boundary}--\r\n')
+    body = "".join(parts).encode()
+    with Server() as srv:
+        status, settings, _ = request(srv.url + "/frontend/settings")
+        assert status == 200 and settings["filesTranslation"] and ".srt" in settings["supportedFilesFormat"], settings
+        status, out, _ = request(srv.url + "/translate_file", body, "multipart/form-data; boundary=" + boundary)
+        assert status == 200, out
+        url = out["translatedFileUrl"]
+        assert url.startswith(srv.url + "/download_file/") and url.endswith(".film.srt"), url
+        with urllib.request.urlopen(url, timeout=60) as r:
+            got = r.read().decode()
+            assert 'filename="film.srt"' in r.headers["Content-Disposition"], dict(r.headers)
+        lines = got.split("\r\n")
+        assert lines[:2] == ["1", "00:00:01,000 --> 00:00:04,000"] and lines[5:7] == ["2", "00:00:05,000 --> 00:00:06,000"], got
+        assert lines[2] and lines[3] and lines[4] == "" and "Please" not in got, got
+        _, one, _ = translate(srv.url, SENTENCE)
+        assert lines[7] == one["translatedText"], (got, one)
+        status, _, _ = request(srv.url + "/download_file/nope.film.srt")
+        assert status == 404
+        assert srv.stop() == 0
+
+
 def test_json_form_query_and_lists():
     with Server() as srv:
         s1, b1, h = translate(srv.url, SENTENCE)
