@@ -26,6 +26,7 @@
 #include "runtime/api/scored_json.h"
 #include "runtime/api/translator.h"
 #include "runtime/text/language_id.h"
+#include "runtime/text/subtitles.h"
 
 namespace {
 
@@ -545,6 +546,19 @@ bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
 // comes back (line breaks kept); `newline` ends each with one (TEXT arguments).
 bool process_document(edgemt::Translator& tr, const Args& a, Session& s, size_t count, bool newline) {
   const std::vector<std::string> docs(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
+  // A "subtitle file" without a single cue comes back as it was: say so, rather than
+  // hand back the file untranslated without a word.
+  if (a.format == edgemt::TextFormat::kSubtitles) {
+    for (size_t i = 0; i < docs.size(); ++i) {
+      if (edgemt::SubtitleDocument::parse(docs[i]).units().empty() &&
+          docs[i].find_first_not_of(" \t\r\n") != std::string::npos)
+        std::fprintf(stderr,
+                     "translate: warning: %s%s has no subtitle cue (a timing line such as "
+                     "\"00:00:01,000 --> 00:00:04,000\" and text under it): nothing in it was translated\n",
+                     docs.size() > 1 ? "document " : "the input",
+                     docs.size() > 1 ? std::to_string(i + 1).c_str() : "");
+    }
+  }
   auto r = tr.translate(docs, translate_options(a));
   if (!r) {
     std::fprintf(stderr, "translate: %s\n", r.status().to_string().c_str());

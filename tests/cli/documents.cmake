@@ -354,3 +354,10 @@ endif()
 if(NOT p1 MATCHES "\n")
   fail("--format wrapped: the paragraph was not wrapped again: '${p1}'")
 endif()
+
+# --format srt on text that is no subtitle file: given back as it was, with a warning.
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format srt "Hello world."
+                OUTPUT_VARIABLE not_srt ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT not_srt STREQUAL "Hello world.\n" OR NOT err MATCHES "no subtitle cue")
+  fail("--format srt on plain text (${rc}): '${not_srt}' / '${err}'")
+endif()
