@@ -634,29 +634,15 @@ std::string MarkdownDocument::render(const std::vector<std::string>& html) const
       // Words, greedily, up to the paragraph's widest line; a word that would start a
       // block at the start of a line stays on the line before.
       const std::string_view eol = p.after.size() >= 2 && p.after[p.after.size() - 2] == '\r' ? "\r\n" : "\n";
-      size_t col = count_utf8_chars(p.first_prefix);
-      bool line_start = true;
-      for (size_t b = 0; b < text.size();) {  // words: runs without spaces or tabs
-        while (b < text.size() && (text[b] == ' ' || text[b] == '\t')) ++b;
-        if (b >= text.size()) break;
-        size_t e = text.find_first_of(" \t", b);
-        if (e == std::string::npos) e = text.size();
-        const std::string_view word(text.data() + b, e - b);
-        const size_t w = count_utf8_chars(word);
-        if (!line_start && col + 1 + w > p.wrap && !starts_block(word)) {
+      const std::vector<std::string> lines =
+          wrap_words(text, count_utf8_chars(p.first_prefix), count_utf8_chars(p.next_prefix), p.wrap,
+                     [](std::string_view word) { return !starts_block(word); });
+      for (size_t k = 0; k < lines.size(); ++k) {
+        if (k > 0) {
           out += eol;
           out += p.next_prefix;
-          col = count_utf8_chars(p.next_prefix);
-          line_start = true;
         }
-        if (!line_start) {
-          out += ' ';
-          ++col;
-        }
-        out += word;
-        col += w;
-        line_start = false;
-        b = e;
+        out += lines[k];
       }
     }
     out += p.after;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "runtime/text/lines.h"
+#include "runtime/text/markup.h"
 
 namespace edgemt {
 namespace {
@@ -69,28 +70,18 @@ bool srt_tag(std::string_view s, size_t at, size_t* end) {
 // SubRip text to an HTML fragment: its tags kept, the rest escaped.
 std::string srt_to_html(std::string_view s) {
   std::string out;
+  size_t text = 0;  // the start of the text since the last tag
   for (size_t i = 0; i < s.size();) {
     size_t end = 0;
     if (s[i] == '<' && srt_tag(s, i, &end)) {
+      out += escape_html(s.substr(text, i - text));
       out.append(s, i, end - i);
-      i = end;
+      i = text = end;
       continue;
-    }
-    switch (s[i]) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      default:
-        out += s[i];
     }
     ++i;
   }
+  out += escape_html(s.substr(text));
   return out;
 }
 

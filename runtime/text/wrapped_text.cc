@@ -38,12 +38,6 @@ bool starts_list_item(std::string_view line) {
 
 }  // namespace
 
-size_t shown_width(std::string_view s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
 WrappedText WrappedText::parse(std::string_view text) {
   WrappedText d;
   const std::vector<LineSpan> lines = split_lines(text);
@@ -53,7 +47,7 @@ WrappedText WrappedText::parse(std::string_view text) {
   // that a long URL or an unwrapped line does not set it).
   std::vector<size_t> widths;
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (!is_blank(body(i))) widths.push_back(shown_width(body(i)));
+    if (!is_blank(body(i))) widths.push_back(count_utf8_chars(body(i)));
   }
   if (!widths.empty()) {
     std::sort(widths.begin(), widths.end());
@@ -64,7 +58,7 @@ WrappedText WrappedText::parse(std::string_view text) {
     const std::string_view next = body(i + 1);
     if (starts_list_item(next) || indent_of(next).size() > indent_of(body(i)).size()) return false;
     // Wrapped by hand or by a tool that counts differently: within a tenth of the width.
-    return 10 * (shown_width(body(i)) + 1 + shown_width(first_word(next))) > 9 * d.width_;
+    return 10 * (count_utf8_chars(body(i)) + 1 + count_utf8_chars(first_word(next))) > 9 * d.width_;
   };
   for (size_t i = 0; i < lines.size();) {
     if (is_blank(body(i))) {
@@ -84,7 +78,7 @@ WrappedText WrappedText::parse(std::string_view text) {
     std::string unit;
     for (size_t k = i; k < j; ++k) {
       const std::string_view b = body(k);
-      p.wrap = std::max(p.wrap, shown_width(b));
+      p.wrap = std::max(p.wrap, count_utf8_chars(b));
       p.line_ends.emplace_back(end_of(k));
       p.original.append(text.substr(lines[k].begin, lines[k].end - lines[k].begin));
       const size_t s = b.find_first_not_of(" \t");
@@ -116,33 +110,11 @@ std::string WrappedText::render(const std::vector<std::string>& translations) co
       out += p.original;  // nothing came back: the lines as they were
       continue;
     }
-    std::vector<std::string> lines;
-    std::string line = p.first_indent;
-    size_t col = shown_width(p.first_indent);
-    bool line_start = true;
-    for (size_t b = 0; b < text.size();) {  // words: runs without spaces or tabs
-      while (b < text.size() && (text[b] == ' ' || text[b] == '\t')) ++b;
-      if (b >= text.size()) break;
-      size_t e = text.find_first_of(" \t", b);
-      if (e == std::string::npos) e = text.size();
-      const std::string_view word(text.data() + b, e - b);
-      const size_t w = shown_width(word);
-      if (p.lines > 1 && !line_start && col + 1 + w > p.wrap) {
-        lines.push_back(std::move(line));
-        line = p.next_indent;
-        col = shown_width(p.next_indent);
-        line_start = true;
-      }
-      if (!line_start) {
-        line += ' ';
-        ++col;
-      }
-      line.append(word);
-      col += w;
-      line_start = false;
-      b = e;
-    }
-    lines.push_back(std::move(line));
+    // One line stays one line; the lines of a wrapped paragraph are wrapped again.
+    std::vector<std::string> lines =
+        wrap_words(text, count_utf8_chars(p.first_indent), count_utf8_chars(p.next_indent),
+                   p.lines > 1 ? p.wrap : std::string::npos, [](std::string_view) { return true; });
+    for (size_t k = 0; k < lines.size(); ++k) lines[k].insert(0, k == 0 ? p.first_indent : p.next_indent);
     for (size_t k = 0; k < lines.size(); ++k) {
       out += lines[k];
       // More lines than before (p.lines > 1 then): a middle line takes a middle line's end,

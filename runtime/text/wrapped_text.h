@@ -47,7 +47,4 @@ class WrappedText {
   size_t width_ = 0;
 };
 
-// Characters shown (UTF-8 code points).
-size_t shown_width(std::string_view s);
-
 }  // namespace edgemt
