@@ -36,6 +36,33 @@ bool starts_list_item(std::string_view line) {
   return d > 0 && d < s.size() && (s[d] == '.' || s[d] == ')') && spaced(d + 1);
 }
 
+// Ends a sentence: '.', '!', '?' or '…', then perhaps closing quotes or brackets.
+bool ends_sentence(std::string_view line) {
+  size_t e = line.find_last_not_of(" \t");
+  if (e == std::string_view::npos) return false;
+  line = line.substr(0, e + 1);
+  for (;;) {  // closing quotes and brackets
+    static constexpr std::string_view kClosers[] = {
+        ")", "]", "\"", "'", "\xC2\xBB", "\xE2\x80\x9C", "\xE2\x80\x9D", "\xE2\x80\x99"};
+    bool cut = false;
+    for (std::string_view c : kClosers) {
+      if (line.size() > c.size() && line.substr(line.size() - c.size()) == c) {
+        line.remove_suffix(c.size());
+        cut = true;
+        break;
+      }
+    }
+    if (!cut) break;
+  }
+  if (line.empty()) return false;
+  const char last = line.back();
+  return last == '.' || last == '!' || last == '?' ||
+         (line.size() >= 3 && line.substr(line.size() - 3) == "\xE2\x80\xA6");
+}
+
+// Below this width lines are not taken for wrapped prose (a list of short items).
+constexpr size_t kMinWrapWidth = 30;
+
 }  // namespace
 
 WrappedText WrappedText::parse(std::string_view text) {
@@ -54,7 +81,11 @@ WrappedText WrappedText::parse(std::string_view text) {
     d.width_ = widths[((widths.size() - 1) * 9 + 9) / 10];
   }
   auto continues = [&](size_t i) {  // line i was wrapped into line i + 1
-    if (i + 1 >= lines.size() || is_blank(body(i)) || is_blank(body(i + 1))) return false;
+    if (d.width_ < kMinWrapWidth || i + 1 >= lines.size() || is_blank(body(i)) || is_blank(body(i + 1)))
+      return false;
+    // A line that ends a sentence ends the unit: harmless in a paragraph (the sentences
+    // are translated one by one anyway), and it keeps a file of one sentence a line as it is.
+    if (ends_sentence(body(i))) return false;
     const std::string_view next = body(i + 1);
     if (starts_list_item(next) || indent_of(next).size() > indent_of(body(i)).size()) return false;
     // Wrapped by hand or by a tool that counts differently: within a tenth of the width.

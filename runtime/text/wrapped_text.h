@@ -5,12 +5,13 @@
 // translated together and the translation is wrapped again at the paragraph's width,
 // with its indentation.
 //
-// A line continues into the next when it was wrapped: both hold text, the next line's
-// first word would not have fitted on it within the text's width (the width most of its
-// long lines reach; less a tenth, for text wrapped by hand), the next line is not indented deeper, and it
-// does not start a list item ("- ", "* ", "1. ", "a) "). So short lines (a greeting, a signature, an address,
-// a list, a poem) stay lines, each translated alone, and blank lines and line ends come
-// back as they were.
+// A line continues into the next when it was wrapped: both hold text, the line does not
+// end a sentence (". ! ? …"), the next line's first word would not have fitted on it
+// within the text's width (what 90% of its lines stay within, at least 30 characters;
+// less a tenth, for text wrapped by hand), the next line is not indented deeper, and it
+// does not start a list item ("- ", "* ", "1. ", "a) "). So short lines (a greeting, a
+// signature, an address, a list, a poem) and files of one sentence a line stay lines,
+// each translated alone, and blank lines and line ends come back as they were.
 #pragma once
 
 #include <cstddef>

@@ -1376,11 +1376,21 @@ TEST(WrappedText, ListsIndentsAndLineEnds) {
       "R:\r\n- x\r\n- y\r\n1. z\r\n   w");
   // More lines than before: the middle ones end as the middle ones did (never with the
   // last line's missing end); nothing back: the lines as they were.
-  const WrappedText two = WrappedText::parse("aaa bbb ccc ddd\neee fff ggg\nx");
-  EXPECT_EQ(two.units()[0], "aaa bbb ccc ddd eee fff ggg");
-  EXPECT_EQ(two.render({"a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f", ""}),
-            "a b c d e f g h\ni j k l m n o p\nq r s t u v w x\ny z a b c d e f\nx");
-  EXPECT_EQ(two.render({"", " "}), "aaa bbb ccc ddd\neee fff ggg\nx");
+  const std::string two_text = "aaaaaa bbbbbb cccccc dddddd eeeeee\nffffff gggggg\nx";
+  const WrappedText two = WrappedText::parse(two_text);
+  ASSERT_EQ(two.units().size(), 2u);
+  EXPECT_EQ(two.units()[0], "aaaaaa bbbbbb cccccc dddddd eeeeee ffffff gggggg");
+  std::string w40, want;
+  for (int k = 0; k < 40; ++k) w40 += k ? " w" : "w";
+  for (int k = 0; k < 40; ++k) want += k == 0 ? "w" : (k % 17 == 0 ? "\nw" : " w");  // 17 a line (33 <= 34)
+  EXPECT_EQ(two.render({w40, "y"}), want + "\ny");
+  EXPECT_EQ(two.render({"", " "}), two_text);
+  // A file of one sentence a line, or of short items, stays line by line.
+  EXPECT_EQ(WrappedText::parse("The file could not be opened.\nSave it first, then close the window.\n")
+                .units()
+                .size(),
+            2u);
+  EXPECT_EQ(WrappedText::parse("Open the configuration file\nSave as\nPrint\n").units().size(), 3u);
 }
 
 }  // namespace
