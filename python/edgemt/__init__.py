@@ -66,6 +66,8 @@ _UNSUPPORTED_DEFAULTS = {
 }
 # Accepted and ignored: batching is planned by the translator itself.
 _IGNORED = {"max_batch_size", "batch_type", "max_input_length"}
+# translate()'s formats: name -> the C API's edgemt_format.
+_FORMATS = dict(_edgemt.FORMATS)
 
 
 class Translator:
@@ -235,7 +237,7 @@ class Translator:
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         """
-        if format not in ("text", "wrapped", "html", "po", "markdown", "srt", "vtt"):
+        if format not in _FORMATS:
             raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt' or 'vtt', got %r"
                              % (format,))
         if self.pivot is not None:
@@ -253,11 +255,7 @@ class Translator:
         options.split_sentences = bool(split_sentences)
         options.repetition_guard = bool(repetition_guard)
         options.protect_spans = bool(protect_spans)
-        options.html = format == "html"
-        options.po = format == "po"
-        options.markdown = format == "markdown"
-        options.subtitles = format in ("srt", "vtt")
-        options.wrapped = format == "wrapped"
+        options.format = _FORMATS[format]
         if glossary:
             lines = []
             for src, tgt in glossary.items():

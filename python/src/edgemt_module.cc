@@ -71,11 +71,7 @@ struct Options {
   bool repetition_guard = true;
   bool protect_spans = true;
   std::string glossary;               // tab-separated "source<TAB>target" lines; empty: none
-  bool html = false;                  // texts are HTML documents
-  bool po = false;                    // texts are gettext catalogs
-  bool markdown = false;              // texts are Markdown documents
-  bool subtitles = false;             // texts are subtitle files (SubRip, WebVTT)
-  bool wrapped = false;               // texts are plain text with wrapped paragraphs
+  int format = EDGEMT_FORMAT_TEXT;    // what the texts are (edgemt_format)
   int sampling_topk = 0;              // 0 or 1: no sampling
   float sampling_temperature = 0.0f;  // 0: 1
   uint64_t seed = 0;
@@ -92,12 +88,7 @@ struct Options {
     o.no_repetition_guard = repetition_guard ? 0 : 1;
     o.no_span_protection = protect_spans ? 0 : 1;
     o.glossary = glossary.empty() ? nullptr : glossary.c_str();
-    o.format = html        ? EDGEMT_FORMAT_HTML
-               : po        ? EDGEMT_FORMAT_PO
-               : markdown  ? EDGEMT_FORMAT_MARKDOWN
-               : subtitles ? EDGEMT_FORMAT_SUBTITLES
-               : wrapped   ? EDGEMT_FORMAT_WRAPPED
-                           : EDGEMT_FORMAT_TEXT;
+    o.format = format;
     o.sampling_topk = sampling_topk;
     o.sampling_temperature = sampling_temperature;
     o.seed = seed;
@@ -310,6 +301,14 @@ class Translator {
 PYBIND11_MODULE(_edgemt, m) {
   m.doc() = "edgemt: offline machine translation (binding of the C API; see edgemt.Translator)";
   m.def("version", &edgemt_version);
+  // translate()'s format names (as translate --format's) to the C API's edgemt_format.
+  m.attr("FORMATS") = py::dict(py::arg("text") = static_cast<int>(EDGEMT_FORMAT_TEXT),
+                               py::arg("wrapped") = static_cast<int>(EDGEMT_FORMAT_WRAPPED),
+                               py::arg("html") = static_cast<int>(EDGEMT_FORMAT_HTML),
+                               py::arg("markdown") = static_cast<int>(EDGEMT_FORMAT_MARKDOWN),
+                               py::arg("po") = static_cast<int>(EDGEMT_FORMAT_PO),
+                               py::arg("srt") = static_cast<int>(EDGEMT_FORMAT_SUBTITLES),
+                               py::arg("vtt") = static_cast<int>(EDGEMT_FORMAT_SUBTITLES));
   m.def("active_isa", &edgemt_active_isa);
   m.def("default_model_path", &edgemt_default_model_path);
   m.def("bundled_model_path", [](const std::string& source, const std::string& target) {
@@ -345,11 +344,7 @@ PYBIND11_MODULE(_edgemt, m) {
       .def_readwrite("repetition_guard", &Options::repetition_guard)
       .def_readwrite("protect_spans", &Options::protect_spans)
       .def_readwrite("glossary", &Options::glossary)
-      .def_readwrite("html", &Options::html)
-      .def_readwrite("po", &Options::po)
-      .def_readwrite("markdown", &Options::markdown)
-      .def_readwrite("subtitles", &Options::subtitles)
-      .def_readwrite("wrapped", &Options::wrapped)
+      .def_readwrite("format", &Options::format)
       .def_readwrite("sampling_topk", &Options::sampling_topk)
       .def_readwrite("sampling_temperature", &Options::sampling_temperature)
       .def_readwrite("seed", &Options::seed);

@@ -526,6 +526,21 @@ TranslateOptions as_plain_text(const TranslateOptions& o) {
   return t;
 }
 
+TranslateOptions as_html(const TranslateOptions& o) {
+  TranslateOptions t = o;
+  t.format = TextFormat::kHtml;
+  return t;
+}
+
+// Each text parsed as a Doc (whose parse cannot fail).
+template <typename Doc>
+std::vector<Doc> parse_each(const std::vector<std::string>& texts) {
+  std::vector<Doc> docs;
+  docs.reserve(texts.size());
+  for (const std::string& t : texts) docs.push_back(Doc::parse(t));
+  return docs;
+}
+
 }  // namespace
 
 template <typename Doc>
@@ -548,27 +563,14 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
 
 Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,
                                                          const TranslateOptions& options) {
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kMarkdown) {
-    // Every document's units (HTML fragments of its prose) through the HTML path at once.
-    std::vector<MarkdownDocument> docs;
-    for (const std::string& t : texts) docs.push_back(MarkdownDocument::parse(t));
-    TranslateOptions html = options;
-    html.format = TextFormat::kHtml;
-    return translate_units(docs, html);
-  }
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kSubtitles) {
-    // Every file's cues (HTML fragments: their formatting tags) through the HTML path at once.
-    std::vector<SubtitleDocument> docs;
-    for (const std::string& t : texts) docs.push_back(SubtitleDocument::parse(t));
-    TranslateOptions html = options;
-    html.format = TextFormat::kHtml;
-    return translate_units(docs, html);
-  }
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kWrapped) {
-    std::vector<WrappedText> docs;
-    for (const std::string& t : texts) docs.push_back(WrappedText::parse(t));
-    return translate_units(docs, as_plain_text(options));
-  }
+  // Every document's units at once: Markdown's prose and subtitle cues as HTML fragments
+  // (their inline markup and formatting tags), wrapped paragraphs as plain text.
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kMarkdown)
+    return translate_units(parse_each<MarkdownDocument>(texts), as_html(options));
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kSubtitles)
+    return translate_units(parse_each<SubtitleDocument>(texts), as_html(options));
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kWrapped)
+    return translate_units(parse_each<WrappedText>(texts), as_plain_text(options));
   if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {
     std::vector<PoCatalog> catalogs;
     for (size_t i = 0; i < texts.size(); ++i) {

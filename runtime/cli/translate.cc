@@ -88,13 +88,13 @@ options:
                      wrapped: plain text whose paragraphs are wrapped at a width
                      (e-mails, README.txt, books): a paragraph's wrapped lines are
                      translated together and wrapped again at its width; short lines
-                     (greetings, signatures, lists) stay lines. html: the text between tags is
-                     translated (tags, attributes, comments and script/style/code/pre
-                     elements are kept byte for byte; entities decoded, and &, <, >
-                     escaped again). markdown: prose (headings, paragraphs, list items,
-                     quotes, table cells, link texts) is translated; code blocks, code
-                     spans, URLs, HTML and the markup are kept; wrapped paragraphs are
-                     wrapped again at their width.
+                     (greetings, signatures, lists) stay lines. html: the text between
+                     tags is translated (tags, attributes, comments and script/style/
+                     code/pre elements are kept byte for byte; entities decoded, and
+                     &, <, > escaped again). markdown: prose (headings, paragraphs,
+                     list items, quotes, table cells, link texts) is translated; code
+                     blocks, code spans, URLs, HTML and the markup are kept; wrapped
+                     paragraphs are wrapped again at their width.
                      po: a gettext catalog whose untranslated messages get the
                      translation of their msgid (plural forms too), flagged fuzzy;
                      everything else is kept byte for byte. srt or vtt: a subtitle
@@ -289,24 +289,22 @@ int parse_args(int argc, char** argv, Args* a) {
       }
       a->jsonl = std::strcmp(argv[++i], "jsonl") == 0;
     } else if (arg == "--format") {
-      if (i + 1 >= argc ||
-          (std::strcmp(argv[i + 1], "text") != 0 && std::strcmp(argv[i + 1], "html") != 0 &&
-           std::strcmp(argv[i + 1], "po") != 0 && std::strcmp(argv[i + 1], "markdown") != 0 &&
-           std::strcmp(argv[i + 1], "srt") != 0 && std::strcmp(argv[i + 1], "vtt") != 0 &&
-           std::strcmp(argv[i + 1], "wrapped") != 0)) {
+      static constexpr std::pair<const char*, edgemt::TextFormat> kFormats[] = {
+          {"text", edgemt::TextFormat::kText},    {"wrapped", edgemt::TextFormat::kWrapped},
+          {"html", edgemt::TextFormat::kHtml},    {"markdown", edgemt::TextFormat::kMarkdown},
+          {"po", edgemt::TextFormat::kPo},        {"srt", edgemt::TextFormat::kSubtitles},
+          {"vtt", edgemt::TextFormat::kSubtitles}};
+      const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
+        return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
+      });
+      if (f == std::end(kFormats)) {
         std::fprintf(stderr,
                      "translate: --format expects text, wrapped, html, markdown, po, srt or vtt, got '%s'\n",
                      i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
       ++i;
-      a->format = std::strcmp(argv[i], "html") == 0       ? edgemt::TextFormat::kHtml
-                  : std::strcmp(argv[i], "po") == 0       ? edgemt::TextFormat::kPo
-                  : std::strcmp(argv[i], "markdown") == 0 ? edgemt::TextFormat::kMarkdown
-                  : std::strcmp(argv[i], "srt") == 0 || std::strcmp(argv[i], "vtt") == 0
-                      ? edgemt::TextFormat::kSubtitles
-                  : std::strcmp(argv[i], "wrapped") == 0 ? edgemt::TextFormat::kWrapped
-                                                         : edgemt::TextFormat::kText;
+      a->format = f->second;
     } else if (arg == "--alignment-layer") {
       if (!need_int(0, 64, &a->alignment_layer)) return 2;
     } else if (arg == "--n-best") {
