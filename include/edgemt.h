@@ -43,14 +43,15 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  11 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
+  12 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
        7: edgemt_bundled_model_path, edgemt_model_source/target_language;      \
        8: edgemt_translate_scored; 9: edgemt_bundled_model_route;              \
        10: edgemt_score_ids, edgemt_score, edgemt_model_target_token_id;       \
-       11: EDGEMT_FORMAT_SUBTITLES, _WRAPPED */
+       11: EDGEMT_FORMAT_SUBTITLES, _WRAPPED;                                  \
+       12: edgemt_translate_document */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
  * _SUBTITLES and _WRAPPED since 11). */
@@ -225,6 +226,16 @@ EDGEMT_API void edgemt_translator_free(edgemt_translator* translator);
 EDGEMT_API edgemt_status edgemt_translate(edgemt_translator* translator, const char* const* texts, size_t n,
                                           const edgemt_translate_options* options,
                                           const char* const** results);
+
+/* Since C API version 12. An office document or e-book, the bytes of a .docx, .pptx, .odt,
+ * .odp or .epub file (data, size), translated: each paragraph whole with its formatting
+ * (bold, links, styles), everything else in the file kept. *out / *out_size: the
+ * translated file's bytes, owned by the translator, valid until its next call.
+ * options may be NULL; their format is not used. A file that is not such a document is
+ * EDGEMT_INVALID_ARGUMENT, saying why (edgemt_last_error). */
+EDGEMT_API edgemt_status edgemt_translate_document(edgemt_translator* translator, const void* data,
+                                                   size_t size, const edgemt_translate_options* options,
+                                                   const void** out, size_t* out_size);
 
 /* Token ids to token ids: n sequences (ids[i] has lengths[i] ids; eos is appended if
  * missing; long ones are split into chunks). *out_ids[i] / *out_lengths[i]: sequence

@@ -266,6 +266,28 @@ class Translator:
         out = self._t.translate(batch, options)
         return out[0] if single else out
 
+    def translate_document(self, data: Union[bytes, bytearray, memoryview], *, beam_size: Optional[int] = None,
+                           length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,
+                           protect_spans: bool = True) -> bytes:
+        """An office document or e-book to its translation: the bytes of a .docx, .pptx, .odt,
+        .odp or .epub file in, the translated file's bytes out (the type is read from the
+        file). Each paragraph is translated whole, its bold, italics, links and styles put on
+        the words they came with; images, tables, fields and the rest of the file are kept.
+        A file that is not such a document raises ValueError saying why.
+
+            open("guide.de.docx", "wb").write(t.translate_document(open("guide.docx", "rb").read()))
+        """
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("translate_document() takes the file's bytes, got %s" % type(data).__name__)
+        data = bytes(data)
+        if self.pivot is not None:
+            data = self.pivot.translate_document(data, beam_size=beam_size, length_penalty=length_penalty,
+                                                 max_decoding_length=max_decoding_length,
+                                                 protect_spans=protect_spans)
+        options = self._options(beam_size, max_decoding_length, length_penalty)
+        options.protect_spans = bool(protect_spans)
+        return self._t.translate_document(data, options)
+
     def translate_scored(self, texts: Union[str, Iterable[str]], *, num_hypotheses: int = 1,
                          beam_size: Optional[int] = None, length_penalty: Optional[float] = None,
                          max_decoding_length: Optional[int] = None, split_sentences: bool = True,

@@ -267,6 +267,20 @@ class Translator {
     });
   }
 
+  // An office document's or e-book's bytes to the translated file's (edgemt_translate_document).
+  py::bytes translate_document(const std::string& data, const Options& opt) {
+    const edgemt_translate_options o = opt.c();
+    const void* out = nullptr;
+    size_t out_size = 0;
+    edgemt_status s;
+    {
+      py::gil_scoped_release nogil;
+      s = edgemt_translate_document(handle_, data.data(), data.size(), &o, &out, &out_size);
+    }
+    check(s);
+    return py::bytes(static_cast<const char*>(out), out_size);
+  }
+
   // Each text's scored translation as JSON (edgemt_translate_scored).
   std::vector<std::string> translate_scored(const std::vector<std::string>& texts, size_t num_hypotheses,
                                             const Options& opt) {
@@ -358,6 +372,7 @@ PYBIND11_MODULE(_edgemt, m) {
       .def("translate_tokens_nbest", &Translator::translate_tokens_nbest)
       .def("translate", &Translator::translate)
       .def("translate_scored", &Translator::translate_scored)
+      .def("translate_document", &Translator::translate_document)
       .def("score_ids", &Translator::score_ids)
       .def("score", &Translator::score)
       .def("score_tokens", &Translator::score_tokens);

@@ -396,6 +396,31 @@ edgemt_status edgemt_translate(edgemt_translator* translator, const char* const*
   });
 }
 
+edgemt_status edgemt_translate_document(edgemt_translator* translator, const void* data, size_t size,
+                                        const edgemt_translate_options* options, const void** out,
+                                        size_t* out_size) {
+  return guarded([&] {
+    if (out == nullptr || out_size == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_document: out or out_size is NULL");
+    *out = nullptr;
+    *out_size = 0;
+    if (translator == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_document: translator is NULL");
+    if (data == nullptr && size > 0)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_document: data is NULL");
+    edgemt::TranslateOptions to;
+    if (const edgemt_status s = to_translate_options(options, &to); s != EDGEMT_OK) return s;
+    to.format = edgemt::TextFormat::kOffice;
+    auto r = translator->translator->translate(
+        {size == 0 ? std::string() : std::string(static_cast<const char*>(data), size)}, to);
+    if (!r) return from_status(r.status());
+    translator->texts = std::move(r.value());
+    *out = translator->texts[0].data();
+    *out_size = translator->texts[0].size();
+    return EDGEMT_OK;
+  });
+}
+
 edgemt_status edgemt_translate_scored(edgemt_translator* translator, const char* const* texts, size_t n,
                                       size_t num_hypotheses, const edgemt_translate_options* options,
                                       const char* const** results) {

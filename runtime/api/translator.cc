@@ -17,6 +17,7 @@
 #include "runtime/text/html_document.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
+#include "runtime/text/office_document.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/wrapped_text.h"
@@ -580,6 +581,17 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
     }
     return translate_units(catalogs, as_plain_text(options));
   }
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {
+    std::vector<OfficeDocument> docs;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      auto d = OfficeDocument::parse(texts[i]);
+      if (!d)
+        return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
+                                d.status().message());
+      docs.push_back(std::move(d.value()));
+    }
+    return translate_units(docs, as_html(options));
+  }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kHtml) {
     const TranslateOptions plain = as_plain_text(options);
     auto docs = translate_html(
@@ -646,7 +658,8 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
   if (options.format.value_or(TextFormat::kText) == TextFormat::kPo ||
       options.format.value_or(TextFormat::kText) == TextFormat::kMarkdown ||
       options.format.value_or(TextFormat::kText) == TextFormat::kSubtitles ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kWrapped) {  // one document each: the best
+      options.format.value_or(TextFormat::kText) == TextFormat::kWrapped ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();
     std::vector<std::vector<std::string>> result;

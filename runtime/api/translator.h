@@ -51,8 +51,11 @@ struct TranslatorOptions {
 // (runtime/text/markdown.h). Subtitle files (SubRip .srt, WebVTT .vtt) translate each
 // cue's text, broken into as many lines as it had, and keep numbers, times and the rest
 // (runtime/text/subtitles.h). Wrapped plain text translates each paragraph's wrapped
-// lines together and wraps the translation again (runtime/text/wrapped_text.h).
-enum class TextFormat { kText, kHtml, kPo, kMarkdown, kSubtitles, kWrapped };
+// lines together and wraps the translation again (runtime/text/wrapped_text.h). Office
+// documents are the bytes of a .docx, .pptx, .odt, .odp or .epub file, each paragraph
+// translated with its formatting and the rest of the file kept
+// (runtime/text/office_document.h).
+enum class TextFormat { kText, kHtml, kPo, kMarkdown, kSubtitles, kWrapped, kOffice };
 
 // Per call; what is not set comes from the model (its generation config) or the
 // translator's limits.

@@ -101,7 +101,12 @@ options:
                      file (SubRip or WebVTT, told apart by its WEBVTT header): each
                      cue's lines are translated together and broken again into as
                      many lines (dialogue lines, "- ...", one by one); cue numbers,
-                     times, formatting tags and the rest are kept
+                     times, formatting tags and the rest are kept. docx, pptx, odt,
+                     odp or epub: an office document or e-book read from standard
+                     input and written to standard output (the type is read from the
+                     file): each paragraph is translated whole, its bold, italics,
+                     links and styles put on the words they came with; images,
+                     tables, fields and the rest of the file are kept
   --alignment-layer L
                      the decoder layer whose cross-attention aligns words (jsonl
                      alignments, HTML inline tags), heads averaged; default: the
@@ -290,16 +295,19 @@ int parse_args(int argc, char** argv, Args* a) {
       a->jsonl = std::strcmp(argv[++i], "jsonl") == 0;
     } else if (arg == "--format") {
       static constexpr std::pair<const char*, edgemt::TextFormat> kFormats[] = {
-          {"text", edgemt::TextFormat::kText},    {"wrapped", edgemt::TextFormat::kWrapped},
-          {"html", edgemt::TextFormat::kHtml},    {"markdown", edgemt::TextFormat::kMarkdown},
-          {"po", edgemt::TextFormat::kPo},        {"srt", edgemt::TextFormat::kSubtitles},
-          {"vtt", edgemt::TextFormat::kSubtitles}};
+          {"text", edgemt::TextFormat::kText},     {"wrapped", edgemt::TextFormat::kWrapped},
+          {"html", edgemt::TextFormat::kHtml},     {"markdown", edgemt::TextFormat::kMarkdown},
+          {"po", edgemt::TextFormat::kPo},         {"srt", edgemt::TextFormat::kSubtitles},
+          {"vtt", edgemt::TextFormat::kSubtitles}, {"docx", edgemt::TextFormat::kOffice},
+          {"pptx", edgemt::TextFormat::kOffice},   {"odt", edgemt::TextFormat::kOffice},
+          {"odp", edgemt::TextFormat::kOffice},    {"epub", edgemt::TextFormat::kOffice}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
       });
       if (f == std::end(kFormats)) {
         std::fprintf(stderr,
-                     "translate: --format expects text, wrapped, html, markdown, po, srt or vtt, got '%s'\n",
+                     "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, docx, pptx, "
+                     "odt, odp or epub, got '%s'\n",
                      i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
@@ -359,6 +367,20 @@ int parse_args(int argc, char** argv, Args* a) {
   }
   if (a->document() && (a->jsonl || a->ids)) {
     std::fprintf(stderr, "translate: --format html/po gives documents (not with --ids or --output jsonl)\n");
+    return 2;
+  }
+  // An office document is a binary file: read from standard input, written to standard
+  // output (not a terminal).
+  if (a->format == edgemt::TextFormat::kOffice && !a->texts.empty()) {
+    std::fprintf(stderr,
+                 "translate: --format docx/pptx/odt/odp/epub reads the document from standard input "
+                 "(translate --format docx < in.docx > out.docx), not from TEXT arguments\n");
+    return 2;
+  }
+  if (a->format == edgemt::TextFormat::kOffice && isatty(STDOUT_FILENO)) {
+    std::fprintf(stderr,
+                 "translate: --format docx/pptx/odt/odp/epub writes a binary file: redirect standard output "
+                 "(> out.docx)\n");
     return 2;
   }
   if (!a->glossary_path.empty() && a->ids) {

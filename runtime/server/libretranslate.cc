@@ -15,6 +15,7 @@
 #include "runtime/text/language_id.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
+#include "runtime/text/office_document.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/subtitles.h"
@@ -28,7 +29,8 @@ using json = nlohmann::json;
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
-const std::vector<std::string> kFileFormats = {".txt", ".html", ".htm", ".md", ".srt", ".vtt", ".po"};
+const std::vector<std::string> kFileFormats = {".txt", ".html", ".htm",  ".md",  ".srt", ".vtt",
+                                               ".po",  ".docx", ".pptx", ".odt", ".odp", ".epub"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -676,6 +678,11 @@ std::string content_type_of(const std::string& ext) {
   if (ext == ".srt") return "application/x-subrip; charset=utf-8";
   if (ext == ".vtt") return "text/vtt; charset=utf-8";
   if (ext == ".po") return "text/x-gettext-translation; charset=utf-8";
+  if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+  if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
+  if (ext == ".odt") return "application/vnd.oasis.opendocument.text";
+  if (ext == ".odp") return "application/vnd.oasis.opendocument.presentation";
+  if (ext == ".epub") return "application/epub+zip";
   return "text/plain; charset=utf-8";
 }
 
@@ -718,7 +725,16 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   std::optional<SubtitleDocument> subtitles;
   std::optional<MarkdownDocument> markdown;
   std::optional<PoCatalog> po;
-  if (ext == ".html" || ext == ".htm") {
+  std::optional<OfficeDocument> office;
+  if (std::find(OfficeDocument::extensions().begin(), OfficeDocument::extensions().end(), ext) !=
+      OfficeDocument::extensions().end()) {
+    auto d = OfficeDocument::parse(file->content);
+    if (!d) return error(400, "Invalid request: " + d.status().message());
+    office = std::move(d.value());
+    units = office->units();
+    html = true;
+    render = [&](const std::vector<std::string>& t) { return office->render(t); };
+  } else if (ext == ".html" || ext == ".htm") {
     units = {file->content};
     html = true;
     render = [](const std::vector<std::string>& t) { return t.empty() ? std::string() : t[0]; };
@@ -743,8 +759,20 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     units = wrapped->units();
     render = [&](const std::vector<std::string>& t) { return wrapped->render(t); };
   }
+  // Characters of text: an HTML unit's tags do not count.
   size_t chars = 0;
-  for (const std::string& u : units) chars += count_chars(u);
+  for (const std::string& u : units) {
+    if (!html) {
+      chars += count_chars(u);
+      continue;
+    }
+    bool tag = false;
+    for (char c : u) {
+      if (c == '<') tag = true;
+      if (!tag && (static_cast<unsigned char>(c) & 0xC0) != 0x80) ++chars;
+      if (c == '>') tag = false;
+    }
+  }
   if (chars > options_.file_char_limit)
     return error(413, "Invalid request: the file's text (" + std::to_string(chars) +
                           " characters) exceeds the file limit (" + std::to_string(options_.file_char_limit) +

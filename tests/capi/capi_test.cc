@@ -492,6 +492,45 @@ TEST(CApiBundled, ModelForALanguagePair) {
   EXPECT_STREQ(edgemt_model_source_language(nullptr), "");
 }
 
+// Version 12: an office document's bytes in, the translated file's bytes out, as the C++
+// API's TextFormat::kOffice gives them; what is not one is an error saying so.
+TEST(CApiBundled, TranslatesADocumentLikeTheCppApi) {
+  const char* path = nullptr;
+  ASSERT_EQ(edgemt_bundled_model_path("en", "de", &path), EDGEMT_OK) << edgemt_last_error();
+  const std::string file(path);
+  std::ifstream f(std::string(EDGEMT_DOCUMENTS_DIR) + "/sample.odt", std::ios::binary);
+  const std::string odt((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  ASSERT_GT(odt.size(), 1000u);
+  edgemt_model* m = nullptr;
+  ASSERT_EQ(edgemt_model_load(file.c_str(), &m), EDGEMT_OK) << edgemt_last_error();
+  edgemt_translator* tr = nullptr;
+  ASSERT_EQ(edgemt_translator_create(m, nullptr, &tr), EDGEMT_OK) << edgemt_last_error();
+  const void* out = nullptr;
+  size_t out_size = 0;
+  ASSERT_EQ(edgemt_translate_document(tr, odt.data(), odt.size(), nullptr, &out, &out_size), EDGEMT_OK)
+      << edgemt_last_error();
+  auto cpp = edgemt::Translator::create(file, {});
+  ASSERT_TRUE(cpp.has_value()) << cpp.status().to_string();
+  edgemt::TranslateOptions o;
+  o.format = edgemt::TextFormat::kOffice;
+  auto want = cpp.value()->translate({odt}, o);
+  ASSERT_TRUE(want.has_value()) << want.status().to_string();
+  EXPECT_EQ(std::string(static_cast<const char*>(out), out_size), want.value()[0]);
+  EXPECT_NE(std::string(static_cast<const char*>(out), out_size), odt);
+  const std::string text = "Hello";
+  EXPECT_EQ(edgemt_translate_document(tr, text.data(), text.size(), nullptr, &out, &out_size),
+            EDGEMT_INVALID_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+  EXPECT_NE(std::string(edgemt_last_error()).find("not a .docx"), std::string::npos) << edgemt_last_error();
+  EXPECT_EQ(edgemt_translate_document(tr, nullptr, 5, nullptr, &out, &out_size), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_EQ(edgemt_translate_document(tr, odt.data(), odt.size(), nullptr, nullptr, &out_size),
+            EDGEMT_INVALID_ARGUMENT);
+  EXPECT_EQ(edgemt_translate_document(nullptr, odt.data(), odt.size(), nullptr, &out, &out_size),
+            EDGEMT_INVALID_ARGUMENT);
+  edgemt_translator_free(tr);
+  edgemt_model_free(m);
+}
+
 // $EDGEMT_MODELS_DIR is looked up first; a pair no model translates goes through a pivot
 // language where two chain, English preferred (only the file names count here).
 TEST(CApiBundled, RouteThroughAPivot) {

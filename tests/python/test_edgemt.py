@@ -190,6 +190,38 @@ def test_translate_text():
         assert False, "a malformed catalog was accepted"
     except ValueError as e:
         assert "po line 1" in str(e)
+    # Office documents: an OpenDocument text (written here with zipfile) comes back a ZIP
+    # archive with its entries, the paragraph translated as the text is, the rest kept.
+    import io
+    import zipfile
+
+    def esc(x):
+        return x.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+    content = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content><office:body><office:text>'
+               '<text:p text:style-name="P1">%s</text:p></office:text></office:body></office:document-content>')
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.text")
+        z.writestr("content.xml", content % esc(ref["sentences"][0]), compress_type=zipfile.ZIP_DEFLATED)
+        z.writestr("Pictures/x.png", b"\x89PNG\r\n\x1a\n\x00\x01", compress_type=zipfile.ZIP_DEFLATED)
+    out = tr.translate_document(buf.getvalue())
+    assert isinstance(out, bytes)
+    with zipfile.ZipFile(io.BytesIO(out)) as z:
+        assert z.namelist() == ["mimetype", "content.xml", "Pictures/x.png"]
+        assert z.read("Pictures/x.png") == b"\x89PNG\r\n\x1a\n\x00\x01"
+        assert z.read("content.xml").decode() == content % esc(node or ref["sentences"][0]), z.read("content.xml")
+    for bad in (b"plain text", b"PK\x03\x04broken"):
+        try:
+            tr.translate_document(bad)
+            assert False, "not a document, accepted"
+        except ValueError as e:
+            assert "not a .docx" in str(e) or "ZIP" in str(e), str(e)
+    try:
+        tr.translate_document("a str")
+        assert False, "a str was accepted"
+    except TypeError:
+        pass
 
 
 def test_source_relative_length_limit():

@@ -7,7 +7,9 @@
 #include <cctype>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
 #include "runtime/api/translator.h"
@@ -496,6 +498,9 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   const std::string html = "<p>" + kSentences[0] + " <b>" + kSentences[6] + "</b></p>";
   const std::string md = "# " + kSentences[3] + "\n\n```\nkeep\n```\n";
   const std::string po = "msgid \"" + kSentences[7] + "\"\nmsgstr \"\"\n";
+  std::stringstream docx;
+  docx << std::ifstream(std::string(EDGEMT_DOCUMENTS_DIR) + "/sample.docx", std::ios::binary).rdbuf();
+  ASSERT_GT(docx.str().size(), 1000u);
   struct Case {
     std::string name, content;
     TextFormat format;
@@ -503,7 +508,7 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   for (const Case& c :
        {Case{"film.srt", srt, TextFormat::kSubtitles}, Case{"mail.txt", txt, TextFormat::kWrapped},
         Case{"page.html", html, TextFormat::kHtml}, Case{"README.md", md, TextFormat::kMarkdown},
-        Case{"de.po", po, TextFormat::kPo}}) {
+        Case{"de.po", po, TextFormat::kPo}, Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
     const HttpResponse r = api.handle(file_request(c.name, c.content, c.name == "mail.txt" ? "auto" : "en"));
     ASSERT_EQ(r.status, 200) << c.name << ": " << r.body;
     const std::string url = json::parse(r.body)["translatedFileUrl"];
@@ -531,6 +536,9 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   no_file.files.clear();
   EXPECT_EQ(api.handle(no_file).status, 400);
   EXPECT_EQ(api.handle(file_request("bad.po", "msgid \"x\n")).status, 400);
+  const HttpResponse bad_docx = api.handle(file_request("cut.docx", docx.str().substr(0, 5000)));
+  EXPECT_EQ(bad_docx.status, 400);
+  EXPECT_NE(bad_docx.body.find("ZIP"), std::string::npos) << bad_docx.body;
   EXPECT_EQ(api.handle(file_request("a.txt", "Hello.", "fr")).status, 400);
   ApiOptions small;
   small.file_char_limit = 10;

@@ -150,6 +150,26 @@ def test_translate_file_and_download():
         assert lines[7] == one["translatedText"], (got, one)
         status, _, _ = request(srv.url + "/download_file/nope.film.srt")
         assert status == 404
+        # A Word document (binary, as the web page uploads it): a .docx comes back, its
+        # entries kept, its paragraphs translated.
+        import io
+        import zipfile
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "documents", "sample.docx")
+        with open(path, "rb") as f:
+            docx = f.read()
+        body = (f'--{boundary}\r\nContent-Disposition: form-data; name="source"\r\n\r\nen\r\n'
+                f'--{boundary}\r\nContent-Disposition: form-data; name="target"\r\n\r\nde\r\n'
+                f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="guide.docx"\r\n'
+                f'Content-Type: application/octet-stream\r\n\r\n').encode() + docx + f'\r\n--{boundary}--\r\n'.encode()
+        status, out, _ = request(srv.url + "/translate_file", body, "multipart/form-data; boundary=" + boundary)
+        assert status == 200, out
+        with urllib.request.urlopen(out["translatedFileUrl"], timeout=60) as r:
+            got = r.read()
+            assert r.headers["Content-Type"].startswith("application/vnd.openxmlformats"), dict(r.headers)
+        with zipfile.ZipFile(io.BytesIO(got)) as z, zipfile.ZipFile(io.BytesIO(docx)) as orig:
+            assert z.namelist() == orig.namelist()
+            xml = z.read("word/document.xml").decode()
+            assert "Please restart your computer" not in xml and "<w:b/>" in xml, xml
         assert srv.stop() == 0
 
 

@@ -1,0 +1,752 @@
+#include "runtime/text/office_document.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <utility>
+
+#include "runtime/text/markup.h"
+#include "runtime/text/zip_archive.h"
+
+namespace edgemt {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// A lossless XML tree: every tag, text and comment keeps its bytes, so what is not
+// translated is written back exactly as it was read.
+struct XmlNode {
+  enum Kind : uint8_t { kElement, kText, kRaw };  // kRaw: comment, PI, CDATA, DOCTYPE
+  Kind kind = kElement;
+  std::string name;   // element name as written ("w:p")
+  std::string open;   // the start tag ("<w:p w:rsidR=...>", "<w:b/>"); text and raw: the bytes
+  std::string close;  // the end tag ("" for an empty-element tag)
+  std::vector<XmlNode> children;
+  int paragraph = -1;  // a translated paragraph: its index in State::paragraphs
+};
+
+constexpr size_t kMaxDepth = 400;
+
+Expected<XmlNode> parse_xml(std::string_view s, const std::string& part) {
+  XmlNode root;
+  std::vector<XmlNode*> stack{&root};
+  auto bad = [&](const std::string& why) {
+    return invalid_argument(part + " is not well-formed XML: " + why);
+  };
+  size_t at = 0;
+  while (at < s.size()) {
+    XmlNode& top = *stack.back();
+    if (s[at] != '<') {
+      const size_t e = std::min(s.find('<', at), s.size());
+      top.children.push_back({XmlNode::kText, {}, std::string(s.substr(at, e - at)), {}, {}, -1});
+      at = e;
+      continue;
+    }
+    auto raw_until = [&](std::string_view end) -> bool {
+      const size_t e = s.find(end, at);
+      if (e == std::string_view::npos) return false;
+      top.children.push_back({XmlNode::kRaw, {}, std::string(s.substr(at, e + end.size() - at)), {}, {}, -1});
+      at = e + end.size();
+      return true;
+    };
+    const std::string_view rest = s.substr(at);
+    if (rest.substr(0, 4) == "<!--") {
+      if (!raw_until("-->")) return bad("unterminated comment");
+    } else if (rest.substr(0, 9) == "<![CDATA[") {
+      if (!raw_until("]]>")) return bad("unterminated CDATA section");
+    } else if (rest.substr(0, 2) == "<?") {
+      if (!raw_until("?>")) return bad("unterminated processing instruction");
+    } else if (rest.substr(0, 2) == "<!") {
+      const size_t bracket = rest.find('['), gt = rest.find('>');
+      if (!raw_until(bracket != std::string_view::npos && bracket < gt ? "]>" : ">"))
+        return bad("unterminated declaration");
+    } else {
+      // A tag: '>' outside quoted attribute values ends it.
+      size_t e = at + 1;
+      char quote = 0;
+      for (; e < s.size(); ++e) {
+        if (quote != 0) {
+          if (s[e] == quote) quote = 0;
+        } else if (s[e] == '"' || s[e] == '\'') {
+          quote = s[e];
+        } else if (s[e] == '>') {
+          break;
+        }
+      }
+      if (e >= s.size()) return bad("unterminated tag");
+      const std::string_view tag = s.substr(at, e + 1 - at);
+      at = e + 1;
+      const bool closing = tag.size() > 1 && tag[1] == '/';
+      size_t n = closing ? 2 : 1, ne = n;
+      while (ne < tag.size() && tag[ne] != '>' && tag[ne] != '/' &&
+             !std::isspace(static_cast<unsigned char>(tag[ne])))
+        ++ne;
+      const std::string name(tag.substr(n, ne - n));
+      if (name.empty()) return bad("a tag without a name");
+      if (closing) {
+        if (stack.size() == 1 || top.name != name)
+          return bad("</" + name + "> does not close " +
+                     (stack.size() == 1 ? "anything" : "<" + top.name + ">"));
+        top.close.assign(tag);
+        stack.pop_back();
+        continue;
+      }
+      top.children.push_back({XmlNode::kElement, name, std::string(tag), {}, {}, -1});
+      if (tag.size() >= 2 && tag[tag.size() - 2] == '/') continue;  // <empty/>
+      if (stack.size() > kMaxDepth) return bad("elements nested too deep");
+      stack.push_back(&top.children.back());
+    }
+  }
+  if (stack.size() != 1) return bad("<" + stack.back()->name + "> is not closed");
+  return root;
+}
+
+// The value of attribute `attr` in a start tag ("" if absent).
+std::string attribute(std::string_view tag, std::string_view attr) {
+  for (size_t at = tag.find(attr); at != std::string_view::npos; at = tag.find(attr, at + 1)) {
+    if (at == 0 || !std::isspace(static_cast<unsigned char>(tag[at - 1]))) continue;
+    size_t e = at + attr.size();
+    while (e < tag.size() && std::isspace(static_cast<unsigned char>(tag[e]))) ++e;
+    if (e >= tag.size() || tag[e] != '=') continue;
+    ++e;
+    while (e < tag.size() && std::isspace(static_cast<unsigned char>(tag[e]))) ++e;
+    if (e >= tag.size() || (tag[e] != '"' && tag[e] != '\'')) continue;
+    const size_t end = tag.find(tag[e], e + 1);
+    if (end == std::string_view::npos) return {};
+    return std::string(tag.substr(e + 1, end - e - 1));
+  }
+  return {};
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// Text for XML: &, < and > escaped, and the control characters XML 1.0 forbids dropped.
+std::string escape_xml(std::string_view s) {
+  std::string clean;
+  clean.reserve(s.size());
+  for (char c : s)
+    if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r') clean.push_back(c);
+  return escape_html(clean);
+}
+
+// ---------------------------------------------------------------------------------------
+// A paragraph flattened: what it keeps first and last, and its text and objects in order,
+// each under the elements that wrap it (hyperlink, run with its properties, w:t...).
+struct Wrapper {
+  std::string open, close;
+};
+
+struct Item {
+  std::vector<Wrapper> stack;
+  std::string text;                   // decoded text, when `nodes` is empty
+  std::vector<const XmlNode*> nodes;  // an object: these nodes, written as they were
+  bool line_break = false;            // an object that breaks the line
+};
+
+struct Paragraph {
+  const XmlNode* element = nullptr;
+  std::vector<const XmlNode*> head, tail;
+  std::vector<Item> items;
+  // Per text item, its formatting (an index into styles); styles[base] is plain text.
+  std::vector<int> style_of;
+  std::vector<size_t> style_item;  // per style, an item that has it (its stack)
+  int base = -1;
+};
+
+std::string write_node(const XmlNode& n, const std::vector<std::string>* rendered);
+
+std::string serialize(const XmlNode& n) { return write_node(n, nullptr); }
+
+std::string key_of(const std::vector<Wrapper>& stack) {
+  std::string k;
+  for (const Wrapper& w : stack) k += w.open;
+  return k;
+}
+
+std::string text_of(const XmlNode& n) {
+  std::string t;
+  for (const XmlNode& c : n.children)
+    if (c.kind == XmlNode::kText) t += decode_entities(c.open);
+  return t;
+}
+
+// A wrapper for element `n`: its start tag with its leading properties child ("w:rPr",
+// "w:hyperlink"'s none...), which must stay first. Returns the index of the first child
+// after them.
+size_t wrapper_of(const XmlNode& n, Wrapper* w) {
+  w->open = n.open;
+  w->close = n.close;
+  size_t i = 0;
+  while (i < n.children.size() && n.children[i].kind == XmlNode::kText &&
+         n.children[i].open.find_first_not_of(" \t\r\n") == std::string::npos)
+    ++i;
+  if (i < n.children.size() && n.children[i].kind == XmlNode::kElement &&
+      ends_with(n.children[i].name, "Pr")) {
+    w->open += serialize(n.children[i]);
+    ++i;
+  }
+  return i;
+}
+
+// Word and PowerPoint (Office Open XML): prefix "w:" or "a:".
+class OoxmlFlattener {
+ public:
+  explicit OoxmlFlattener(bool word) : word_(word), p_(word ? "w:" : "a:") {}
+
+  bool is_paragraph(const XmlNode& n) const { return n.name == p_ + "p"; }
+
+  void flatten(const XmlNode& para, Paragraph* out) {
+    out_ = out;
+    stack_.clear();
+    field_ = nullptr;
+    field_depth_ = 0;
+    children(para, 0, true);
+  }
+
+ private:
+  void object(const XmlNode& n, bool line_break = false, const Wrapper* run = nullptr) {
+    Item it;
+    it.stack = stack_;
+    if (run != nullptr) it.stack.push_back(*run);
+    it.nodes.push_back(&n);
+    it.line_break = line_break;
+    out_->items.push_back(std::move(it));
+  }
+
+  // A content control's w:sdtContent, when it has one with an end tag.
+  static const XmlNode* content_of(const XmlNode& sdt) {
+    if (sdt.close.empty()) return nullptr;
+    for (const XmlNode& x : sdt.children)
+      if (x.kind == XmlNode::kElement && x.name == "w:sdtContent" && !x.close.empty()) return &x;
+    return nullptr;
+  }
+
+  static int field_change(const XmlNode& run) {
+    int d = 0;
+    for (const XmlNode& c : run.children)
+      if (c.kind == XmlNode::kElement && c.name == "w:fldChar") {
+        const std::string type = attribute(c.open, "w:fldCharType");
+        d += type == "begin" ? 1 : type == "end" ? -1 : 0;
+      }
+    return d;
+  }
+
+  void children(const XmlNode& parent, size_t from, bool top) {
+    for (size_t i = from; i < parent.children.size(); ++i) {
+      const XmlNode& c = parent.children[i];
+      // Inside a complex field (w:fldChar begin ... end): kept whole, untranslated.
+      if (field_ != nullptr) {
+        field_->nodes.push_back(&c);
+        if (c.kind == XmlNode::kElement && c.name == p_ + "r") field_depth_ += field_change(c);
+        if (field_depth_ <= 0) field_ = nullptr;
+        continue;
+      }
+      if (c.kind == XmlNode::kText) {
+        if (c.open.find_first_not_of(" \t\r\n") != std::string::npos) object(c);
+        continue;
+      }
+      if (c.kind == XmlNode::kRaw) {
+        object(c);
+        continue;
+      }
+      const std::string local = c.name.substr(0, p_.size()) == p_ ? c.name.substr(p_.size()) : std::string();
+      if (top && (local == "pPr")) {
+        out_->head.push_back(&c);
+      } else if (top && local == "endParaRPr") {
+        out_->tail.push_back(&c);
+      } else if (top && word_ && (ends_with(local, "Start") || local == "bookmarkStart")) {
+        out_->head.push_back(&c);  // bookmarkStart, commentRangeStart, permStart...
+      } else if (top && word_ && ends_with(local, "End")) {
+        out_->tail.push_back(&c);
+      } else if (local == "proofErr") {
+        // a spelling mark: dropped (the text under it changes anyway)
+      } else if (local == "r") {
+        if (word_ && field_change(c) > 0) {
+          Item it;
+          it.stack = stack_;
+          it.nodes.push_back(&c);
+          out_->items.push_back(std::move(it));
+          field_ = &out_->items.back();
+          field_depth_ = field_change(c);
+          continue;
+        }
+        run(c);
+      } else if (word_ && (local == "hyperlink" || local == "smartTag" || local == "ins" ||
+                           local == "customXml" || local == "dir" || local == "bdo")) {
+        Wrapper w;
+        const size_t first = wrapper_of(c, &w);
+        if (c.close.empty()) continue;
+        stack_.push_back(w);
+        children(c, first, false);  // a field begun inside ends with it
+        field_ = nullptr;
+        field_depth_ = 0;
+        stack_.pop_back();
+      } else if (word_ && local == "sdt" && content_of(c) != nullptr) {
+        // An inline content control: its properties and its w:sdtContent's start tag open
+        // it, its runs are the paragraph's.
+        const XmlNode& content = *content_of(c);
+        Wrapper w{c.open, {}};
+        bool after = false;
+        std::string tail;
+        for (const XmlNode& x : c.children) {
+          if (&x == &content) {
+            after = true;
+          } else {
+            (after ? tail : w.open) += serialize(x);
+          }
+        }
+        w.open += content.open;
+        w.close = content.close + tail + c.close;
+        stack_.push_back(w);
+        children(content, 0, false);
+        field_ = nullptr;
+        field_depth_ = 0;
+        stack_.pop_back();
+      } else {
+        object(c, !word_ && local == "br");
+      }
+    }
+    if (top) field_ = nullptr;
+  }
+
+  void run(const XmlNode& r) {
+    if (r.close.empty()) return;
+    Wrapper w;
+    const size_t first = wrapper_of(r, &w);
+    w.open = "<" + r.name + ">" + w.open.substr(r.open.size());  // revision ids of the run dropped
+    for (size_t i = first; i < r.children.size(); ++i) {
+      const XmlNode& c = r.children[i];
+      if (c.kind != XmlNode::kElement) {
+        if (c.kind == XmlNode::kRaw || c.open.find_first_not_of(" \t\r\n") != std::string::npos)
+          object(c, false, &w);
+        continue;
+      }
+      if (c.name == p_ + "t") {
+        Item it;
+        it.stack = stack_;
+        it.stack.push_back(w);
+        it.stack.push_back(word_ ? Wrapper{"<w:t xml:space=\"preserve\">", "</w:t>"}
+                                 : Wrapper{"<a:t>", "</a:t>"});
+        it.text = text_of(c);
+        if (!it.text.empty()) out_->items.push_back(std::move(it));
+      } else if (c.name == "w:lastRenderedPageBreak") {
+        // where Word last broke the page: dropped, the text moves
+      } else if (c.name == "w:br" || c.name == "w:cr") {
+        const std::string type = attribute(c.open, "w:type");
+        object(c, type.empty() || type == "textWrapping", &w);
+      } else if (c.name == "w:tab") {
+        object(c, true, &w);  // a tab separates ("Name:<tab>Value", "Chapter 1<tab>5") as a line break does
+      } else {
+        object(c, false, &w);
+      }
+    }
+  }
+
+  bool word_;
+  std::string p_;
+  Paragraph* out_ = nullptr;
+  std::vector<Wrapper> stack_;
+  Item* field_ = nullptr;
+  int field_depth_ = 0;
+};
+
+// OpenDocument: text:p and text:h hold text directly, spans and links around parts of it.
+// Also EPUB's package document, whose dc:title and dc:description hold text alone.
+class OdfFlattener {
+ public:
+  explicit OdfFlattener(std::vector<std::string> paragraphs) : paragraphs_(std::move(paragraphs)) {}
+  bool is_paragraph(const XmlNode& n) const {
+    return std::find(paragraphs_.begin(), paragraphs_.end(), n.name) != paragraphs_.end();
+  }
+
+  void flatten(const XmlNode& para, Paragraph* out) {
+    out_ = out;
+    stack_.clear();
+    children(para, true);
+  }
+
+ private:
+  void object(const XmlNode& n, bool line_break = false) {
+    Item it;
+    it.stack = stack_;
+    it.nodes.push_back(&n);
+    it.line_break = line_break;
+    out_->items.push_back(std::move(it));
+  }
+  void text(std::string t) {
+    if (!out_->items.empty() && out_->items.back().nodes.empty() &&
+        key_of(out_->items.back().stack) == key_of(stack_)) {
+      out_->items.back().text += t;
+      return;
+    }
+    Item it;
+    it.stack = stack_;
+    it.text = std::move(t);
+    out_->items.push_back(std::move(it));
+  }
+
+  void children(const XmlNode& parent, bool top) {
+    for (const XmlNode& c : parent.children) {
+      if (c.kind == XmlNode::kText) {
+        text(decode_entities(c.open));
+        continue;
+      }
+      if (c.kind == XmlNode::kRaw) {
+        object(c);
+        continue;
+      }
+      const std::string& n = c.name;
+      if (n == "text:span" || n == "text:a" || n == "text:meta") {
+        if (c.close.empty()) continue;
+        stack_.push_back({c.open, c.close});
+        children(c, false);
+        stack_.pop_back();
+      } else if (n == "text:s") {
+        text(" ");
+      } else if (n == "text:soft-page-break") {
+        // where the page last broke: dropped
+      } else if (top && (n == "text:bookmark" || n == "text:bookmark-start" || n == "text:reference-mark" ||
+                         n == "text:reference-mark-start")) {
+        out_->head.push_back(&c);
+      } else if (top && (n == "text:bookmark-end" || n == "text:reference-mark-end")) {
+        out_->tail.push_back(&c);
+      } else {
+        object(c, n == "text:line-break" || n == "text:tab");
+      }
+    }
+  }
+
+  std::vector<std::string> paragraphs_;
+  Paragraph* out_ = nullptr;
+  std::vector<Wrapper> stack_;
+};
+
+std::string span_open(int style) { return "<span id=\"e" + std::to_string(style) + "\">"; }
+
+// The paragraph's unit: its text, each formatting but the commonest in a <span>, objects
+// as <img> (<br> for line breaks). Empty if it has no text to translate.
+std::string paragraph_html(Paragraph* p) {
+  std::map<std::string, int> ids;
+  std::vector<size_t> chars;
+  bool words = false;
+  p->style_of.assign(p->items.size(), -1);
+  for (size_t i = 0; i < p->items.size(); ++i) {
+    const Item& it = p->items[i];
+    if (!it.nodes.empty()) continue;
+    const auto [pos, added] = ids.emplace(key_of(it.stack), static_cast<int>(ids.size()));
+    if (added) {
+      p->style_item.push_back(i);
+      chars.push_back(0);
+    }
+    p->style_of[i] = pos->second;
+    chars[static_cast<size_t>(pos->second)] += it.text.size();
+    words = words || it.text.find_first_not_of(" \t\r\n\xC2\xA0") != std::string::npos;
+  }
+  if (!words) return {};
+  p->base = static_cast<int>(std::max_element(chars.begin(), chars.end()) - chars.begin());
+  std::string html;
+  int open = -1;
+  for (size_t i = 0; i < p->items.size(); ++i) {
+    const Item& it = p->items[i];
+    // Spaces alone are plain text (a bold space is no phrase to place).
+    int style = it.nodes.empty() ? p->style_of[i] : -1;
+    if (style >= 0 && it.text.find_first_not_of(" \t\r\n") == std::string::npos) style = p->base;
+    if (open >= 0 && style != open) {
+      html += "</span>";
+      open = -1;
+    }
+    if (!it.nodes.empty()) {
+      html += (it.line_break ? "<br id=\"o" : "<img id=\"o") + std::to_string(i) + "\">";
+      continue;
+    }
+    if (style != p->base && style != open) {
+      html += span_open(style);
+      open = style;
+    }
+    html += escape_html(it.text);
+  }
+  if (open >= 0) html += "</span>";
+  return html;
+}
+
+// The paragraph's content (between its start and end tags) from its unit's translation.
+std::string paragraph_xml(const Paragraph& p, std::string_view html,
+                          const std::vector<std::string>& rendered) {
+  struct Out {
+    int style;  // text: its style
+    size_t object = SIZE_MAX;
+    std::string text;
+  };
+  std::vector<Out> out;
+  std::vector<int> styles;  // open spans
+  std::vector<bool> placed(p.items.size(), false);
+  const int style_count = static_cast<int>(p.style_item.size());
+  for (size_t at = 0; at < html.size();) {
+    if (html[at] != '<') {
+      const size_t e = std::min(html.find('<', at), html.size());
+      const int style = styles.empty() ? p.base : styles.back();
+      out.push_back({style, SIZE_MAX, decode_entities(html.substr(at, e - at))});
+      at = e;
+      continue;
+    }
+    const size_t e = html.find('>', at);
+    if (e == std::string_view::npos) break;
+    const std::string_view tag = html.substr(at, e + 1 - at);
+    at = e + 1;
+    if (tag == "</span>") {
+      if (!styles.empty()) styles.pop_back();
+      continue;
+    }
+    const std::string id = attribute(tag, "id");
+    if (id.size() < 2) continue;
+    const long n = std::strtol(id.c_str() + 1, nullptr, 10);
+    if (id[0] == 'e' && starts_with(tag, "<span") && n >= 0 && n < style_count) {
+      styles.push_back(static_cast<int>(n));
+    } else if (id[0] == 'o' && n >= 0 && static_cast<size_t>(n) < p.items.size() &&
+               !p.items[static_cast<size_t>(n)].nodes.empty() && !placed[static_cast<size_t>(n)]) {
+      placed[static_cast<size_t>(n)] = true;
+      out.push_back({-1, static_cast<size_t>(n), {}});
+    }
+  }
+  for (size_t i = 0; i < p.items.size(); ++i)  // an object the translation lost: at the end
+    if (!p.items[i].nodes.empty() && !placed[i]) out.push_back({-1, i, {}});
+  // An object between words ("page <field> of") keeps the spaces it had around it, which
+  // the translation's text next to it may have lost.
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n'; };
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (out[k].object == SIZE_MAX || p.items[out[k].object].line_break) continue;
+    const size_t i = out[k].object;
+    const bool before = i > 0 && p.items[i - 1].nodes.empty() && !p.items[i - 1].text.empty() &&
+                        space(p.items[i - 1].text.back());
+    const bool after = i + 1 < p.items.size() && p.items[i + 1].nodes.empty() &&
+                       !p.items[i + 1].text.empty() && space(p.items[i + 1].text.front());
+    if (before && k > 0 && out[k - 1].object == SIZE_MAX && !out[k - 1].text.empty() &&
+        !space(out[k - 1].text.back()))
+      out[k - 1].text += ' ';
+    if (after && k + 1 < out.size() && out[k + 1].object == SIZE_MAX && !out[k + 1].text.empty() &&
+        !space(out[k + 1].text.front()))
+      out[k + 1].text.insert(0, 1, ' ');
+  }
+
+  std::string xml;
+  for (const XmlNode* n : p.head) xml += write_node(*n, &rendered);
+  std::vector<const Wrapper*> open;
+  auto move_to = [&](const std::vector<Wrapper>& target) {
+    size_t common = 0;
+    while (common < open.size() && common < target.size() && open[common]->open == target[common].open)
+      ++common;
+    for (size_t i = open.size(); i > common;) xml += open[--i]->close;
+    open.resize(common);
+    for (size_t i = common; i < target.size(); ++i) {
+      xml += target[i].open;
+      open.push_back(&target[i]);
+    }
+  };
+  for (const Out& o : out) {
+    if (o.object != SIZE_MAX) {
+      const Item& it = p.items[o.object];
+      move_to(it.stack);
+      for (const XmlNode* n : it.nodes) xml += write_node(*n, &rendered);
+    } else if (!o.text.empty()) {
+      move_to(p.items[p.style_item[static_cast<size_t>(o.style)]].stack);
+      xml += escape_xml(o.text);
+    }
+  }
+  move_to({});
+  for (const XmlNode* n : p.tail) xml += write_node(*n, &rendered);
+  return xml;
+}
+
+}  // namespace
+
+struct OfficeDocument::State {
+  Kind kind = Kind::kDocx;
+  std::vector<ZipEntry> entries;
+  struct Part {
+    size_t entry;
+    XmlNode root;  // XML parts; empty for an HTML part (a whole unit)
+    bool html = false;
+    size_t unit = 0;  // an HTML part's unit
+  };
+  std::vector<Part> parts;
+  std::vector<Paragraph> paragraphs;
+  std::vector<size_t> unit_of;  // per paragraph: its unit, or SIZE_MAX
+  std::vector<std::string> units;
+};
+
+namespace {
+
+// Writes `n`; a paragraph with a unit as rendered[its index] between its tags.
+std::string write_node(const XmlNode& n, const std::vector<std::string>* rendered) {
+  if (n.kind != XmlNode::kElement) return n.open;
+  if (rendered != nullptr && n.paragraph >= 0 && !(*rendered)[static_cast<size_t>(n.paragraph)].empty())
+    return n.open + (*rendered)[static_cast<size_t>(n.paragraph)] + n.close;
+  std::string s = n.open;
+  for (const XmlNode& c : n.children) s += write_node(c, rendered);
+  return s + n.close;
+}
+
+template <typename Flattener>
+void collect(XmlNode* n, Flattener& f, OfficeDocument::State* st) {
+  if (n->kind != XmlNode::kElement) return;
+  if (f.is_paragraph(*n) && !n->close.empty()) {
+    Paragraph p;
+    p.element = n;
+    f.flatten(*n, &p);
+    std::string html = paragraph_html(&p);
+    if (!html.empty()) {
+      n->paragraph = static_cast<int>(st->paragraphs.size());
+      st->unit_of.push_back(st->units.size());
+      st->units.push_back(std::move(html));
+      st->paragraphs.push_back(std::move(p));
+    }
+    // Paragraphs inside its objects (text boxes, notes, frames), and inside it if it was
+    // not taken (nothing to translate in its own text).
+    for (XmlNode& c : n->children) collect(&c, f, st);
+    return;
+  }
+  for (XmlNode& c : n->children) collect(&c, f, st);
+}
+
+bool is_numbered_part(std::string_view name, std::string_view prefix) {
+  if (!starts_with(name, prefix) || !ends_with(name, ".xml")) return false;
+  const std::string_view mid = name.substr(prefix.size(), name.size() - prefix.size() - 4);
+  return std::all_of(mid.begin(), mid.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+const std::vector<std::string>& OfficeDocument::extensions() {
+  static const std::vector<std::string> kExt = {".docx", ".pptx", ".odt", ".odp", ".epub"};
+  return kExt;
+}
+
+const char* office_kind_name(OfficeDocument::Kind kind) {
+  switch (kind) {
+    case OfficeDocument::Kind::kDocx:
+      return "Word document (.docx)";
+    case OfficeDocument::Kind::kPptx:
+      return "PowerPoint presentation (.pptx)";
+    case OfficeDocument::Kind::kOpenDocument:
+      return "OpenDocument (.odt, .odp)";
+    case OfficeDocument::Kind::kEpub:
+      return "EPUB book (.epub)";
+  }
+  return "office document";
+}
+
+Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes) {
+  constexpr const char* kWhat = "a .docx, .pptx, .odt, .odp or .epub file";
+  if (!looks_like_zip(bytes))
+    return invalid_argument(std::string("not ") + kWhat + " (those are ZIP archives; this is not one)");
+  auto entries = read_zip(bytes);
+  if (!entries) return entries.status();
+  auto st = std::make_shared<State>();
+  st->entries = std::move(entries.value());
+  auto find = [&](std::string_view name) -> const ZipEntry* {
+    for (const ZipEntry& e : st->entries)
+      if (e.name == name) return &e;
+    return nullptr;
+  };
+  std::string mimetype;
+  if (const ZipEntry* m = find("mimetype")) mimetype = m->data.substr(0, 200);
+  while (!mimetype.empty() && std::isspace(static_cast<unsigned char>(mimetype.back()))) mimetype.pop_back();
+  if (find("word/document.xml") != nullptr) {
+    st->kind = Kind::kDocx;
+  } else if (find("ppt/presentation.xml") != nullptr) {
+    st->kind = Kind::kPptx;
+  } else if (starts_with(mimetype, "application/vnd.oasis.opendocument.")) {
+    st->kind = Kind::kOpenDocument;
+  } else if (mimetype == "application/epub+zip") {
+    st->kind = Kind::kEpub;
+  } else {
+    return invalid_argument(
+        std::string("not ") + kWhat +
+        " (a ZIP archive with no word/document.xml, ppt/presentation.xml, or OpenDocument "
+        "or EPUB mimetype)");
+  }
+  std::vector<size_t> xml_parts, html_parts;
+  for (size_t i = 0; i < st->entries.size(); ++i) {
+    const std::string& n = st->entries[i].name;
+    switch (st->kind) {
+      case Kind::kDocx:
+        if (n == "word/document.xml" || is_numbered_part(n, "word/header") ||
+            is_numbered_part(n, "word/footer") || n == "word/footnotes.xml" || n == "word/endnotes.xml")
+          xml_parts.push_back(i);
+        break;
+      case Kind::kPptx:
+        if (is_numbered_part(n, "ppt/slides/slide") || is_numbered_part(n, "ppt/notesSlides/notesSlide"))
+          xml_parts.push_back(i);
+        break;
+      case Kind::kOpenDocument:
+        if (n == "content.xml" || n == "styles.xml") xml_parts.push_back(i);
+        break;
+      case Kind::kEpub:
+        if (ends_with(n, ".xhtml") || ends_with(n, ".html") || ends_with(n, ".htm") || ends_with(n, ".ncx"))
+          html_parts.push_back(i);
+        else if (ends_with(n, ".opf"))  // the package document: the book's title and description
+          xml_parts.push_back(i);
+        break;
+    }
+  }
+  if (st->kind == Kind::kOpenDocument &&
+      (mimetype.find("spreadsheet") != std::string::npos || mimetype.find("graphics") != std::string::npos ||
+       mimetype.find("formula") != std::string::npos || mimetype.find("chart") != std::string::npos))
+    return unsupported("OpenDocument type " + mimetype + " is not supported (text and presentations are)");
+  for (size_t i : xml_parts) {
+    auto root = parse_xml(st->entries[i].data, st->entries[i].name);
+    if (!root) return root.status();
+    st->parts.push_back({i, std::move(root.value()), false, 0});
+  }
+  for (size_t i : html_parts) {
+    st->parts.push_back({i, {}, true, st->units.size()});
+    st->units.push_back(st->entries[i].data);
+  }
+  // Paragraphs, once the trees no longer move.
+  for (State::Part& part : st->parts) {
+    if (part.html) continue;
+    if (st->kind == Kind::kOpenDocument) {
+      OdfFlattener f({"text:p", "text:h"});
+      collect(&part.root, f, st.get());
+    } else if (st->kind == Kind::kEpub) {
+      OdfFlattener f({"dc:title", "dc:description"});
+      collect(&part.root, f, st.get());
+    } else {
+      OoxmlFlattener f(st->kind == Kind::kDocx);
+      collect(&part.root, f, st.get());
+    }
+  }
+  OfficeDocument doc;
+  doc.state_ = std::move(st);
+  return doc;
+}
+
+OfficeDocument::Kind OfficeDocument::kind() const { return state_->kind; }
+
+const std::vector<std::string>& OfficeDocument::units() const { return state_->units; }
+
+std::string OfficeDocument::render(const std::vector<std::string>& translations) const {
+  const State& st = *state_;
+  auto translation = [&](size_t unit) -> std::string_view {
+    if (unit < translations.size() && !translations[unit].empty()) return translations[unit];
+    return st.units[unit];
+  };
+  // Each paragraph's new content, nested ones first (a text box's paragraphs are inside
+  // its anchor's paragraph, and were collected after it).
+  std::vector<std::string> rendered(st.paragraphs.size());
+  for (size_t k = st.paragraphs.size(); k-- > 0;)
+    rendered[k] = paragraph_xml(st.paragraphs[k], translation(st.unit_of[k]), rendered);
+  std::vector<ZipEntry> entries = st.entries;
+  for (const State::Part& part : st.parts)
+    entries[part.entry].data =
+        part.html ? std::string(translation(part.unit)) : write_node(part.root, &rendered);
+  auto zip = write_zip(entries);
+  if (!zip) return std::string();
+  return std::move(zip.value());
+}
+
+}  // namespace edgemt

@@ -1,0 +1,58 @@
+// Office documents and e-books (TextFormat::kOffice; edgemt-server's /translate_file):
+// Word .docx, PowerPoint .pptx, OpenDocument text and presentations (.odt, .odp) and
+// EPUB books. Each is a ZIP archive (runtime/text/zip_archive.h) of XML parts; the
+// translated document is the same archive with the text of those parts translated and
+// every other entry (images, styles, fonts, metadata) kept byte for byte.
+//
+// Word, PowerPoint and OpenDocument: each paragraph (w:p, a:p, text:p, text:h, also those
+// in tables, text boxes, headers, footers, footnotes, speaker notes) is one unit,
+// translated whole, so a sentence split into runs by formatting or by the editor's
+// revision marks is translated as one sentence. Its formatting travels as inline HTML: the
+// text of the paragraph's most common formatting is plain, each other formatting (bold, a
+// hyperlink, a character style) is a <span>, and what is not text (a tab, an image, a
+// footnote mark, a field) is an <img> (a line break or a tab a <br>), so the translator's inline
+// markup (runtime/text/html_document.h) puts each where its words went. The paragraph is
+// then rebuilt: its properties first, runs with the formatting each piece of text came
+// back with, the objects as they were. Fields (page numbers, cross-references) are kept
+// as they were, untranslated; so are tracked deletions and equations.
+//
+// EPUB: each XHTML content document (and the NCX table of contents) is one HTML unit; the
+// package document's title and description are units too.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/core/status.h"
+
+namespace edgemt {
+
+class OfficeDocument {
+ public:
+  enum class Kind { kDocx, kPptx, kOpenDocument, kEpub };
+
+  // Fails, with a message saying why, on what is not such a document.
+  static Expected<OfficeDocument> parse(std::string_view bytes);
+
+  Kind kind() const;
+  // What is translated: HTML (paragraphs' inline markup, or whole XHTML documents).
+  const std::vector<std::string>& units() const;
+  // The document (the archive's bytes) with units()[i] replaced by translations[i];
+  // a missing or empty translation keeps that unit's text as it was.
+  std::string render(const std::vector<std::string>& translations) const;
+
+  // The file types handled, as extensions (".docx", ...).
+  static const std::vector<std::string>& extensions();
+
+  struct State;
+
+ private:
+  std::shared_ptr<const State> state_;
+};
+
+// "Word document (.docx)", ...
+const char* office_kind_name(OfficeDocument::Kind kind);
+
+}  // namespace edgemt

@@ -1,0 +1,389 @@
+// Office documents and e-books (runtime/text/office_document.h) and their ZIP container
+// (runtime/text/zip_archive.h), on files made by python-docx, python-pptx, odfpy and
+// EbookLib (tools/text/make_office_samples.py), with stand-in translations: each unit's
+// text upper-cased, tags kept or moved, objects lost.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "runtime/text/office_document.h"
+#include "runtime/text/zip_archive.h"
+
+namespace edgemt {
+namespace {
+
+std::string read_sample(const std::string& name) {
+  std::ifstream f(std::string(EDGEMT_DOCUMENTS_DIR) + "/" + name, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+const ZipEntry* entry(const std::vector<ZipEntry>& entries, const std::string& name) {
+  for (const ZipEntry& e : entries)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+std::string part(const std::string& archive, const std::string& name) {
+  auto entries = read_zip(archive);
+  EXPECT_TRUE(entries.has_value()) << entries.status().to_string();
+  if (!entries) return {};
+  const ZipEntry* e = entry(entries.value(), name);
+  EXPECT_NE(e, nullptr) << name;
+  return e == nullptr ? std::string() : e->data;
+}
+
+// A stand-in translation: letters outside tags and character references upper-cased.
+std::string shout(const std::string& html) {
+  std::string out;
+  char until = 0;
+  for (char c : html) {
+    if (until == 0 && (c == '<' || c == '&')) until = c == '<' ? '>' : ';';
+    out.push_back(until != 0 ? c : static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    if (c == until) until = 0;
+  }
+  return out;
+}
+
+std::vector<std::string> shout_all(const std::vector<std::string>& units) {
+  std::vector<std::string> t;
+  for (const std::string& u : units) t.push_back(shout(u));
+  return t;
+}
+
+size_t count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+bool has_unit(const OfficeDocument& d, const std::string& u) {
+  return std::find(d.units().begin(), d.units().end(), u) != d.units().end();
+}
+
+TEST(Zip, RoundTripsStoredAndDeflatedEntries) {
+  std::vector<ZipEntry> in(4);
+  in[0].name = "mimetype";
+  in[0].data = "application/epub+zip";
+  in[0].method = 0;
+  in[1].name = "a/b.xml";
+  for (int i = 0; i < 2000; ++i) in[1].data += "<p>line " + std::to_string(i) + "</p>\n";
+  in[2].name = "empty.txt";
+  in[3].name = "binary.bin";
+  for (int i = 0; i < 256; ++i) in[3].data.push_back(static_cast<char>(i));
+  in[3].dos_time = 0x1234;
+  in[3].dos_date = 0x5678;
+  auto zip = write_zip(in);
+  ASSERT_TRUE(zip.has_value()) << zip.status().to_string();
+  EXPECT_TRUE(looks_like_zip(zip.value()));
+  EXPECT_LT(zip.value().size(), in[1].data.size() / 4);  // deflated
+  auto out = read_zip(zip.value());
+  ASSERT_TRUE(out.has_value()) << out.status().to_string();
+  ASSERT_EQ(out.value().size(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    EXPECT_EQ(out.value()[i].name, in[i].name);
+    EXPECT_EQ(out.value()[i].data, in[i].data);
+    EXPECT_EQ(out.value()[i].method, in[i].method);
+    EXPECT_EQ(out.value()[i].dos_time, in[i].dos_time);
+    EXPECT_EQ(out.value()[i].dos_date, in[i].dos_date);
+  }
+  // The stored mimetype is readable at its fixed place (OpenDocument and EPUB readers
+  // look at bytes 30..).
+  EXPECT_EQ(zip.value().substr(30, 8 + 20), "mimetypeapplication/epub+zip");
+}
+
+TEST(Zip, RefusesDamagedArchivesWithAMessage) {
+  std::vector<ZipEntry> in(1);
+  in[0].name = "a.txt";
+  in[0].data = std::string(5000, 'x');
+  const std::string zip = write_zip(in).value();
+  EXPECT_FALSE(read_zip("").has_value());
+  EXPECT_FALSE(read_zip("PK\x03\x04 not really").has_value());
+  EXPECT_FALSE(read_zip(zip.substr(0, zip.size() - 5)).has_value());  // end record cut
+  // Every truncation and every single-byte change either reads or fails cleanly.
+  for (size_t cut = 0; cut < zip.size(); cut += 7) (void)read_zip(zip.substr(0, cut));
+  for (size_t at = 0; at < zip.size(); ++at) {
+    std::string bad = zip;
+    bad[at] = static_cast<char>(bad[at] ^ 0x5a);
+    auto r = read_zip(bad);
+    if (r) {
+      ASSERT_EQ(r.value().size(), 1u);
+    } else {
+      EXPECT_FALSE(r.status().message().empty());
+    }
+  }
+  // The deflated data changed: its CRC or its inflation catches it.
+  std::string bad = zip;
+  bad[30 + 5 + 3] = static_cast<char>(bad[30 + 5 + 3] ^ 0x01);
+  EXPECT_FALSE(read_zip(bad).has_value());
+  // A small archive that inflates to more than allowed.
+  auto big = read_zip(zip, 1000);
+  ASSERT_FALSE(big.has_value());
+  EXPECT_NE(big.status().message().find("too large"), std::string::npos) << big.status().message();
+}
+
+TEST(Office, RefusesWhatIsNotAnOfficeDocument) {
+  auto text = OfficeDocument::parse("Hello, world");
+  ASSERT_FALSE(text.has_value());
+  EXPECT_NE(text.status().message().find("not a .docx"), std::string::npos) << text.status().message();
+  std::vector<ZipEntry> in(1);
+  in[0].name = "readme.txt";
+  in[0].data = "hello";
+  auto other = OfficeDocument::parse(write_zip(in).value());
+  ASSERT_FALSE(other.has_value());
+  EXPECT_NE(other.status().message().find("ZIP archive with no"), std::string::npos);
+  in[0].name = "word/document.xml";
+  in[0].data = "<w:document><w:body><w:p><w:r><w:t>Hi</w:t></w:p></w:body></w:document>";
+  auto broken = OfficeDocument::parse(write_zip(in).value());
+  ASSERT_FALSE(broken.has_value());
+  EXPECT_NE(broken.status().message().find("word/document.xml is not well-formed XML"), std::string::npos)
+      << broken.status().message();
+}
+
+TEST(Office, WordParagraphsAreUnitsWithTheirFormatting) {
+  auto doc = OfficeDocument::parse(read_sample("sample.docx"));
+  ASSERT_TRUE(doc.has_value()) << doc.status().to_string();
+  const OfficeDocument& d = doc.value();
+  EXPECT_EQ(d.kind(), OfficeDocument::Kind::kDocx);
+  EXPECT_TRUE(has_unit(d, "Please restart your computer to complete the installation."));
+  EXPECT_TRUE(has_unit(d, "Installation guide"));
+  EXPECT_TRUE(has_unit(d, "The size of the file in bytes."));  // a table cell
+  EXPECT_TRUE(has_unit(d, "Confidential document"));           // the header
+  EXPECT_TRUE(has_unit(d, "All rights reserved."));            // the footer
+  // Bold "Save" is a span; the rest of the paragraph plain.
+  bool click = false, link = false, page = false, brk = false, tab = false;
+  for (const std::string& u : d.units()) {
+    click = click || (u.find("Click <span id=\"e") == 0 &&
+                      u.find(">Save</span> before you close the window.") != std::string::npos);
+    link = link ||
+           (u.find("Read the <span") == 0 && u.find(">user manual</span> for more") != std::string::npos);
+    page = page ||
+           (u.find("This is page <img id=\"o") == 0 && u.find("\"> of the document.") != std::string::npos);
+    brk = brk || u.find("The file could not be opened.<br id=\"o") == 0;
+    tab = tab || u.find("Name:<br id=\"o") == 0;
+  }
+  EXPECT_TRUE(click);
+  EXPECT_TRUE(link);
+  EXPECT_TRUE(page);  // the field (begin...end) is one object, its "1" not translated
+  EXPECT_TRUE(brk);
+  EXPECT_TRUE(tab);
+}
+
+TEST(Office, WordTranslationKeepsRunsFieldsAndEverythingElse) {
+  const std::string original = read_sample("sample.docx");
+  auto doc = OfficeDocument::parse(original);
+  ASSERT_TRUE(doc.has_value());
+  const std::string out = doc.value().render(shout_all(doc.value().units()));
+  const std::string xml = part(out, "word/document.xml");
+  EXPECT_NE(xml.find("PLEASE RESTART YOUR COMPUTER TO COMPLETE THE INSTALLATION."), std::string::npos);
+  EXPECT_EQ(xml.find("Please restart"), std::string::npos);
+  // The bold run: its properties, then its text.
+  EXPECT_NE(xml.find("<w:r><w:rPr><w:b/></w:rPr><w:t xml:space=\"preserve\">SAVE</w:t></w:r>"),
+            std::string::npos)
+      << xml;
+  // The hyperlink still wraps its text; the field is whole, its result untouched.
+  EXPECT_NE(xml.find("USER MANUAL</w:t></w:r></w:hyperlink>"), std::string::npos);
+  EXPECT_EQ(count(xml, "w:fldCharType=\"begin\""), 1u);
+  EXPECT_EQ(count(xml, "w:fldCharType=\"end\""), 1u);
+  EXPECT_NE(xml.find(" PAGE "), std::string::npos);
+  EXPECT_NE(xml.find("<w:tab/>"), std::string::npos);
+  EXPECT_NE(xml.find("<w:br/>"), std::string::npos);
+  EXPECT_NE(xml.find("THE DAY THE FILE WAS LAST CHANGED."), std::string::npos);
+  EXPECT_NE(part(out, "word/header1.xml").find("CONFIDENTIAL DOCUMENT"), std::string::npos);
+  EXPECT_NE(part(out, "word/footer1.xml").find("ALL RIGHTS RESERVED."), std::string::npos);
+  // Parts not translated are byte for byte the same; the result parses again, into the
+  // translated units.
+  auto before = read_zip(original), after = read_zip(out);
+  ASSERT_TRUE(before.has_value() && after.has_value());
+  ASSERT_EQ(before.value().size(), after.value().size());
+  for (size_t i = 0; i < before.value().size(); ++i) {
+    EXPECT_EQ(before.value()[i].name, after.value()[i].name);
+    const std::string& name = before.value()[i].name;
+    if (name != "word/document.xml" && name.find("word/header") != 0 && name.find("word/footer") != 0) {
+      EXPECT_EQ(before.value()[i].data, after.value()[i].data) << name;
+    }
+  }
+  auto again = OfficeDocument::parse(out);
+  ASSERT_TRUE(again.has_value()) << again.status().to_string();
+  EXPECT_EQ(again.value().units().size(), doc.value().units().size());
+  EXPECT_TRUE(has_unit(again.value(), "PLEASE RESTART YOUR COMPUTER TO COMPLETE THE INSTALLATION."));
+}
+
+TEST(Office, WordRunsFollowTheirWordsAndLostObjectsComeBack) {
+  auto doc = OfficeDocument::parse(read_sample("sample.docx"));
+  ASSERT_TRUE(doc.has_value());
+  std::vector<std::string> t = doc.value().units();
+  for (std::string& u : t) {
+    if (u.find("Click <span") == 0) {  // the bold word moved to the front
+      const size_t a = u.find("<span"), b = u.find("</span>") + 7;
+      u = u.substr(a, b - a) + " klicken, bevor Sie das Fenster schließen.";
+    } else if (u.find("Name:<br") == 0) {  // the tab lost
+      u = "Name: der Name des neuen Benutzers";
+    }
+  }
+  const std::string xml = part(doc.value().render(t), "word/document.xml");
+  const size_t save = xml.find(">Save</w:t>"), rest = xml.find("klicken, bevor");
+  ASSERT_NE(save, std::string::npos);
+  ASSERT_NE(rest, std::string::npos);
+  EXPECT_LT(save, rest);
+  EXPECT_NE(xml.find("<w:rPr><w:b/></w:rPr><w:t xml:space=\"preserve\">Save</w:t>"), std::string::npos);
+  // The tab is kept, after the text, in its paragraph.
+  const size_t name = xml.find("Name: der Name des neuen Benutzers");
+  ASSERT_NE(name, std::string::npos);
+  EXPECT_NE(xml.find("<w:tab/>", name), std::string::npos);
+  EXPECT_LT(xml.find("<w:tab/>", name), xml.find("</w:p>", name));
+}
+
+TEST(Office, PowerPointSlidesNotesAndTextBoxes) {
+  auto doc = OfficeDocument::parse(read_sample("sample.pptx"));
+  ASSERT_TRUE(doc.has_value()) << doc.status().to_string();
+  EXPECT_EQ(doc.value().kind(), OfficeDocument::Kind::kPptx);
+  EXPECT_TRUE(has_unit(doc.value(), "Welcome to the new version"));
+  EXPECT_TRUE(has_unit(doc.value(), "Thank the audience for coming."));
+  EXPECT_TRUE(has_unit(doc.value(), "Questions are welcome at any time."));
+  const std::string out = doc.value().render(shout_all(doc.value().units()));
+  const std::string slide = part(out, "ppt/slides/slide1.xml");
+  EXPECT_NE(slide.find("<a:t>WELCOME TO THE NEW VERSION</a:t>"), std::string::npos) << slide;
+  EXPECT_NE(slide.find("<a:rPr i=\"1\"/><a:t>SETTINGS</a:t>"), std::string::npos) << slide;
+  EXPECT_NE(part(out, "ppt/notesSlides/notesSlide1.xml").find("THANK THE AUDIENCE"), std::string::npos);
+  EXPECT_TRUE(OfficeDocument::parse(out).has_value());
+}
+
+TEST(Office, OpenDocumentTextAndPresentation) {
+  auto doc = OfficeDocument::parse(read_sample("sample.odt"));
+  ASSERT_TRUE(doc.has_value()) << doc.status().to_string();
+  EXPECT_EQ(doc.value().kind(), OfficeDocument::Kind::kOpenDocument);
+  EXPECT_TRUE(has_unit(doc.value(), "Installation guide"));
+  EXPECT_TRUE(has_unit(doc.value(), "Two spaces."));
+  const std::string out = doc.value().render(shout_all(doc.value().units()));
+  const std::string xml = part(out, "content.xml");
+  EXPECT_NE(xml.find(">SAVE</text:span> BEFORE YOU CLOSE THE WINDOW."), std::string::npos) << xml;
+  EXPECT_NE(xml.find("xlink:href=\"https://example.org/manual\""), std::string::npos);
+  EXPECT_NE(xml.find(">USER MANUAL</text:a>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("THE FILE COULD NOT BE OPENED.<text:line-break/>CHECK THAT IT EXISTS."),
+            std::string::npos);
+  EXPECT_NE(xml.find("<text:tab/>"), std::string::npos);
+  // The mimetype entry stays first and stored.
+  auto entries = read_zip(out);
+  ASSERT_TRUE(entries.has_value());
+  EXPECT_EQ(entries.value()[0].name, "mimetype");
+  EXPECT_EQ(entries.value()[0].method, 0);
+
+  auto odp = OfficeDocument::parse(read_sample("sample.odp"));
+  ASSERT_TRUE(odp.has_value()) << odp.status().to_string();
+  EXPECT_TRUE(has_unit(odp.value(), "The program starts faster than before."));
+  EXPECT_NE(
+      part(odp.value().render(shout_all(odp.value().units())), "content.xml").find("FASTER THAN BEFORE"),
+      std::string::npos);
+}
+
+TEST(Office, EpubChaptersAreHtmlUnits) {
+  auto doc = OfficeDocument::parse(read_sample("sample.epub"));
+  ASSERT_TRUE(doc.has_value()) << doc.status().to_string();
+  EXPECT_EQ(doc.value().kind(), OfficeDocument::Kind::kEpub);
+  bool chapter = false;
+  for (const std::string& u : doc.value().units())
+    chapter = chapter || u.find("<b>Save</b>") != std::string::npos;
+  EXPECT_TRUE(chapter);
+  EXPECT_TRUE(has_unit(doc.value(), "A short guide"));  // the package document's title
+  const std::string out = doc.value().render(shout_all(doc.value().units()));
+  EXPECT_NE(part(out, "EPUB/chap_01.xhtml").find("PLEASE RESTART"), std::string::npos);
+  const std::string opf = part(out, "EPUB/content.opf");
+  EXPECT_NE(opf.find(">A SHORT GUIDE</dc:title>"), std::string::npos) << opf;
+  EXPECT_NE(opf.find(">edgemt-sample-1</dc:identifier>"), std::string::npos) << opf;
+  EXPECT_NE(opf.find(">en</dc:language>"), std::string::npos) << opf;
+  auto entries = read_zip(out);
+  ASSERT_TRUE(entries.has_value());
+  EXPECT_EQ(entries.value()[0].name, "mimetype");
+  EXPECT_EQ(entries.value()[0].method, 0);
+}
+
+// A Word document as Word writes it: runs split by revision ids and spelling marks, a
+// bookmark, a text box (a paragraph inside a drawing inside a paragraph).
+std::string word_file(const std::string& body) {
+  std::vector<ZipEntry> in(2);
+  in[0].name = "[Content_Types].xml";
+  in[0].data = "<?xml version=\"1.0\"?><Types/>";
+  in[1].name = "word/document.xml";
+  in[1].data =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\r\n<w:document xmlns:w=\"x\"><w:body>" +
+      body + "</w:body></w:document>";
+  return write_zip(in).value();
+}
+
+TEST(Office, WordRevisionSplitsAndSpellingMarksAreOneRun) {
+  const std::string lang = "<w:rPr><w:lang w:val=\"en-US\"/></w:rPr>";
+  const std::string file = word_file(
+      "<w:p w:rsidR=\"00A1\"><w:pPr><w:jc w:val=\"center\"/></w:pPr><w:bookmarkStart w:id=\"0\" "
+      "w:name=\"_GoBack\"/>"
+      "<w:r w:rsidR=\"001\">" +
+      lang +
+      "<w:t xml:space=\"preserve\">The </w:t></w:r><w:proofErr w:type=\"spellStart\"/>"
+      "<w:r w:rsidR=\"002\">" +
+      lang +
+      "<w:t>quick</w:t></w:r><w:proofErr w:type=\"spellEnd\"/>"
+      "<w:r w:rsidRPr=\"003\">" +
+      lang +
+      "<w:t xml:space=\"preserve\"> fox &amp; the dog.</w:t></w:r>"
+      "<w:bookmarkEnd w:id=\"0\"/></w:p>"
+      "<w:p><w:r><w:t>Anchor text.</w:t></w:r><w:r><w:drawing><wp:inline><w:txbxContent>"
+      "<w:p><w:r><w:t>Text in a box.</w:t></w:r></w:p></w:txbxContent></wp:inline></w:drawing></w:r></w:p>"
+      "<w:p><w:pPr><w:pStyle w:val=\"Empty\"/></w:pPr></w:p>"
+      "<w:p><w:r><w:t xml:space=\"preserve\">Due on "
+      "</w:t></w:r><w:sdt><w:sdtPr><w:date/></w:sdtPr><w:sdtContent>"
+      "<w:r><w:t>Monday</w:t></w:r></w:sdtContent></w:sdt><w:r><w:t>.</w:t></w:r></w:p>");
+  auto doc = OfficeDocument::parse(file);
+  ASSERT_TRUE(doc.has_value()) << doc.status().to_string();
+  ASSERT_EQ(doc.value().units().size(), 4u);
+  EXPECT_EQ(doc.value().units()[0], "The quick fox &amp; the dog.");
+  EXPECT_EQ(doc.value().units()[1].find("Anchor text.<img id=\"o"), 0u) << doc.value().units()[1];
+  EXPECT_EQ(doc.value().units()[2], "Text in a box.");
+  const std::string xml = part(doc.value().render(shout_all(doc.value().units())), "word/document.xml");
+  EXPECT_NE(xml.find("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\r\n<w:document"),
+            std::string::npos);
+  EXPECT_NE(
+      xml.find("<w:p w:rsidR=\"00A1\"><w:pPr><w:jc w:val=\"center\"/></w:pPr><w:bookmarkStart w:id=\"0\" "
+               "w:name=\"_GoBack\"/><w:r>" +
+               lang +
+               "<w:t xml:space=\"preserve\">THE QUICK FOX &amp; THE DOG.</w:t>"
+               "</w:r><w:bookmarkEnd w:id=\"0\"/></w:p>"),
+      std::string::npos)
+      << xml;
+  EXPECT_NE(
+      xml.find("<w:r><w:t xml:space=\"preserve\">ANCHOR TEXT.</w:t><w:drawing><wp:inline><w:txbxContent>"
+               "<w:p><w:r><w:t xml:space=\"preserve\">TEXT IN A BOX.</w:t></w:r></w:p>"),
+      std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<w:p><w:pPr><w:pStyle w:val=\"Empty\"/></w:pPr></w:p>"), std::string::npos);
+  // The content control: one unit with the text around it, its text inside it again.
+  EXPECT_EQ(doc.value().units()[3], "Due on <span id=\"e1\">Monday</span>.");
+  EXPECT_NE(
+      xml.find("<w:p><w:r><w:t xml:space=\"preserve\">DUE ON </w:t></w:r><w:sdt><w:sdtPr><w:date/></w:sdtPr>"
+               "<w:sdtContent><w:r><w:t xml:space=\"preserve\">MONDAY</w:t></w:r></w:sdtContent></w:sdt><w:r>"
+               "<w:t xml:space=\"preserve\">.</w:t></w:r></w:p>"),
+      std::string::npos)
+      << xml;
+}
+
+TEST(Office, MissingTranslationsKeepTheText) {
+  auto doc = OfficeDocument::parse(read_sample("sample.docx"));
+  ASSERT_TRUE(doc.has_value());
+  const std::string xml = part(doc.value().render({}), "word/document.xml");
+  EXPECT_NE(xml.find("Please restart your computer to complete the installation."), std::string::npos);
+  EXPECT_NE(xml.find(">Save</w:t>"), std::string::npos);
+}
+
+TEST(Office, DamagedDocumentsFailCleanly) {
+  const std::string docx = read_sample("sample.docx");
+  for (size_t cut = 0; cut < docx.size(); cut += 997)
+    EXPECT_FALSE(OfficeDocument::parse(docx.substr(0, cut)).has_value());
+}
+
+}  // namespace
+}  // namespace edgemt
