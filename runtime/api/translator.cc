@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <numeric>
 #include <string_view>
+#include <type_traits>
 
 #include "ops/ops.h"
 #include "runtime/api/model_input.h"
@@ -555,8 +556,11 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
   size_t at = 0;
   for (const Doc& d : docs) {
     const auto first = t.value().begin() + static_cast<std::ptrdiff_t>(at);
-    result.push_back(
-        d.render(std::vector<std::string>(first, first + static_cast<std::ptrdiff_t>(d.units().size()))));
+    std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
+    if constexpr (std::is_same_v<Doc, OfficeDocument>)  // it also says its text's new language
+      result.push_back(d.render(mine, model_->target_language()));
+    else
+      result.push_back(d.render(mine));
     at += d.units().size();
   }
   return result;

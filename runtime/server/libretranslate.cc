@@ -733,7 +733,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     office = std::move(d.value());
     units = office->units();
     html = true;
-    render = [&](const std::vector<std::string>& t) { return office->render(t); };
+    render = [&](const std::vector<std::string>& t) { return office->render(t, f.target); };
   } else if (ext == ".html" || ext == ".htm") {
     units = {file->content};
     html = true;

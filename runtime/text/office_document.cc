@@ -561,6 +561,83 @@ std::string paragraph_xml(const Paragraph& p, std::string_view html,
   return xml;
 }
 
+// ---------------------------------------------------------------------------------------
+// The translation's language, where a document names its text's language (spell
+// checking, hyphenation, a screen reader's voice).
+struct Language {
+  std::string tag;      // "de-DE": Word's and PowerPoint's form (a region where it is usual)
+  std::string primary;  // "de"
+  std::string region;   // "DE" (may be empty)
+};
+
+Language language_of(std::string_view code) {
+  static constexpr std::pair<std::string_view, std::string_view> kRegion[] = {
+      {"ar", "SA"}, {"bg", "BG"}, {"cs", "CZ"}, {"da", "DK"}, {"de", "DE"}, {"el", "GR"},
+      {"en", "US"}, {"es", "ES"}, {"et", "EE"}, {"fi", "FI"}, {"fr", "FR"}, {"he", "IL"},
+      {"hu", "HU"}, {"it", "IT"}, {"ja", "JP"}, {"ko", "KR"}, {"lt", "LT"}, {"lv", "LV"},
+      {"nb", "NO"}, {"nl", "NL"}, {"pl", "PL"}, {"pt", "PT"}, {"ro", "RO"}, {"ru", "RU"},
+      {"sk", "SK"}, {"sl", "SI"}, {"sv", "SE"}, {"tr", "TR"}, {"uk", "UA"}, {"zh", "CN"}};
+  Language l;
+  const size_t dash = code.find_first_of("-_");
+  l.primary = std::string(code.substr(0, dash));
+  if (dash != std::string_view::npos) {
+    l.region = std::string(code.substr(dash + 1));
+  } else {
+    for (const auto& [lang, region] : kRegion)
+      if (lang == l.primary) l.region = std::string(region);
+  }
+  l.tag = l.region.empty() ? l.primary : l.primary + "-" + l.region;
+  return l;
+}
+
+bool name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == ':' || c == '-' || c == '_';
+}
+
+// In every start tag named one of `elements`, the value of attribute `attr`, where it
+// has one, becomes `value`.
+void set_attribute(std::string* xml, const std::vector<std::string_view>& elements, std::string_view attr,
+                   std::string_view value) {
+  std::string& s = *xml;
+  for (size_t at = s.find('<'); at != std::string::npos; at = s.find('<', at + 1)) {
+    size_t e = at + 1;
+    while (e < s.size() && name_char(s[e])) ++e;
+    const std::string_view name(s.data() + at + 1, e - at - 1);
+    if (std::find(elements.begin(), elements.end(), name) == elements.end()) continue;
+    // The tag's end, outside quoted values; the attribute's value inside it.
+    size_t end = e;
+    for (char q = 0; end < s.size() && (q != 0 || s[end] != '>'); ++end)
+      if (s[end] == '"' || s[end] == '\'') q = q == 0 ? s[end] : (q == s[end] ? 0 : q);
+    for (size_t a = e; a < end; ++a) {
+      if (!std::isspace(static_cast<unsigned char>(s[a - 1])) || s.compare(a, attr.size(), attr) != 0)
+        continue;
+      const size_t v = a + attr.size();
+      if (v + 1 >= end || s[v] != '=' || (s[v + 1] != '"' && s[v + 1] != '\'')) continue;
+      const size_t close = s.find(s[v + 1], v + 2);
+      if (close == std::string::npos || close > end) break;
+      s.replace(v + 2, close - v - 2, value);
+      end = end + value.size() - (close - v - 2);
+      break;
+    }
+    at = end;
+  }
+}
+
+// The text of every `element` becomes `value` ("<dc:language>en</dc:language>").
+void set_text(std::string* xml, std::string_view element, std::string_view value) {
+  std::string& s = *xml;
+  const std::string open = "<" + std::string(element);
+  for (size_t at = s.find(open); at != std::string::npos; at = s.find(open, at + 1)) {
+    const size_t gt = s.find('>', at);
+    if (gt == std::string::npos || at + open.size() >= s.size() || name_char(s[at + open.size()]) ||
+        s[gt - 1] == '/')
+      continue;
+    const size_t lt = s.find('<', gt);
+    if (lt == std::string::npos) return;
+    s.replace(gt + 1, lt - gt - 1, value);
+  }
+}
+
 }  // namespace
 
 struct OfficeDocument::State {
@@ -729,7 +806,8 @@ OfficeDocument::Kind OfficeDocument::kind() const { return state_->kind; }
 
 const std::vector<std::string>& OfficeDocument::units() const { return state_->units; }
 
-std::string OfficeDocument::render(const std::vector<std::string>& translations) const {
+std::string OfficeDocument::render(const std::vector<std::string>& translations,
+                                   std::string_view language) const {
   const State& st = *state_;
   auto translation = [&](size_t unit) -> std::string_view {
     if (unit < translations.size() && !translations[unit].empty()) return translations[unit];
@@ -744,6 +822,42 @@ std::string OfficeDocument::render(const std::vector<std::string>& translations)
   for (const State::Part& part : st.parts)
     entries[part.entry].data =
         part.html ? std::string(translation(part.unit)) : write_node(part.root, &rendered);
+  if (!language.empty()) {
+    // The text's language, where the document names it: its translated parts, and the
+    // defaults that hold for them (Word's and OpenDocument's styles, the metadata).
+    const Language l = language_of(language);
+    std::vector<bool> translated(entries.size(), false);
+    for (const State::Part& part : st.parts) translated[part.entry] = true;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const std::string& n = entries[i].name;
+      std::string* x = &entries[i].data;
+      switch (st.kind) {
+        case Kind::kDocx:
+          if (translated[i] || n == "word/styles.xml") set_attribute(x, {"w:lang"}, "w:val", l.tag);
+          break;
+        case Kind::kPptx:
+          if (translated[i] || n == "ppt/presentation.xml" || starts_with(n, "ppt/slideMasters/"))
+            set_attribute(x, {"a:rPr", "a:endParaRPr", "a:defRPr"}, "lang", l.tag);
+          break;
+        case Kind::kOpenDocument:
+          if (n == "content.xml" || n == "styles.xml") {
+            set_attribute(x, {"style:text-properties"}, "fo:language", l.primary);
+            if (!l.region.empty()) set_attribute(x, {"style:text-properties"}, "fo:country", l.region);
+          } else if (n == "meta.xml") {
+            set_text(x, "dc:language", language);
+          }
+          break;
+        case Kind::kEpub:
+          if (ends_with(n, ".opf")) {
+            set_text(x, "dc:language", language);
+          } else if (translated[i]) {
+            set_attribute(x, {"html", "ncx"}, "lang", language);
+            set_attribute(x, {"html", "ncx"}, "xml:lang", language);
+          }
+          break;
+      }
+    }
+  }
   auto zip = write_zip(entries);
   if (!zip) return std::string();
   return std::move(zip.value());

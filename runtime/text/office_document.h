@@ -40,8 +40,13 @@ class OfficeDocument {
   // What is translated: HTML (paragraphs' inline markup, or whole XHTML documents).
   const std::vector<std::string>& units() const;
   // The document (the archive's bytes) with units()[i] replaced by translations[i];
-  // a missing or empty translation keeps that unit's text as it was.
-  std::string render(const std::vector<std::string>& translations) const;
+  // a missing or empty translation keeps that unit's text as it was. With `language` (a
+  // BCP 47 code, "de"), the document says its text is in that language where it names
+  // its text's language: Word's w:lang (as "de-DE") in the translated parts and the style
+  // defaults, PowerPoint's lang (also in its default text styles), OpenDocument's fo:language and fo:country
+  // and its metadata, EPUB's lang and xml:lang and its package's dc:language; so spelling, hyphenation and a
+  // screen reader's voice follow the translation.
+  std::string render(const std::vector<std::string>& translations, std::string_view language = {}) const;
 
   // The file types handled, as extensions (".docx", ...).
   static const std::vector<std::string>& extensions();

@@ -2,8 +2,9 @@
 # the bundled model, files made by python-docx, python-pptx, odfpy and EbookLib
 # (tools/text/make_office_samples.py):
 #   the output is a ZIP archive that CMake's own reader (libarchive) extracts, with the
-#   same entries; every entry but the text parts is byte for byte the same; the text
-#   parts no longer hold the English sentences; Word's bold run, page-number field and
+#   same entries; every entry but the text parts (and the styles that name the text's
+#   language) is byte for byte the same; the text parts no longer hold the English
+#   sentences; Word's styles say the text is German (de-DE); Word's bold run, page-number field and
 #   hyperlink, OpenDocument's bold span and link, and the EPUB chapter's <b> are there;
 #   a file that is not such a document, and TEXT arguments, are clear errors.
 #   cmake -DTRANSLATE=... -DMODEL=... -DDOCUMENTS=tests/data/documents [-DEMULATOR=...] -P office.cmake
@@ -15,10 +16,10 @@ set(work "${CMAKE_CURRENT_BINARY_DIR}/office_work")
 file(REMOVE_RECURSE "${work}")
 file(MAKE_DIRECTORY "${work}")
 
-# extension!main part!the parts with text (a regex)
+# extension!main part!the parts with text or the language's defaults (a regex)
 set(cases
-    "docx!word/document.xml!^word/(document|header[0-9]*|footer[0-9]*)\\.xml$"
-    "pptx!ppt/slides/slide1.xml!^ppt/(slides/slide|notesSlides/notesSlide)[0-9]+\\.xml$"
+    "docx!word/document.xml!^word/(document|header[0-9]*|footer[0-9]*|styles)\\.xml$"
+    "pptx!ppt/slides/slide1.xml!^ppt/(slides/slide[0-9]+|notesSlides/notesSlide[0-9]+|presentation|slideMasters/slideMaster[0-9]+)\\.xml$"
     "odt!content.xml!^(content|styles)\\.xml$"
     "odp!content.xml!^(content|styles)\\.xml$"
     "epub!EPUB/chap_01.xhtml!\\.(xhtml|ncx|opf)$")
@@ -88,6 +89,12 @@ foreach(c ${cases})
     set(patterns "<a:rPr i=\"1\"/><a:t>[^<]+</a:t>")
   elseif(ext STREQUAL "epub")
     set(patterns "<b>[^<]+</b>")
+  endif()
+  if(ext STREQUAL "docx")
+    file(READ "${work}/dst_${ext}/word/styles.xml" styles)
+    if(NOT styles MATCHES "<w:lang w:val=\"de-DE\"" OR styles MATCHES "<w:lang w:val=\"en-US\"")
+      fail("docx: word/styles.xml does not say the text is German")
+    endif()
   endif()
   foreach(p ${patterns})
     if(NOT out MATCHES "${p}")

@@ -371,6 +371,59 @@ TEST(Office, WordRevisionSplitsAndSpellingMarksAreOneRun) {
       << xml;
 }
 
+// With the translation's language, each document says its text is in it; without,
+// nothing of that changes.
+TEST(Office, TheTranslationSaysItsLanguage) {
+  // An OpenDocument text as LibreOffice writes its language: in the styles, the metadata.
+  std::vector<ZipEntry> odt(3);
+  odt[0].name = "mimetype";
+  odt[0].data = "application/vnd.oasis.opendocument.text";
+  odt[0].method = 0;
+  odt[1].name = "content.xml";
+  odt[1].data =
+      "<office:document-content><office:automatic-styles><style:style "
+      "style:name=\"T1\"><style:text-properties "
+      "fo:font-weight=\"bold\" fo:language=\"en\" fo:country=\"GB\"/></style:style></office:automatic-styles>"
+      "<office:body><office:text><text:p>Hello.</text:p></office:text></office:body></"
+      "office:document-content>";
+  odt[2].name = "meta.xml";
+  odt[2].data =
+      "<office:document-meta><office:meta><dc:language>en-GB</dc:language></office:meta></"
+      "office:document-meta>";
+  const std::string odt_file = write_zip(odt).value();
+  struct Case {
+    std::string file;
+    const char* part;
+    std::string before, after;
+  };
+  for (const Case& c :
+       {Case{read_sample("sample.docx"), "word/styles.xml", "<w:lang w:val=\"en-US\"",
+             "<w:lang w:val=\"de-DE\""},
+        Case{read_sample("sample.pptx"), "ppt/presentation.xml", "<a:defRPr lang=\"en-US\"",
+             "<a:defRPr lang=\"de-DE\""},
+        Case{odt_file, "content.xml", "fo:language=\"en\" fo:country=\"GB\"",
+             "fo:language=\"de\" fo:country=\"DE\""},
+        Case{odt_file, "meta.xml", ">en-GB</dc:language>", ">de</dc:language>"},
+        Case{read_sample("sample.epub"), "EPUB/chap_01.xhtml", "lang=\"en\" xml:lang=\"en\"",
+             "lang=\"de\" xml:lang=\"de\""},
+        Case{read_sample("sample.epub"), "EPUB/content.opf", ">en</dc:language>", ">de</dc:language>"}}) {
+    auto doc = OfficeDocument::parse(c.file);
+    ASSERT_TRUE(doc.has_value()) << c.part << ": " << doc.status().to_string();
+    const std::string in = part(c.file, c.part);
+    ASSERT_NE(in.find(c.before), std::string::npos) << c.part << " lacks " << c.before;
+    const std::string kept = part(doc.value().render(doc.value().units()), c.part);
+    EXPECT_NE(kept.find(c.before), std::string::npos) << c.part;
+    const std::string out = part(doc.value().render(doc.value().units(), "de"), c.part);
+    EXPECT_EQ(out.find(c.before), std::string::npos) << c.part;
+    EXPECT_NE(out.find(c.after), std::string::npos) << c.part << ":\n" << out;
+  }
+  // A code with a region is used as it is.
+  auto doc = OfficeDocument::parse(read_sample("sample.docx"));
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_NE(part(doc.value().render({}, "pt-BR"), "word/styles.xml").find("<w:lang w:val=\"pt-BR\""),
+            std::string::npos);
+}
+
 TEST(Office, MissingTranslationsKeepTheText) {
   auto doc = OfficeDocument::parse(read_sample("sample.docx"));
   ASSERT_TRUE(doc.has_value());
