@@ -3,7 +3,8 @@
 //   0  a whole file (a ZIP archive, or not)
 //   1  word/document.xml of a .docx    2  content.xml of an .odt    3  a .pptx slide
 // Invariants: a file that parses renders (with its units as they are, and with pieces of
-// the input as translations, tags and all) into a file that parses again, into as many
+// the input as translations, tags and all, in another language) into a file that parses
+// again, into as many
 // units when they are its own; a ZIP archive that reads writes back into one that reads
 // into the same entries. Nothing crashes, leaks or hangs on any input.
 #include <cstddef>
@@ -82,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t from = (i * 131) % (rest.size() + 1);
     odd.push_back(std::string(rest.substr(from, 1 + i % 200)));
   }
-  const std::string rendered = doc.value().render(odd);
+  const std::string rendered = doc.value().render(odd, (size & 1) != 0 ? "de" : "pt-BR");
   EDGEMT_FUZZ_CHECK(!rendered.empty(), "render gave no file");
   if (doc.value().kind() != edgemt::OfficeDocument::Kind::kEpub) {
     auto again = edgemt::OfficeDocument::parse(rendered);
