@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <utility>
 
@@ -160,7 +161,12 @@ bool is_subtitle_timing_line(std::string_view line) {
   return parse_time(line, &p);
 }
 
-std::vector<std::string> break_subtitle_lines(std::string_view html, size_t lines) {
+namespace {
+
+// Cuts an HTML fragment at spaces outside tags into parts whose shown characters end
+// nearest to fractions[k] of the whole (ascending), in order; parts never empty (fewer
+// when it has fewer words).
+std::vector<std::string> cut_at_shares(std::string_view html, const std::vector<double>& fractions) {
   html = trim(html);
   // The spaces outside tags where a line may break, with the characters shown before them.
   std::vector<std::pair<size_t, size_t>> spaces;  // (byte, shown before)
@@ -185,8 +191,8 @@ std::vector<std::string> break_subtitle_lines(std::string_view html, size_t line
   }
   std::vector<size_t> breaks;
   size_t next = 0;  // first usable entry of spaces
-  for (size_t k = 1; k < lines && next < spaces.size(); ++k) {
-    const double target = static_cast<double>(shown) * static_cast<double>(k) / static_cast<double>(lines);
+  for (size_t k = 0; k < fractions.size() && next < spaces.size(); ++k) {
+    const double target = static_cast<double>(shown) * fractions[k];
     size_t best = next;
     for (size_t s = next; s < spaces.size(); ++s) {
       if (std::abs(static_cast<double>(spaces[s].second) - target) <
@@ -210,6 +216,95 @@ std::vector<std::string> break_subtitle_lines(std::string_view html, size_t line
   return out;
 }
 
+constexpr std::string_view kCueMark = "<img data-cue=\"";
+
+// Shown characters of a tagless fragment (an entity is one).
+size_t shown_chars(std::string_view html) {
+  size_t n = 0;
+  for (size_t i = 0; i < html.size(); ++i) {
+    if (html[i] == '&') {
+      const size_t semi = html.find(';', i);
+      if (semi != std::string_view::npos && semi - i <= 8) i = semi;
+    } else if ((static_cast<unsigned char>(html[i]) & 0xC0) == 0x80) {
+      continue;
+    }
+    ++n;
+  }
+  return n;
+}
+
+// Does a cue's text (a tagless fragment) end without ending a sentence (in a letter, a
+// digit or a comma)? Does it start in lower case (ASCII, or Latin-1's ß-ÿ)?
+bool runs_on(std::string_view html) {
+  html = trim(html);
+  if (html.empty()) return false;
+  const unsigned char c = static_cast<unsigned char>(html.back());
+  if (c < 0x80) return std::isalnum(c) || c == ',';
+  size_t lead = html.size() - 1;
+  while (lead > 0 && (static_cast<unsigned char>(html[lead]) & 0xC0) == 0x80) --lead;
+  const unsigned char l = static_cast<unsigned char>(html[lead]);
+  return l >= 0xC3 && l <= 0xC5;  // Latin letters (Latin-1 Supplement, Extended-A)
+}
+bool starts_lower(std::string_view html) {
+  html = trim(html);
+  if (html.empty()) return false;
+  const unsigned char c = static_cast<unsigned char>(html[0]);
+  if (c < 0x80) return c >= 'a' && c <= 'z';
+  return c == 0xC3 && html.size() > 1 && static_cast<unsigned char>(html[1]) >= 0x9F;
+}
+
+// A unit over `n` cues cut into the cues' parts: at its marks where every one is there,
+// in order, with words on each side; else at the cues' shares of the source's
+// characters. Marks are removed either way.
+std::vector<std::string> cut_at_cues(std::string_view html, const std::vector<size_t>& shown) {
+  const size_t n = shown.size();
+  std::vector<std::string> parts;
+  size_t at = 0;
+  bool marked = true;
+  for (size_t k = 1; k < n && marked; ++k) {
+    const std::string mark = std::string(kCueMark) + std::to_string(k) + "\">";
+    const size_t m = html.find(mark, at);
+    marked = m != std::string_view::npos;
+    if (marked) {
+      parts.emplace_back(html.substr(at, m - at));
+      at = m + mark.size();
+    }
+  }
+  std::string rest(html.substr(std::min(at, html.size())));
+  auto strip = [](std::string s) {
+    for (size_t m; (m = s.find(kCueMark)) != std::string::npos;) {
+      const size_t e = s.find('>', m);
+      s.erase(m, e == std::string::npos ? std::string::npos : e + 1 - m);
+      if (m > 0 && m < s.size() && s[m - 1] == ' ' && s[m] == ' ') s.erase(m, 1);  // one space, not two
+    }
+    return std::string(trim(s));
+  };
+  if (marked) {
+    parts.push_back(std::move(rest));
+    for (std::string& p : parts) p = strip(std::move(p));
+    if (std::none_of(parts.begin(), parts.end(), [](const std::string& p) { return blank(p); })) return parts;
+  }
+  size_t total = 0;
+  for (size_t s : shown) total += s;
+  std::vector<double> fractions;
+  size_t sum = 0;
+  for (size_t k = 0; k + 1 < n; ++k) {
+    sum += shown[k];
+    fractions.push_back(total == 0 ? 0.0 : static_cast<double>(sum) / static_cast<double>(total));
+  }
+  parts = cut_at_shares(strip(std::string(html)), fractions);
+  parts.resize(n);  // fewer words than cues: the last cues get nothing (and keep their text)
+  return parts;
+}
+
+}  // namespace
+
+std::vector<std::string> break_subtitle_lines(std::string_view html, size_t lines) {
+  std::vector<double> fractions;
+  for (size_t k = 1; k < lines; ++k) fractions.push_back(static_cast<double>(k) / static_cast<double>(lines));
+  return cut_at_shares(html, fractions);
+}
+
 SubtitleDocument SubtitleDocument::parse(std::string_view text) {
   SubtitleDocument d;
   const std::vector<LineSpan> lines = split_lines(text);
@@ -221,6 +316,10 @@ SubtitleDocument SubtitleDocument::parse(std::string_view text) {
     d.webvtt_ = first.substr(0, 6) == "WEBVTT";
   }
   auto to_html = [&](std::string_view s) { return d.webvtt_ ? vtt_to_html(s) : srt_to_html(s); };
+  // The first cue of the last cue's unit (SIZE_MAX: one no cue joins) and the last cue's
+  // text, for a sentence that runs over cues.
+  size_t group_first = SIZE_MAX;
+  std::string last_html;
   for (size_t i = 0; i < lines.size();) {
     Piece verbatim;
     verbatim.verbatim = std::string(whole(i));
@@ -273,9 +372,25 @@ SubtitleDocument SubtitleDocument::parse(std::string_view text) {
           if (!joined.empty()) joined += ' ';
           joined.append(t);
         }
-        cue.units.push_back(d.units_.size());
-        d.units_.push_back(to_html(joined));
+        std::string html = to_html(joined);
+        // The sentence runs on from the cue before: one unit, this cue's place marked.
+        Piece* first = group_first < d.pieces_.size() ? &d.pieces_[group_first] : nullptr;
+        const size_t unit = first != nullptr ? first->units[0] : 0;
+        if (first != nullptr && first->shown.size() < 3 && html.find('<') == std::string::npos &&
+            codes == 0 && runs_on(last_html) && starts_lower(html)) {
+          cue.units.push_back(unit);
+          cue.part = first->shown.size();
+          first->shown.push_back(shown_chars(html));
+          d.units_[unit] += " " + std::string(kCueMark) + std::to_string(cue.part) + "\"> " + html;
+        } else {
+          cue.units.push_back(d.units_.size());
+          group_first = html.find('<') == std::string::npos && codes == 0 ? d.pieces_.size() : SIZE_MAX;
+          cue.shown.push_back(shown_chars(html));
+          d.units_.push_back(html);
+        }
+        last_html = std::move(html);
       }
+      if (dialogue) group_first = SIZE_MAX;
       d.pieces_.push_back(std::move(cue));
     }
     i = j;
@@ -286,6 +401,7 @@ SubtitleDocument SubtitleDocument::parse(std::string_view text) {
 std::string SubtitleDocument::render(const std::vector<std::string>& html) const {
   std::string out;
   auto from_html = [&](std::string_view s) { return clean_line(webvtt_ ? std::string(s) : html_to_srt(s)); };
+  std::vector<std::string> cue_parts;  // a unit over cues, cut into the cues' parts
   for (const Piece& p : pieces_) {
     if (p.units.empty()) {
       out += p.verbatim;
@@ -301,7 +417,13 @@ std::string SubtitleDocument::render(const std::vector<std::string>& html) const
       }
       lines[0] = p.prefix + lines[0];
     } else {
-      const std::string_view t = p.units[0] < html.size() ? std::string_view(html[p.units[0]]) : "";
+      std::string_view t = p.units[0] < html.size() ? std::string_view(html[p.units[0]]) : "";
+      if (p.part == 0 && p.shown.size() > 1) {
+        cue_parts = cut_at_cues(t, p.shown);  // this cue and the next ones
+      } else if (p.part == 0) {
+        cue_parts.clear();
+      }
+      if (p.part < cue_parts.size()) t = cue_parts[p.part];
       for (const std::string& l : break_subtitle_lines(t, p.original.size())) {
         std::string line = from_html(l);
         if (!blank(line)) lines.push_back(std::move(line));

@@ -11,6 +11,13 @@
 // line keeping its dash. A line never comes back empty (an empty line would end the cue):
 // a cue whose translation is empty keeps its text.
 //
+// A sentence that runs over cues (a cue ending without a sentence's end, the next
+// starting in lower case: "I think we should" / "leave before it rains.") is translated
+// as one sentence, up to three cues, each cue's place marked in it (<img data-cue="k">,
+// which the HTML path puts after the words it followed); each cue gets its part of the
+// translation, or, where a mark went missing, a share as large as its share of the
+// source. Cues with formatting tags stay alone.
+//
 // Formatting tags go through the HTML path (html_document.h), which puts them around the
 // right words: SubRip's <i>, <b>, <u>, <s> and <font ...> (its other text, & and < too,
 // is plain text, escaped for that path and unescaped after), WebVTT's cue spans (<i>,
@@ -40,8 +47,12 @@ class SubtitleDocument {
 
  private:
   struct Piece {
-    std::string verbatim;                  // kept as it is (a line with its end), when units is empty
-    std::vector<size_t> units;             // a cue: its units (one, or one per dialogue line)
+    std::string verbatim;       // kept as it is (a line with its end), when units is empty
+    std::vector<size_t> units;  // a cue: its units (one, or one per dialogue line)
+    // A sentence over cues: this cue is part `part` of its unit; the first cue of the unit
+    // has `shown`, each part's characters in the source.
+    size_t part = 0;
+    std::vector<size_t> shown;
     std::vector<std::string> original;     // a cue: its text lines as they were
     std::vector<std::string> line_ends;    // a cue: its text lines' ends
     std::vector<std::string> line_prefix;  // a dialogue cue: each line's dash ("- ")

@@ -1305,6 +1305,61 @@ TEST(Subtitles, ACueNeverLosesItsTextOrStructure) {
   EXPECT_EQ(d.render({}), srt);
 }
 
+// A sentence over two or three cues is one unit, each cue's place marked; the cues get
+// their parts at the marks, or by their share of the source where a mark is lost.
+TEST(Subtitles, ASentenceOverCuesIsTranslatedWhole) {
+  const std::string srt =
+      "1\n00:00:01,000 --> 00:00:02,000\nI think that\nwe should\n\n"
+      "2\n00:00:02,500 --> 00:00:04,000\nleave the house before\n\n"
+      "3\n00:00:04,500 --> 00:00:06,000\nit starts to rain.\n\n"
+      "4\n00:00:06,500 --> 00:00:08,000\nbut nobody listened,\n\n"     // after a full stop: alone
+      "5\n00:00:08,500 --> 00:00:09,000\nand then\n\n"                 // joins 4
+      "6\n00:00:09,500 --> 00:00:10,000\n<i>nothing</i> happened\n\n"  // tags: alone
+      "7\n00:00:10,500 --> 00:00:11,000\nWe left\n\n"
+      "8\n00:00:11,500 --> 00:00:12,000\nTogether.\n";  // upper case: alone
+  const SubtitleDocument d = SubtitleDocument::parse(srt);
+  ASSERT_EQ(d.units().size(), 5u);
+  EXPECT_EQ(
+      d.units()[0],
+      "I think that we should <img data-cue=\"1\"> leave the house before <img data-cue=\"2\"> it starts to "
+      "rain.");
+  EXPECT_EQ(d.units()[1], "but nobody listened, <img data-cue=\"1\"> and then");
+  EXPECT_EQ(d.units()[2], "<i>nothing</i> happened");
+  EXPECT_EQ(d.units()[3], "We left");
+  EXPECT_EQ(d.units()[4], "Together.");
+  EXPECT_EQ(identity_render(d), srt);
+  // The marks where the translation put them: each cue its part, broken into its lines.
+  const std::string out =
+      d.render({"Ich denke, wir sollten das Haus <img data-cue=\"1\"> verlassen, bevor es "
+                "<img data-cue=\"2\"> zu regnen beginnt.",
+                "aber niemand hörte zu, <img data-cue=\"1\"> und dann", "<i>nichts</i> geschah", "Wir gingen",
+                "Zusammen."});
+  EXPECT_EQ(out,
+            "1\n00:00:01,000 --> 00:00:02,000\nIch denke, wir\nsollten das Haus\n\n"
+            "2\n00:00:02,500 --> 00:00:04,000\nverlassen, bevor es\n\n"
+            "3\n00:00:04,500 --> 00:00:06,000\nzu regnen beginnt.\n\n"
+            "4\n00:00:06,500 --> 00:00:08,000\naber niemand hörte zu,\n\n"
+            "5\n00:00:08,500 --> 00:00:09,000\nund dann\n\n"
+            "6\n00:00:09,500 --> 00:00:10,000\n<i>nichts</i> geschah\n\n"
+            "7\n00:00:10,500 --> 00:00:11,000\nWir gingen\n\n"
+            "8\n00:00:11,500 --> 00:00:12,000\nZusammen.\n");
+  // A mark lost (or out of order, or with no words on one side): shares of the source.
+  for (const char* t :
+       {"aaa bbb ccc ddd eee fff ggg hhh iii jjj kkk lll",
+        "aaa bbb <img data-cue=\"2\"> ccc ddd eee fff ggg hhh iii <img data-cue=\"1\"> jjj kkk lll",
+        "<img data-cue=\"1\"> aaa bbb ccc ddd eee fff ggg hhh iii jjj kkk <img data-cue=\"2\"> lll"}) {
+    const std::string r = d.render({t, "", "", "", ""});
+    EXPECT_NE(r.find("00:00:02,000\naaa bbb\nccc ddd\n\n"), std::string::npos) << t << "\n" << r;
+    // 22, 22 and 18 characters in the source: cuts nearest to 35% and 71% of 47.
+    EXPECT_NE(r.find("00:00:04,000\neee fff ggg hhh iii\n\n"), std::string::npos) << t << "\n" << r;
+    EXPECT_NE(r.find("00:00:06,000\njjj kkk lll\n\n"), std::string::npos) << t << "\n" << r;
+    EXPECT_EQ(r.find("data-cue"), std::string::npos) << r;
+  }
+  // Too few words for the cues: the cue without any keeps its text.
+  EXPECT_NE(d.render({"Eins", "", "", "", ""}).find("00:00:04,000\nleave the house before\n"),
+            std::string::npos);
+}
+
 TEST(Subtitles, LinesAreBrokenEvenlyAtSpacesOutsideTags) {
   using V = std::vector<std::string>;
   EXPECT_EQ(break_subtitle_lines("one two three four", 2), (V{"one two", "three four"}));
