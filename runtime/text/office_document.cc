@@ -276,7 +276,7 @@ class OoxmlFlattener {
         }
         run(c);
       } else if (word_ && (local == "hyperlink" || local == "smartTag" || local == "ins" ||
-                           local == "customXml" || local == "dir" || local == "bdo")) {
+                           local == "customXml" || local == "dir" || local == "bdo" || local == "moveTo")) {
         Wrapper w;
         const size_t first = wrapper_of(c, &w);
         if (c.close.empty()) continue;
@@ -325,16 +325,22 @@ class OoxmlFlattener {
           object(c, false, &w);
         continue;
       }
-      if (c.name == p_ + "t") {
+      auto text = [&](std::string t) {
+        if (t.empty()) return;
         Item it;
         it.stack = stack_;
         it.stack.push_back(w);
         it.stack.push_back(word_ ? Wrapper{"<w:t xml:space=\"preserve\">", "</w:t>"}
                                  : Wrapper{"<a:t>", "</a:t>"});
-        it.text = text_of(c);
-        if (!it.text.empty()) out_->items.push_back(std::move(it));
-      } else if (c.name == "w:lastRenderedPageBreak") {
-        // where Word last broke the page: dropped, the text moves
+        it.text = std::move(t);
+        out_->items.push_back(std::move(it));
+      };
+      if (c.name == p_ + "t") {
+        text(text_of(c));
+      } else if (c.name == "w:noBreakHyphen") {
+        text("\u2011");  // a word's hyphen ("well-known"): the character, in its word
+      } else if (c.name == "w:lastRenderedPageBreak" || c.name == "w:softHyphen") {
+        // where Word last broke the page, where it may hyphenate: dropped, the text moves
       } else if (c.name == "w:br" || c.name == "w:cr") {
         const std::string type = attribute(c.open, "w:type");
         object(c, type.empty() || type == "textWrapping", &w);

@@ -330,7 +330,8 @@ TEST(Office, WordRevisionSplitsAndSpellingMarksAreOneRun) {
       "<w:t>quick</w:t></w:r><w:proofErr w:type=\"spellEnd\"/>"
       "<w:r w:rsidRPr=\"003\">" +
       lang +
-      "<w:t xml:space=\"preserve\"> fox &amp; the dog.</w:t></w:r>"
+      "<w:t xml:space=\"preserve\"> fox &amp; the well</w:t><w:noBreakHyphen/><w:softHyphen/><w:t>fed "
+      "dog.</w:t></w:r>"
       "<w:bookmarkEnd w:id=\"0\"/></w:p>"
       "<w:p><w:r><w:t>Anchor text.</w:t></w:r><w:r><w:drawing><wp:inline><w:txbxContent>"
       "<w:p><w:r><w:t>Text in a box.</w:t></w:r></w:p></w:txbxContent></wp:inline></w:drawing></w:r></w:p>"
@@ -341,7 +342,7 @@ TEST(Office, WordRevisionSplitsAndSpellingMarksAreOneRun) {
   auto doc = OfficeDocument::parse(file);
   ASSERT_TRUE(doc.has_value()) << doc.status().to_string();
   ASSERT_EQ(doc.value().units().size(), 4u);
-  EXPECT_EQ(doc.value().units()[0], "The quick fox &amp; the dog.");
+  EXPECT_EQ(doc.value().units()[0], "The quick fox &amp; the well\u2011fed dog.");
   EXPECT_EQ(doc.value().units()[1].find("Anchor text.<img id=\"o"), 0u) << doc.value().units()[1];
   EXPECT_EQ(doc.value().units()[2], "Text in a box.");
   const std::string xml = part(doc.value().render(shout_all(doc.value().units())), "word/document.xml");
@@ -351,7 +352,7 @@ TEST(Office, WordRevisionSplitsAndSpellingMarksAreOneRun) {
       xml.find("<w:p w:rsidR=\"00A1\"><w:pPr><w:jc w:val=\"center\"/></w:pPr><w:bookmarkStart w:id=\"0\" "
                "w:name=\"_GoBack\"/><w:r>" +
                lang +
-               "<w:t xml:space=\"preserve\">THE QUICK FOX &amp; THE DOG.</w:t>"
+               "<w:t xml:space=\"preserve\">THE QUICK FOX &amp; THE WELL\u2011FED DOG.</w:t>"
                "</w:r><w:bookmarkEnd w:id=\"0\"/></w:p>"),
       std::string::npos)
       << xml;
