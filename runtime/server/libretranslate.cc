@@ -728,7 +728,8 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   std::optional<OfficeDocument> office;
   if (std::find(OfficeDocument::extensions().begin(), OfficeDocument::extensions().end(), ext) !=
       OfficeDocument::extensions().end()) {
-    auto d = OfficeDocument::parse(file->content);
+    // A small upload may inflate to far more: the server holds at most 128 MiB of it.
+    auto d = OfficeDocument::parse(file->content, size_t{128} << 20);
     if (!d) return error(400, "Invalid request: " + d.status().message());
     office = std::move(d.value());
     units = office->units();

@@ -722,11 +722,11 @@ const char* office_kind_name(OfficeDocument::Kind kind) {
   return "office document";
 }
 
-Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes) {
+Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes, size_t max_bytes) {
   constexpr const char* kWhat = "a .docx, .pptx, .odt, .odp or .epub file";
   if (!looks_like_zip(bytes))
     return invalid_argument(std::string("not ") + kWhat + " (those are ZIP archives; this is not one)");
-  auto entries = read_zip(bytes);
+  auto entries = read_zip(bytes, max_bytes);
   if (!entries) return entries.status();
   auto st = std::make_shared<State>();
   st->entries = std::move(entries.value());

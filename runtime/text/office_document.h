@@ -20,6 +20,7 @@
 // package document's title and description are units too.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -33,8 +34,9 @@ class OfficeDocument {
  public:
   enum class Kind { kDocx, kPptx, kOpenDocument, kEpub };
 
-  // Fails, with a message saying why, on what is not such a document.
-  static Expected<OfficeDocument> parse(std::string_view bytes);
+  // Fails, with a message saying why, on what is not such a document, or one whose
+  // entries hold more than `max_bytes` uncompressed.
+  static Expected<OfficeDocument> parse(std::string_view bytes, size_t max_bytes = size_t{512} << 20);
 
   Kind kind() const;
   // What is translated: HTML (paragraphs' inline markup, or whole XHTML documents).

@@ -435,6 +435,9 @@ TEST(Office, MissingTranslationsKeepTheText) {
 
 TEST(Office, DamagedDocumentsFailCleanly) {
   const std::string docx = read_sample("sample.docx");
+  auto bounded = OfficeDocument::parse(docx, 10000);  // inflates to more than allowed
+  ASSERT_FALSE(bounded.has_value());
+  EXPECT_NE(bounded.status().message().find("too large"), std::string::npos) << bounded.status().message();
   for (size_t cut = 0; cut < docx.size(); cut += 997)
     EXPECT_FALSE(OfficeDocument::parse(docx.substr(0, cut)).has_value());
 }
