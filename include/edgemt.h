@@ -227,9 +227,10 @@ EDGEMT_API edgemt_status edgemt_translate(edgemt_translator* translator, const c
                                           const edgemt_translate_options* options,
                                           const char* const** results);
 
-/* Since C API version 12. An office document or e-book, the bytes of a .docx, .pptx, .odt,
- * .odp or .epub file (data, size), translated: each paragraph whole with its formatting
- * (bold, links, styles), everything else in the file kept. *out / *out_size: the
+/* Since C API version 12. An office document or e-book, the bytes of a .docx, .pptx,
+ * .xlsx, .odt, .odp, .ods or .epub file (data, size), translated: each paragraph (or
+ * text cell) whole with its formatting (bold, links, styles), everything else in the
+ * file kept. *out / *out_size: the
  * translated file's bytes, owned by the translator, valid until its next call.
  * options may be NULL; their format is not used. A file that is not such a document is
  * EDGEMT_INVALID_ARGUMENT, saying why (edgemt_last_error). */

@@ -269,9 +269,9 @@ class Translator:
     def translate_document(self, data: Union[bytes, bytearray, memoryview], *, beam_size: Optional[int] = None,
                            length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,
                            protect_spans: bool = True) -> bytes:
-        """An office document or e-book to its translation: the bytes of a .docx, .pptx, .odt,
-        .odp or .epub file in, the translated file's bytes out (the type is read from the
-        file). Each paragraph is translated whole, its bold, italics, links and styles put on
+        """An office document or e-book to its translation: the bytes of a .docx, .pptx, .xlsx,
+        .odt, .odp, .ods or .epub file in, the translated file's bytes out (the type is read
+        from the file). Each paragraph is translated whole, its bold, italics, links and styles put on
         the words they came with; images, tables, fields and the rest of the file are kept.
         A file that is not such a document raises ValueError saying why.
 

@@ -52,9 +52,9 @@ struct TranslatorOptions {
 // cue's text, broken into as many lines as it had, and keep numbers, times and the rest
 // (runtime/text/subtitles.h). Wrapped plain text translates each paragraph's wrapped
 // lines together and wraps the translation again (runtime/text/wrapped_text.h). Office
-// documents are the bytes of a .docx, .pptx, .odt, .odp or .epub file, each paragraph
-// translated with its formatting and the rest of the file kept
-// (runtime/text/office_document.h).
+// documents are the bytes of a .docx, .pptx, .xlsx, .odt, .odp, .ods or .epub file, each
+// paragraph translated with its formatting, the rest of the file kept, and the file saying
+// it is in the model's target language (runtime/text/office_document.h).
 enum class TextFormat { kText, kHtml, kPo, kMarkdown, kSubtitles, kWrapped, kOffice };
 
 // Per call; what is not set comes from the model (its generation config) or the

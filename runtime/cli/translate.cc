@@ -101,12 +101,13 @@ options:
                      file (SubRip or WebVTT, told apart by its WEBVTT header): each
                      cue's lines are translated together and broken again into as
                      many lines (dialogue lines, "- ...", one by one); cue numbers,
-                     times, formatting tags and the rest are kept. docx, pptx, odt,
-                     odp or epub: an office document or e-book read from standard
-                     input and written to standard output (the type is read from the
-                     file): each paragraph is translated whole, its bold, italics,
-                     links and styles put on the words they came with; images,
-                     tables, fields and the rest of the file are kept
+                     times, formatting tags and the rest are kept. docx, pptx, xlsx,
+                     odt, odp, ods or epub: an office document or e-book read from
+                     standard input and written to standard output (the type is read
+                     from the file): each paragraph (or cell) is translated whole, its
+                     bold, italics, links and styles put on the words they came with;
+                     images, tables, fields, numbers, formulas and the rest of the
+                     file are kept
   --alignment-layer L
                      the decoder layer whose cross-attention aligns words (jsonl
                      alignments, HTML inline tags), heads averaged; default: the
@@ -300,14 +301,15 @@ int parse_args(int argc, char** argv, Args* a) {
           {"po", edgemt::TextFormat::kPo},         {"srt", edgemt::TextFormat::kSubtitles},
           {"vtt", edgemt::TextFormat::kSubtitles}, {"docx", edgemt::TextFormat::kOffice},
           {"pptx", edgemt::TextFormat::kOffice},   {"odt", edgemt::TextFormat::kOffice},
-          {"odp", edgemt::TextFormat::kOffice},    {"epub", edgemt::TextFormat::kOffice}};
+          {"odp", edgemt::TextFormat::kOffice},    {"epub", edgemt::TextFormat::kOffice},
+          {"xlsx", edgemt::TextFormat::kOffice},   {"ods", edgemt::TextFormat::kOffice}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
       });
       if (f == std::end(kFormats)) {
         std::fprintf(stderr,
                      "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, docx, pptx, "
-                     "odt, odp or epub, got '%s'\n",
+                     "xlsx, odt, odp, ods or epub, got '%s'\n",
                      i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
@@ -373,14 +375,15 @@ int parse_args(int argc, char** argv, Args* a) {
   // output (not a terminal).
   if (a->format == edgemt::TextFormat::kOffice && !a->texts.empty()) {
     std::fprintf(stderr,
-                 "translate: --format docx/pptx/odt/odp/epub reads the document from standard input "
+                 "translate: --format docx/pptx/xlsx/odt/odp/ods/epub reads the document from standard input "
                  "(translate --format docx < in.docx > out.docx), not from TEXT arguments\n");
     return 2;
   }
   if (a->format == edgemt::TextFormat::kOffice && isatty(STDOUT_FILENO)) {
-    std::fprintf(stderr,
-                 "translate: --format docx/pptx/odt/odp/epub writes a binary file: redirect standard output "
-                 "(> out.docx)\n");
+    std::fprintf(
+        stderr,
+        "translate: --format docx/pptx/xlsx/odt/odp/ods/epub writes a binary file: redirect standard output "
+        "(> out.docx)\n");
     return 2;
   }
   if (!a->glossary_path.empty() && a->ids) {

@@ -29,8 +29,8 @@ using json = nlohmann::json;
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
-const std::vector<std::string> kFileFormats = {".txt", ".html", ".htm",  ".md",  ".srt", ".vtt",
-                                               ".po",  ".docx", ".pptx", ".odt", ".odp", ".epub"};
+const std::vector<std::string> kFileFormats = {".txt",  ".html", ".htm",  ".md",  ".srt", ".vtt", ".po",
+                                               ".docx", ".pptx", ".xlsx", ".odt", ".odp", ".ods", ".epub"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -680,7 +680,9 @@ std::string content_type_of(const std::string& ext) {
   if (ext == ".po") return "text/x-gettext-translation; charset=utf-8";
   if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
+  if (ext == ".xlsx") return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
   if (ext == ".odt") return "application/vnd.oasis.opendocument.text";
+  if (ext == ".ods") return "application/vnd.oasis.opendocument.spreadsheet";
   if (ext == ".odp") return "application/vnd.oasis.opendocument.presentation";
   if (ext == ".epub") return "application/epub+zip";
   return "text/plain; charset=utf-8";

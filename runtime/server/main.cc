@@ -46,10 +46,10 @@ options:
   --queue N           segments waiting per model before requests get 503 (default 1024)
   --char-limit N      characters of text per request (default 5000; more: 413)
   --file-char-limit N  characters of text per file of /translate_file (.txt, .html,
-                      .md, .srt, .vtt, .po, .docx, .pptx, .odt, .odp, .epub; default
-                      50000; more: 413; 0: no file translation, /translate_file
-                      answers 501); the translated file is kept 10 minutes for
-                      /download_file
+                      .md, .srt, .vtt, .po, .docx, .pptx, .xlsx, .odt, .odp, .ods,
+                      .epub; default 50000; more: 413; 0: no file translation,
+                      /translate_file answers 501); the translated file is kept 10
+                      minutes for /download_file
   --max-body BYTES    request body size (default 16777216, for office documents
                       with images; more: 413)
   --timeout SEC       per request, queueing included (default 30; then 503)

@@ -192,12 +192,22 @@ size_t wrapper_of(const XmlNode& n, Wrapper* w) {
   return i;
 }
 
-// Word and PowerPoint (Office Open XML): prefix "w:" or "a:".
+// Office Open XML: Word's paragraphs (w:p), DrawingML's in PowerPoint (a:p), and Excel's
+// strings (si in the shared strings, is in a cell), whose runs (r) and text (t) are alike.
+enum class Dialect { kWord, kDrawing, kSheet };
+
 class OoxmlFlattener {
  public:
-  explicit OoxmlFlattener(bool word) : word_(word), p_(word ? "w:" : "a:") {}
+  explicit OoxmlFlattener(Dialect d)
+      : word_(d == Dialect::kWord),
+        sheet_(d == Dialect::kSheet),
+        p_(d == Dialect::kWord      ? "w:"
+           : d == Dialect::kDrawing ? "a:"
+                                    : "") {}
 
-  bool is_paragraph(const XmlNode& n) const { return n.name == p_ + "p"; }
+  bool is_paragraph(const XmlNode& n) const {
+    return sheet_ ? n.name == "si" || n.name == "is" : n.name == p_ + "p";
+  }
 
   void flatten(const XmlNode& para, Paragraph* out) {
     out_ = out;
@@ -256,8 +266,10 @@ class OoxmlFlattener {
       const std::string local = c.name.substr(0, p_.size()) == p_ ? c.name.substr(p_.size()) : std::string();
       if (top && (local == "pPr")) {
         out_->head.push_back(&c);
-      } else if (top && local == "endParaRPr") {
-        out_->tail.push_back(&c);
+      } else if (top && (local == "endParaRPr" || (sheet_ && (local == "rPh" || local == "phoneticPr")))) {
+        out_->tail.push_back(&c);  // what must come last (Excel's phonetic reading of the text too)
+      } else if (sheet_ && top && local == "t") {
+        text_item(text_of(c), nullptr);  // Excel's plain string: its text without a run
       } else if (top && word_ && (ends_with(local, "Start") || local == "bookmarkStart")) {
         out_->head.push_back(&c);  // bookmarkStart, commentRangeStart, permStart...
       } else if (top && word_ && ends_with(local, "End")) {
@@ -325,16 +337,7 @@ class OoxmlFlattener {
           object(c, false, &w);
         continue;
       }
-      auto text = [&](std::string t) {
-        if (t.empty()) return;
-        Item it;
-        it.stack = stack_;
-        it.stack.push_back(w);
-        it.stack.push_back(word_ ? Wrapper{"<w:t xml:space=\"preserve\">", "</w:t>"}
-                                 : Wrapper{"<a:t>", "</a:t>"});
-        it.text = std::move(t);
-        out_->items.push_back(std::move(it));
-      };
+      auto text = [&](std::string t) { text_item(std::move(t), &w); };
       if (c.name == p_ + "t") {
         text(text_of(c));
       } else if (c.name == "w:noBreakHyphen") {
@@ -352,7 +355,20 @@ class OoxmlFlattener {
     }
   }
 
-  bool word_;
+  // A text item under the current wrappers and `run` (if any), in a text element.
+  void text_item(std::string t, const Wrapper* run) {
+    if (t.empty()) return;
+    Item it;
+    it.stack = stack_;
+    if (run != nullptr) it.stack.push_back(*run);
+    it.stack.push_back(word_    ? Wrapper{"<w:t xml:space=\"preserve\">", "</w:t>"}
+                       : sheet_ ? Wrapper{"<t xml:space=\"preserve\">", "</t>"}
+                                : Wrapper{"<a:t>", "</a:t>"});
+    it.text = std::move(t);
+    out_->items.push_back(std::move(it));
+  }
+
+  bool word_, sheet_;
   std::string p_;
   Paragraph* out_ = nullptr;
   std::vector<Wrapper> stack_;
@@ -676,6 +692,11 @@ std::string write_node(const XmlNode& n, const std::vector<std::string>* rendere
 template <typename Flattener>
 void collect(XmlNode* n, Flattener& f, OfficeDocument::State* st) {
   if (n->kind != XmlNode::kElement) return;
+  // A spreadsheet cell holding a number, date or the like: its text shows the value.
+  if (n->name == "table:table-cell" || n->name == "table:covered-table-cell") {
+    const std::string type = attribute(n->open, "office:value-type");
+    if (!type.empty() && type != "string") return;
+  }
   if (f.is_paragraph(*n) && !n->close.empty()) {
     Paragraph p;
     p.element = n;
@@ -704,26 +725,12 @@ bool is_numbered_part(std::string_view name, std::string_view prefix) {
 }  // namespace
 
 const std::vector<std::string>& OfficeDocument::extensions() {
-  static const std::vector<std::string> kExt = {".docx", ".pptx", ".odt", ".odp", ".epub"};
+  static const std::vector<std::string> kExt = {".docx", ".pptx", ".xlsx", ".odt", ".odp", ".ods", ".epub"};
   return kExt;
 }
 
-const char* office_kind_name(OfficeDocument::Kind kind) {
-  switch (kind) {
-    case OfficeDocument::Kind::kDocx:
-      return "Word document (.docx)";
-    case OfficeDocument::Kind::kPptx:
-      return "PowerPoint presentation (.pptx)";
-    case OfficeDocument::Kind::kOpenDocument:
-      return "OpenDocument (.odt, .odp)";
-    case OfficeDocument::Kind::kEpub:
-      return "EPUB book (.epub)";
-  }
-  return "office document";
-}
-
 Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes, size_t max_bytes) {
-  constexpr const char* kWhat = "a .docx, .pptx, .odt, .odp or .epub file";
+  constexpr const char* kWhat = "a .docx, .pptx, .xlsx, .odt, .odp, .ods or .epub file";
   if (!looks_like_zip(bytes))
     return invalid_argument(std::string("not ") + kWhat + " (those are ZIP archives; this is not one)");
   auto entries = read_zip(bytes, max_bytes);
@@ -742,6 +749,8 @@ Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes, size_t ma
     st->kind = Kind::kDocx;
   } else if (find("ppt/presentation.xml") != nullptr) {
     st->kind = Kind::kPptx;
+  } else if (find("xl/workbook.xml") != nullptr) {
+    st->kind = Kind::kXlsx;
   } else if (starts_with(mimetype, "application/vnd.oasis.opendocument.")) {
     st->kind = Kind::kOpenDocument;
   } else if (mimetype == "application/epub+zip") {
@@ -749,8 +758,8 @@ Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes, size_t ma
   } else {
     return invalid_argument(
         std::string("not ") + kWhat +
-        " (a ZIP archive with no word/document.xml, ppt/presentation.xml, or OpenDocument "
-        "or EPUB mimetype)");
+        " (a ZIP archive with no word/document.xml, ppt/presentation.xml, xl/workbook.xml, or "
+        "OpenDocument or EPUB mimetype)");
   }
   std::vector<size_t> xml_parts, html_parts;
   for (size_t i = 0; i < st->entries.size(); ++i) {
@@ -765,6 +774,9 @@ Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes, size_t ma
         if (is_numbered_part(n, "ppt/slides/slide") || is_numbered_part(n, "ppt/notesSlides/notesSlide"))
           xml_parts.push_back(i);
         break;
+      case Kind::kXlsx:  // the strings cells share, and strings written in a cell
+        if (n == "xl/sharedStrings.xml" || is_numbered_part(n, "xl/worksheets/sheet")) xml_parts.push_back(i);
+        break;
       case Kind::kOpenDocument:
         if (n == "content.xml" || n == "styles.xml") xml_parts.push_back(i);
         break;
@@ -777,9 +789,9 @@ Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes, size_t ma
     }
   }
   if (st->kind == Kind::kOpenDocument &&
-      (mimetype.find("spreadsheet") != std::string::npos || mimetype.find("graphics") != std::string::npos ||
-       mimetype.find("formula") != std::string::npos || mimetype.find("chart") != std::string::npos))
-    return unsupported("OpenDocument type " + mimetype + " is not supported (text and presentations are)");
+      (mimetype.find("formula") != std::string::npos || mimetype.find("chart") != std::string::npos))
+    return unsupported("OpenDocument type " + mimetype +
+                       " is not supported (text, presentations, spreadsheets and drawings are)");
   for (size_t i : xml_parts) {
     auto root = parse_xml(st->entries[i].data, st->entries[i].name);
     if (!root) return root.status();
@@ -799,7 +811,9 @@ Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes, size_t ma
       OdfFlattener f({"dc:title", "dc:description"});
       collect(&part.root, f, st.get());
     } else {
-      OoxmlFlattener f(st->kind == Kind::kDocx);
+      OoxmlFlattener f(st->kind == Kind::kDocx   ? Dialect::kWord
+                       : st->kind == Kind::kXlsx ? Dialect::kSheet
+                                                 : Dialect::kDrawing);
       collect(&part.root, f, st.get());
     }
   }
@@ -844,6 +858,8 @@ std::string OfficeDocument::render(const std::vector<std::string>& translations,
         case Kind::kPptx:
           if (translated[i] || n == "ppt/presentation.xml" || starts_with(n, "ppt/slideMasters/"))
             set_attribute(x, {"a:rPr", "a:endParaRPr", "a:defRPr"}, "lang", l.tag);
+          break;
+        case Kind::kXlsx:  // a workbook's strings do not name their language
           break;
         case Kind::kOpenDocument:
           if (n == "content.xml" || n == "styles.xml") {

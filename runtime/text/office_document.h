@@ -1,20 +1,22 @@
 // Office documents and e-books (TextFormat::kOffice; edgemt-server's /translate_file):
-// Word .docx, PowerPoint .pptx, OpenDocument text and presentations (.odt, .odp) and
-// EPUB books. Each is a ZIP archive (runtime/text/zip_archive.h) of XML parts; the
-// translated document is the same archive with the text of those parts translated and
-// every other entry (images, styles, fonts, metadata) kept byte for byte.
+// Word .docx, PowerPoint .pptx, Excel .xlsx, OpenDocument text, presentations,
+// spreadsheets and drawings (.odt, .odp, .ods, .odg) and EPUB books. Each is a ZIP
+// archive (runtime/text/zip_archive.h) of XML parts; the translated document is the same
+// archive with the text of those parts translated and every other entry (images, fonts,
+// metadata) kept byte for byte.
 //
-// Word, PowerPoint and OpenDocument: each paragraph (w:p, a:p, text:p, text:h, also those
-// in tables, text boxes, headers, footers, footnotes, speaker notes) is one unit,
-// translated whole, so a sentence split into runs by formatting or by the editor's
-// revision marks is translated as one sentence. Its formatting travels as inline HTML: the
-// text of the paragraph's most common formatting is plain, each other formatting (bold, a
-// hyperlink, a character style) is a <span>, and what is not text (a tab, an image, a
-// footnote mark, a field) is an <img> (a line break or a tab a <br>), so the translator's inline
-// markup (runtime/text/html_document.h) puts each where its words went. The paragraph is
-// then rebuilt: its properties first, runs with the formatting each piece of text came
-// back with, the objects as they were. Fields (page numbers, cross-references) are kept
-// as they were, untranslated; so are tracked deletions and equations.
+// Word, PowerPoint, Excel and OpenDocument: each paragraph (w:p, a:p, text:p, text:h,
+// also those in tables, cells, text boxes, headers, footers, footnotes and speaker notes;
+// Excel's shared and inline strings) is one unit, translated whole, so a sentence split
+// into runs by formatting or by the editor's revision marks is translated as one
+// sentence. Its formatting travels as inline HTML: the text of the paragraph's most
+// common formatting is plain, each other formatting (bold, a hyperlink, a character
+// style) is a <span>, and what is not text (an image, a footnote mark, a field) is an
+// <img> (a line break or a tab a <br>), so the translator's inline markup
+// (runtime/text/html_document.h) puts each where its words went. The paragraph is then
+// rebuilt: its properties first, runs with the formatting each piece of text came back
+// with, the objects as they were. Fields (page numbers, cross-references) are kept as
+// they were, untranslated; so are tracked deletions and equations.
 //
 // EPUB: each XHTML content document (and the NCX table of contents) is one HTML unit; the
 // package document's title and description are units too.
@@ -32,7 +34,7 @@ namespace edgemt {
 
 class OfficeDocument {
  public:
-  enum class Kind { kDocx, kPptx, kOpenDocument, kEpub };
+  enum class Kind { kDocx, kPptx, kXlsx, kOpenDocument, kEpub };
 
   // Fails, with a message saying why, on what is not such a document, or one whose
   // entries hold more than `max_bytes` uncompressed.
@@ -58,8 +60,5 @@ class OfficeDocument {
  private:
   std::shared_ptr<const State> state_;
 };
-
-// "Word document (.docx)", ...
-const char* office_kind_name(OfficeDocument::Kind kind);
 
 }  // namespace edgemt

@@ -1,11 +1,12 @@
-# Office documents and e-books through translate (--format docx, pptx, odt, odp, epub) on
-# the bundled model, files made by python-docx, python-pptx, odfpy and EbookLib
-# (tools/text/make_office_samples.py):
+# Office documents and e-books through translate (--format docx, pptx, xlsx, odt, odp, ods,
+# epub) on the bundled model, files made by python-docx, python-pptx, openpyxl, odfpy and
+# EbookLib (tools/text/make_office_samples.py):
 #   the output is a ZIP archive that CMake's own reader (libarchive) extracts, with the
 #   same entries; every entry but the text parts (and the styles that name the text's
 #   language) is byte for byte the same; the text parts no longer hold the English
 #   sentences; Word's styles say the text is German (de-DE); Word's bold run, page-number field and
-#   hyperlink, OpenDocument's bold span and link, and the EPUB chapter's <b> are there;
+#   hyperlink, OpenDocument's bold span and link, Excel's bold run, formula and number,
+#   the number in an OpenDocument spreadsheet, and the EPUB chapter's <b> are there;
 #   a file that is not such a document, and TEXT arguments, are clear errors.
 #   cmake -DTRANSLATE=... -DMODEL=... -DDOCUMENTS=tests/data/documents [-DEMULATOR=...] -P office.cmake
 function(fail what)
@@ -20,7 +21,9 @@ file(MAKE_DIRECTORY "${work}")
 set(cases
     "docx!word/document.xml!^word/(document|header[0-9]*|footer[0-9]*|styles)\\.xml$"
     "pptx!ppt/slides/slide1.xml!^ppt/(slides/slide[0-9]+|notesSlides/notesSlide[0-9]+|presentation|slideMasters/slideMaster[0-9]+)\\.xml$"
+    "xlsx!xl/worksheets/sheet1.xml!^xl/(sharedStrings|worksheets/sheet[0-9]+)\\.xml$"
     "odt!content.xml!^(content|styles)\\.xml$"
+    "ods!content.xml!^(content|styles)\\.xml$"
     "odp!content.xml!^(content|styles)\\.xml$"
     "epub!EPUB/chap_01.xhtml!\\.(xhtml|ncx|opf)$")
 foreach(c ${cases})
@@ -85,6 +88,10 @@ foreach(c ${cases})
     set(patterns "<text:span text:style-name=\"Bold\">[^<]+</text:span>"
                  "<text:a xlink:href=\"https://example.org/manual\" xlink:type=\"simple\">[^<]+</text:a>"
                  "<text:line-break/>")
+  elseif(ext STREQUAL "xlsx")
+    set(patterns "<r><rPr><b val=\"1\"/></rPr><t xml:space=\"preserve\">[^<]+</t></r>" "<f>B2\\*2</f>" "<v>12.5</v>")
+  elseif(ext STREQUAL "ods")
+    set(patterns "office:value=\"12.5\"><text:p>12.5</text:p>")
   elseif(ext STREQUAL "pptx")
     set(patterns "<a:rPr i=\"1\"/><a:t>[^<]+</a:t>")
   elseif(ext STREQUAL "epub")

@@ -2,6 +2,7 @@
 // ZIP container (runtime/text/zip_archive.h). The first byte picks what the rest is:
 //   0  a whole file (a ZIP archive, or not)
 //   1  word/document.xml of a .docx    2  content.xml of an .odt    3  a .pptx slide
+//   4  xl/sharedStrings.xml of an .xlsx
 // Invariants: a file that parses renders (with its units as they are, and with pieces of
 // the input as translations, tags and all, in another language) into a file that parses
 // again, into as many
@@ -32,9 +33,12 @@ std::string archive(uint8_t mode, std::string_view xml) {
   } else if (mode == 2) {
     add("mimetype", "application/vnd.oasis.opendocument.text", 0);
     add("content.xml", xml);
-  } else {
+  } else if (mode == 3) {
     add("ppt/presentation.xml", "<p:presentation/>");
     add("ppt/slides/slide1.xml", xml);
+  } else {
+    add("xl/workbook.xml", "<workbook/>");
+    add("xl/sharedStrings.xml", xml);
   }
   auto z = edgemt::write_zip(e);
   EDGEMT_FUZZ_CHECK(z.has_value(), "write_zip: %s", z.status().to_string().c_str());
@@ -45,7 +49,7 @@ std::string archive(uint8_t mode, std::string_view xml) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
-  const uint8_t mode = data[0] % 4;
+  const uint8_t mode = data[0] % 5;
   const std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
   const std::string file = mode == 0 ? std::string(rest) : archive(mode, rest);
 

@@ -283,6 +283,49 @@ TEST(Office, OpenDocumentTextAndPresentation) {
       std::string::npos);
 }
 
+TEST(Office, SpreadsheetCellsAreUnitsNumbersAndFormulasStay) {
+  // Excel, as openpyxl writes it: strings in the cells (inline), one with a bold word.
+  auto xlsx = OfficeDocument::parse(read_sample("sample.xlsx"));
+  ASSERT_TRUE(xlsx.has_value()) << xlsx.status().to_string();
+  EXPECT_EQ(xlsx.value().kind(), OfficeDocument::Kind::kXlsx);
+  EXPECT_TRUE(has_unit(xlsx.value(), "The file could not be opened."));
+  EXPECT_TRUE(has_unit(xlsx.value(), "Click <span id=\"e1\">Save</span> before you close the window."));
+  std::string sheet = part(xlsx.value().render(shout_all(xlsx.value().units())), "xl/worksheets/sheet1.xml");
+  EXPECT_NE(sheet.find("<is><t xml:space=\"preserve\">THE FILE COULD NOT BE OPENED.</t></is>"),
+            std::string::npos)
+      << sheet;
+  EXPECT_NE(sheet.find("<r><rPr><b val=\"1\"/></rPr><t xml:space=\"preserve\">SAVE</t></r>"),
+            std::string::npos);
+  EXPECT_NE(sheet.find("<f>B2*2</f>"), std::string::npos);
+  EXPECT_NE(sheet.find("<v>12.5</v>"), std::string::npos);
+  // As Excel writes it: shared strings, a rich one with its phonetic reading last.
+  std::vector<ZipEntry> in(2);
+  in[0].name = "xl/workbook.xml";
+  in[0].data = "<workbook/>";
+  in[1].name = "xl/sharedStrings.xml";
+  in[1].data =
+      "<sst count=\"2\"><si><t>Hello world.</t></si><si><r><rPr><b/></rPr><t>Bold</t></r><r><t "
+      "xml:space=\"preserve\">"
+      " words.</t></r><rPh sb=\"0\" eb=\"1\"><t>x</t></rPh><phoneticPr fontId=\"1\"/></si></sst>";
+  auto shared = OfficeDocument::parse(write_zip(in).value());
+  ASSERT_TRUE(shared.has_value()) << shared.status().to_string();
+  ASSERT_EQ(shared.value().units().size(), 2u);
+  EXPECT_EQ(shared.value().units()[0], "Hello world.");
+  EXPECT_EQ(shared.value().units()[1], "<span id=\"e0\">Bold</span> words.");
+  EXPECT_EQ(part(shared.value().render(shout_all(shared.value().units())), "xl/sharedStrings.xml"),
+            "<sst count=\"2\"><si><t xml:space=\"preserve\">HELLO WORLD.</t></si><si><r><rPr><b/></rPr><t "
+            "xml:space=\"preserve\">BOLD</t></r><r><t xml:space=\"preserve\"> WORDS.</t></r><rPh sb=\"0\" "
+            "eb=\"1\"><t>x</t></rPh><phoneticPr fontId=\"1\"/></si></sst>");
+  // OpenDocument: string cells translated, a number's cell keeps the text showing it.
+  auto ods = OfficeDocument::parse(read_sample("sample.ods"));
+  ASSERT_TRUE(ods.has_value()) << ods.status().to_string();
+  EXPECT_TRUE(has_unit(ods.value(), "Please restart your computer to complete the installation."));
+  EXPECT_FALSE(has_unit(ods.value(), "12.5"));
+  const std::string content = part(ods.value().render(shout_all(ods.value().units())), "content.xml");
+  EXPECT_NE(content.find("<text:p>THE FILE COULD NOT BE OPENED.</text:p>"), std::string::npos) << content;
+  EXPECT_NE(content.find("office:value=\"12.5\"><text:p>12.5</text:p>"), std::string::npos) << content;
+}
+
 TEST(Office, EpubChaptersAreHtmlUnits) {
   auto doc = OfficeDocument::parse(read_sample("sample.epub"));
   ASSERT_TRUE(doc.has_value()) << doc.status().to_string();

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Writes the office documents and e-book the tests translate (tests/data/documents/
-sample.docx, sample.pptx, sample.odt, sample.odp, sample.epub), made by the libraries
-people make such files with: python-docx (its default template is Word's), python-pptx,
+sample.docx, .pptx, .xlsx, .odt, .odp, .ods, .epub), made by the libraries people make
+such files with: python-docx (its default template is Word's), python-pptx, openpyxl,
 odfpy and EbookLib (PyPI; not needed to build or test). Each holds paragraphs of one
 formatting and of several (bold, italics, a hyperlink), a table, a header or footer or
-notes, a line break, a tab, and a field or image where the format has one.
+notes, a line break, a tab, and a field or image where the format has one; the
+spreadsheets text, numbers and a formula.
 
-  pip install python-docx python-pptx odfpy ebooklib
+  pip install python-docx python-pptx openpyxl odfpy ebooklib
   python3 tools/text/make_office_samples.py tests/data/documents
 """
 import os
@@ -153,6 +154,46 @@ def odf(path_odt, path_odp):
     d.save(path_odp)
 
 
+def xlsx(path):
+    from openpyxl import Workbook
+    from openpyxl.cell.rich_text import CellRichText, TextBlock
+    from openpyxl.cell.text import InlineFont
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Prices"
+    ws["A1"] = "Product"
+    ws["B1"] = "Price"
+    ws["A2"] = "The file could not be opened."
+    ws["B2"] = 12.5
+    ws["A3"] = CellRichText(["Click ", TextBlock(InlineFont(b=True), "Save"), " before you close the window."])
+    ws["B3"] = "=B2*2"
+    ws["A4"] = "Please restart your computer to complete the installation."
+    wb.save(path)
+
+
+def ods(path):
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    d = OpenDocumentSpreadsheet()
+    t = Table(name="Prices")
+    for text, value in (("Product", None), ("The file could not be opened.", 12.5),
+                        ("Please restart your computer to complete the installation.", 3)):
+        row = TableRow()
+        cell = TableCell(valuetype="string")
+        cell.addElement(P(text=text))
+        row.addElement(cell)
+        if value is not None:
+            cell = TableCell(valuetype="float", value=value)
+            cell.addElement(P(text=str(value)))
+            row.addElement(cell)
+        t.addElement(row)
+    d.spreadsheet.addElement(t)
+    d.save(path)
+
+
 def epub(path):
     from ebooklib import epub as e
 
@@ -176,12 +217,14 @@ def epub(path):
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/data/documents"
-    paths = {k: os.path.join(out, "sample." + k) for k in ("docx", "pptx", "odt", "odp", "epub")}
+    paths = {k: os.path.join(out, "sample." + k) for k in ("docx", "pptx", "xlsx", "odt", "odp", "ods", "epub")}
     docx(paths["docx"])
     pptx(paths["pptx"])
+    xlsx(paths["xlsx"])
     odf(paths["odt"], paths["odp"])
+    ods(paths["ods"])
     epub(paths["epub"])
-    for k in ("docx", "pptx", "odt", "odp"):  # EbookLib's mimetype entry must stay first: left as written
+    for k in ("docx", "pptx", "xlsx", "odt", "odp", "ods"):  # EbookLib's mimetype entry must stay first: left as written
         fixed_times(paths[k])
     for p in paths.values():
         print(p, os.path.getsize(p))
