@@ -148,7 +148,6 @@ struct Item {
 };
 
 struct Paragraph {
-  const XmlNode* element = nullptr;
   std::vector<const XmlNode*> head, tail;
   std::vector<Item> items;
   // Per text item, its formatting (an index into styles); styles[base] is plain text.
@@ -699,7 +698,6 @@ void collect(XmlNode* n, Flattener& f, OfficeDocument::State* st) {
   }
   if (f.is_paragraph(*n) && !n->close.empty()) {
     Paragraph p;
-    p.element = n;
     f.flatten(*n, &p);
     std::string html = paragraph_html(&p);
     if (!html.empty()) {
