@@ -124,6 +124,20 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 }
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
+// Does the text hold anything to translate: more than spaces, no-break spaces and the
+// control characters XML does not allow (which escape_xml drops)?
+bool has_words(std::string_view s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xA0) {
+      ++i;
+    } else if (c > 0x20) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Text for XML: &, < and > escaped, and the control characters XML 1.0 forbids dropped.
 std::string escape_xml(std::string_view s) {
   std::string clean;
@@ -164,6 +178,13 @@ std::string key_of(const std::vector<Wrapper>& stack) {
   std::string k;
   for (const Wrapper& w : stack) k += w.open;
   return k;
+}
+
+// Does `n` hold text alone (a text element as the formats define it)? Anything else in it
+// would be lost by rewriting its text, so such an element is kept whole instead.
+bool text_only(const XmlNode& n) {
+  return std::all_of(n.children.begin(), n.children.end(),
+                     [](const XmlNode& c) { return c.kind == XmlNode::kText; });
 }
 
 std::string text_of(const XmlNode& n) {
@@ -267,13 +288,13 @@ class OoxmlFlattener {
         out_->head.push_back(&c);
       } else if (top && (local == "endParaRPr" || (sheet_ && (local == "rPh" || local == "phoneticPr")))) {
         out_->tail.push_back(&c);  // what must come last (Excel's phonetic reading of the text too)
-      } else if (sheet_ && top && local == "t") {
+      } else if (sheet_ && top && local == "t" && text_only(c)) {
         text_item(text_of(c), nullptr);  // Excel's plain string: its text without a run
       } else if (top && word_ && (ends_with(local, "Start") || local == "bookmarkStart")) {
         out_->head.push_back(&c);  // bookmarkStart, commentRangeStart, permStart...
       } else if (top && word_ && ends_with(local, "End")) {
         out_->tail.push_back(&c);
-      } else if (local == "proofErr") {
+      } else if (local == "proofErr" && c.children.empty()) {
         // a spelling mark: dropped (the text under it changes anyway)
       } else if (local == "r") {
         if (word_ && field_change(c) > 0) {
@@ -337,11 +358,11 @@ class OoxmlFlattener {
         continue;
       }
       auto text = [&](std::string t) { text_item(std::move(t), &w); };
-      if (c.name == p_ + "t") {
+      if (c.name == p_ + "t" && text_only(c)) {
         text(text_of(c));
-      } else if (c.name == "w:noBreakHyphen") {
+      } else if (c.name == "w:noBreakHyphen" && c.children.empty()) {
         text("\u2011");  // a word's hyphen ("well-known"): the character, in its word
-      } else if (c.name == "w:lastRenderedPageBreak" || c.name == "w:softHyphen") {
+      } else if ((c.name == "w:lastRenderedPageBreak" || c.name == "w:softHyphen") && c.children.empty()) {
         // where Word last broke the page, where it may hyphenate: dropped, the text moves
       } else if (c.name == "w:br" || c.name == "w:cr") {
         const std::string type = attribute(c.open, "w:type");
@@ -426,9 +447,9 @@ class OdfFlattener {
         stack_.push_back({c.open, c.close});
         children(c, false);
         stack_.pop_back();
-      } else if (n == "text:s") {
+      } else if (n == "text:s" && c.children.empty()) {
         text(" ");
-      } else if (n == "text:soft-page-break") {
+      } else if (n == "text:soft-page-break" && c.children.empty()) {
         // where the page last broke: dropped
       } else if (top && (n == "text:bookmark" || n == "text:bookmark-start" || n == "text:reference-mark" ||
                          n == "text:reference-mark-start")) {
@@ -465,7 +486,7 @@ std::string paragraph_html(Paragraph* p) {
     }
     p->style_of[i] = pos->second;
     chars[static_cast<size_t>(pos->second)] += it.text.size();
-    words = words || it.text.find_first_not_of(" \t\r\n\xC2\xA0") != std::string::npos;
+    words = words || has_words(it.text);
   }
   if (!words) return {};
   p->base = static_cast<int>(std::max_element(chars.begin(), chars.end()) - chars.begin());
@@ -635,7 +656,8 @@ void set_attribute(std::string* xml, const std::vector<std::string_view>& elemen
       const size_t v = a + attr.size();
       if (v + 1 >= end || s[v] != '=' || (s[v + 1] != '"' && s[v + 1] != '\'')) continue;
       const size_t close = s.find(s[v + 1], v + 2);
-      if (close == std::string::npos || close > end) break;
+      // Within its tag, and a value (a quote left open would reach past other tags).
+      if (close == std::string::npos || close > end || s.find_first_of("<>", v + 2) < close) break;
       s.replace(v + 2, close - v - 2, value);
       end = end + value.size() - (close - v - 2);
       break;

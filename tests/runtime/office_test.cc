@@ -468,6 +468,24 @@ TEST(Office, TheTranslationSaysItsLanguage) {
             std::string::npos);
 }
 
+// A text element holding more than text (not what the formats allow, but what a file may
+// hold): kept whole rather than rewritten without it.
+TEST(Office, TextElementsHoldingElementsAreKept) {
+  const std::string file = word_file(
+      "<w:p><w:r><w:t>Keep <w:x>this</w:x> whole.</w:t></w:r><w:r><w:t xml:space=\"preserve\"> Then go "
+      "on.</w:t></w:r>"
+      "<w:proofErr><w:t>odd</w:t></w:proofErr></w:p>");
+  auto doc = OfficeDocument::parse(file);
+  ASSERT_TRUE(doc.has_value()) << doc.status().to_string();
+  ASSERT_EQ(doc.value().units().size(), 1u);
+  EXPECT_EQ(doc.value().units()[0].find("<img id=\"o0\"> Then go on.<img id=\"o2\">"), 0u)
+      << doc.value().units()[0];
+  const std::string xml = part(doc.value().render(shout_all(doc.value().units())), "word/document.xml");
+  EXPECT_NE(xml.find("<w:t>Keep <w:x>this</w:x> whole.</w:t>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<w:proofErr><w:t>odd</w:t></w:proofErr>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("THEN GO ON."), std::string::npos) << xml;
+}
+
 TEST(Office, MissingTranslationsKeepTheText) {
   auto doc = OfficeDocument::parse(read_sample("sample.docx"));
   ASSERT_TRUE(doc.has_value());
