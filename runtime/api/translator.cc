@@ -608,7 +608,7 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
           for (std::string& x : t.value()) one.push_back({std::move(x)});
           return one;
         },
-        aligner(plain, 1));
+        aligner(plain, 1), HtmlLanguages{model_->source_language(), model_->target_language()});
     if (!docs) return docs.status();
     std::vector<std::string> result;
     result.reserve(texts.size());
@@ -675,7 +675,7 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     return translate_html(
         texts, plain.protect_spans.value_or(true),
         [&](const std::vector<std::string>& units) { return translate_nbest(units, num_hypotheses, plain); },
-        aligner(plain, num_hypotheses));
+        aligner(plain, num_hypotheses), HtmlLanguages{model_->source_language(), model_->target_language()});
   }
   NbestRun run;
   EDGEMT_RETURN_IF_ERROR(run_text_nbest(texts, num_hypotheses, options, false, false, &run));

@@ -560,9 +560,11 @@ Expected<std::vector<std::vector<std::string>>> LibreTranslateApi::translate_wit
     return out;
   };
   // HTML: text nodes and inline runs as plain texts (runtime/text/html_document.h).
+  // The languages the documents name become the translation's.
   return html ? translate_html(qs, true, translate_texts,
                                std::function<Expected<std::vector<std::vector<AlignedText>>>(
-                                   const std::vector<std::string>&)>(align_texts))
+                                   const std::vector<std::string>&)>(align_texts),
+                               HtmlLanguages{source, service_.models()[static_cast<size_t>(model)].target})
               : translate_texts(qs);
 }
 

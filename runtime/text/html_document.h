@@ -41,11 +41,18 @@ inline std::string flatten_html_space(std::string_view node) {
 // translation (wrap_found_elements); with `align_all` (texts -> each one's aligned
 // hypotheses; may be empty), its plain text's aligned translation (place_aligned_tags);
 // the translation of its source with placeholders (place_inline_tags); else its text
-// nodes are translated one by one. Document i's hypothesis h takes each unit's h-th (or
-// its best, where it has fewer).
+// nodes are translated one by one (a run holding an element kept as written, whose words
+// the plain text lacks, goes straight to its placeholders). Document i's hypothesis h
+// takes each unit's h-th (or its best, where it has fewer). With a target language, the
+// languages the documents name become it (set_html_language).
+struct HtmlLanguages {
+  std::string source, target;
+};
+
 template <typename F, typename A>
 Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector<std::string>& texts,
-                                                               bool runs, F translate_all, A align_all) {
+                                                               bool runs, F translate_all, A align_all,
+                                                               const HtmlLanguages& languages = {}) {
   struct Doc {
     Segmented seg;
     std::vector<InlineRun> runs;
@@ -59,6 +66,7 @@ Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector
   for (size_t d = 0; d < texts.size(); ++d) {
     Doc& doc = docs[d];
     doc.seg = segment_html(texts[d]);
+    set_html_language(&doc.seg, languages.source, languages.target);
     if (runs) doc.runs = inline_runs(doc.seg, flatten_html_space);
     doc.run_of.assign(doc.seg.text.size(), -1);
     doc.run_html.resize(doc.runs.size());
@@ -68,7 +76,9 @@ Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector
       for (size_t n : run.nodes) doc.run_of[n] = static_cast<int>(r);
       // First: the plain text (aligned, or as a text for a flat run), each flat run's
       // elements alone; without alignments also the placeholders' source.
-      if (aligning) {
+      if (aligning && run.verbatim) {
+        // its placeholders' source, below
+      } else if (aligning) {
         plains.push_back(run.plain);
       } else {
         units.push_back(run.source);
@@ -92,6 +102,10 @@ Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector
       const std::vector<std::string>* holders = nullptr;  // the placeholders' translations
       std::vector<std::string> plain;
       const std::vector<AlignedText>* al = nullptr;
+      if (aligning && run.verbatim) {
+        held.push_back(run.source);
+        continue;
+      }
       if (aligning) {
         al = &aligned.value()[a++];
         for (const AlignedText& x : *al) plain.push_back(x.text);
@@ -182,9 +196,10 @@ Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector
 // Without alignments.
 template <typename F>
 Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector<std::string>& texts,
-                                                               bool runs, F translate_all) {
+                                                               bool runs, F translate_all,
+                                                               const HtmlLanguages& languages = {}) {
   using AlignAll = Expected<std::vector<std::vector<AlignedText>>> (*)(const std::vector<std::string>&);
-  return translate_html(texts, runs, translate_all, AlignAll(nullptr));
+  return translate_html(texts, runs, translate_all, AlignAll(nullptr), languages);
 }
 
 }  // namespace edgemt

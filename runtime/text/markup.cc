@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "runtime/text/utf8.h"
@@ -35,6 +36,123 @@ bool iequals_prefix(std::string_view s, size_t at, std::string_view word) {
 
 // Elements whose content is not prose: kept as written.
 constexpr std::string_view kRawElements[] = {"script", "style", "code", "pre", "textarea"};
+// Elements with no content and no end tag.
+constexpr std::string_view kVoidElements[] = {"area",  "base", "br",   "col",   "embed",  "hr",    "img",
+                                              "input", "link", "meta", "param", "source", "track", "wbr"};
+// Start tags that end an open element whose end tag a page may leave out (HTML's
+// "optional tags"): `open` is ended by a start tag `name`.
+bool ends_open_element(std::string_view open, std::string_view name) {
+  static constexpr std::string_view kEndP[] = {
+      "address",    "article", "aside",  "blockquote", "details", "div",  "dl",   "fieldset",
+      "figcaption", "figure",  "footer", "form",       "h1",      "h2",   "h3",   "h4",
+      "h5",         "h6",      "header", "hgroup",     "hr",      "main", "menu", "nav",
+      "ol",         "p",       "pre",    "section",    "table",   "ul"};
+  if (open == "p") return std::find(std::begin(kEndP), std::end(kEndP), name) != std::end(kEndP);
+  if (open == "li") return name == "li";
+  if (open == "dt" || open == "dd") return name == "dt" || name == "dd";
+  if (open == "td" || open == "th") return name == "td" || name == "th" || name == "tr";
+  if (open == "tr") return name == "tr";
+  if (open == "option") return name == "option" || name == "optgroup";
+  if (open == "rt" || open == "rp") return name == "rt" || name == "rp";
+  return false;
+}
+
+bool one_of(std::string_view name, std::span<const std::string_view> names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// A tag's name (lower case; empty for a comment, a declaration or anything else) and kind.
+struct TagName {
+  std::string name;
+  bool closing = false;
+  bool self_closing = false;  // "<x/>"
+  size_t name_end = 0;        // where its attributes start
+};
+
+TagName read_tag_name(std::string_view tag) {
+  TagName t;
+  if (tag.size() < 3 || tag[0] != '<' || tag.back() != '>') return t;
+  size_t i = 1;
+  t.closing = tag[i] == '/';
+  if (t.closing) ++i;
+  if (!std::isalpha(static_cast<unsigned char>(tag[i]))) return t;
+  const size_t b = i;
+  while (i < tag.size() &&
+         (std::isalnum(static_cast<unsigned char>(tag[i])) || tag[i] == '-' || tag[i] == ':'))
+    ++i;
+  if (i < tag.size() && !(tag[i] == '>' || tag[i] == '/' || is_ascii_space(tag[i]))) return t;
+  t.name = lower(tag.substr(b, i - b));
+  t.name_end = i;
+  t.self_closing = !t.closing && tag.size() >= 2 && tag[tag.size() - 2] == '/';
+  return t;
+}
+
+// An attribute of a start tag: its name (lower case) and where its value lies in the tag
+// (without quotes; value_begin == value_end for an empty value or none).
+struct Attribute {
+  std::string name;
+  size_t value_begin = 0, value_end = 0;
+  bool has_value = false;
+};
+
+std::vector<Attribute> read_attributes(std::string_view tag, size_t from) {
+  std::vector<Attribute> out;
+  const size_t end = tag.size() - 1;  // the '>'
+  size_t i = from;
+  while (i < end) {
+    while (i < end && (is_ascii_space(tag[i]) || tag[i] == '/')) ++i;
+    const size_t b = i;
+    while (i < end && !is_ascii_space(tag[i]) && tag[i] != '=' && tag[i] != '>' && tag[i] != '/') ++i;
+    if (i == b) break;
+    Attribute a;
+    a.name = lower(tag.substr(b, i - b));
+    size_t j = i;
+    while (j < end && is_ascii_space(tag[j])) ++j;
+    if (j < end && tag[j] == '=') {
+      ++j;
+      while (j < end && is_ascii_space(tag[j])) ++j;
+      a.has_value = true;
+      if (j < end && (tag[j] == '"' || tag[j] == '\'')) {
+        const size_t close = tag.find(tag[j], j + 1);
+        if (close == std::string_view::npos || close > end) break;  // malformed: stop reading
+        a.value_begin = j + 1;
+        a.value_end = close;
+        i = close + 1;
+      } else {
+        a.value_begin = j;
+        while (j < end && !is_ascii_space(tag[j])) ++j;
+        a.value_end = j;
+        i = j;
+      }
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// translate="no", or a class "notranslate".
+bool marked_no_translate(std::string_view tag, const TagName& t) {
+  for (const Attribute& a : read_attributes(tag, t.name_end)) {
+    const std::string_view v = tag.substr(a.value_begin, a.value_end - a.value_begin);
+    if (a.name == "translate" && lower(v) == "no") return true;
+    if (a.name == "class") {
+      for (size_t b = 0; b < v.size();) {
+        while (b < v.size() && is_ascii_space(v[b])) ++b;
+        size_t e = b;
+        while (e < v.size() && !is_ascii_space(v[e])) ++e;
+        if (e > b && lower(v.substr(b, e - b)) == "notranslate") return true;
+        b = e;
+      }
+    }
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -140,10 +258,14 @@ void split_sentences(Segmented* doc, SentenceSplitter& splitter) {
   Segmented out;
   out.html = doc->html;
   std::vector<TextSpan> spans;
-  size_t next_text = 0;
+  size_t next_text = 0, next_kept = 0;
   for (size_t i = 0; i < doc->pieces.size(); ++i) {
     std::string& piece = doc->pieces[i];
     if (next_text >= doc->text.size() || doc->text[next_text] != i) {
+      if (next_kept < doc->kept.size() && doc->kept[next_kept] == i) {
+        out.kept.push_back(out.pieces.size());
+        ++next_kept;
+      }
       out.pieces.push_back(std::move(piece));
       continue;
     }
@@ -166,7 +288,12 @@ Segmented segment_html(std::string_view html) {
   Segmented doc;
   doc.html = true;
   size_t i = 0;
-  std::string_view raw_end;  // inside a raw element: its closing tag name
+  std::string_view raw_end;          // inside a raw element: its closing tag name
+  std::vector<std::string> no_text;  // inside an element not to be translated: the open ones
+  auto keep = [&doc](std::string_view piece) {
+    doc.kept.push_back(doc.pieces.size());
+    doc.pieces.emplace_back(piece);
+  };
   while (i < html.size()) {
     if (!raw_end.empty()) {
       // Raw element content ends at its closing tag ('<' inside it is not a tag).
@@ -175,7 +302,7 @@ Segmented segment_html(std::string_view html) {
              !iequals_prefix(html, close + 2, raw_end))
         close += 2;
       const size_t end = close == std::string_view::npos ? html.size() : close;
-      if (end > i) doc.pieces.emplace_back(html.substr(i, end - i));
+      if (end > i) keep(html.substr(i, end - i));
       i = end;
       if (close == std::string_view::npos) break;
     }
@@ -183,7 +310,7 @@ Segmented segment_html(std::string_view html) {
       const size_t lt = html.find('<', i);
       const size_t end = lt == std::string_view::npos ? html.size() : lt;
       const std::string_view chunk = html.substr(i, end - i);
-      if (raw_end.empty()) {
+      if (raw_end.empty() && no_text.empty()) {
         // Text nodes are translated decoded; the whitespace around them stays as written.
         size_t b = 0, e = chunk.size();
         while (b < e && is_ascii_space(chunk[b])) ++b;
@@ -197,7 +324,7 @@ Segmented segment_html(std::string_view html) {
           if (e < chunk.size()) doc.pieces.emplace_back(chunk.substr(e));
         }
       } else {
-        doc.pieces.emplace_back(chunk);
+        keep(chunk);
       }
       i = end;
       continue;
@@ -236,10 +363,85 @@ Segmented segment_html(std::string_view html) {
     } else if (tag.size() > 2 && tag[1] == '/' && iequals_prefix(tag, 2, raw_end)) {
       raw_end = {};
     }
-    doc.pieces.emplace_back(tag);
+    // Inside an element not to be translated, everything but its own end is content.
+    const TagName t = read_tag_name(tag);
+    const bool opens = !t.name.empty() && !t.closing && !t.self_closing && !one_of(t.name, kVoidElements);
+    bool inside = false;
+    if (!no_text.empty()) {
+      if (t.name.empty() || (!t.closing && !opens)) {
+        inside = true;
+      } else if (t.closing) {
+        const auto at = std::find(no_text.rbegin(), no_text.rend(), t.name);
+        if (at == no_text.rend()) {
+          no_text.clear();  // the element around it ends: so does this one
+        } else {
+          no_text.erase(std::prev(at.base()), no_text.end());
+          inside = !no_text.empty();  // its own end tag is markup again
+        }
+      } else if (no_text.size() == 1 && ends_open_element(no_text[0], t.name)) {
+        no_text.clear();  // "<li translate=no>...<li>": the next item
+      } else {
+        no_text.push_back(t.name);
+        inside = true;
+      }
+    }
+    if (inside) {
+      keep(tag);
+    } else {
+      if (no_text.empty() && opens && marked_no_translate(tag, t)) no_text.push_back(t.name);
+      doc.pieces.emplace_back(tag);
+    }
     i = end;
   }
   return doc;
+}
+
+void set_html_language(Segmented* doc, std::string_view source, std::string_view target) {
+  // A language tag: letters, digits and dashes (nothing that could end an attribute).
+  if (target.empty() || target.size() > 35 || !std::all_of(target.begin(), target.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+      }))
+    return;
+  auto primary = [](std::string_view code) { return lower(code.substr(0, code.find_first_of("-_"))); };
+  const std::string from = primary(source);
+  size_t k = 0;  // the next kept piece
+  bool in_head = true;
+  for (size_t p = 0; p < doc->pieces.size(); ++p) {
+    while (k < doc->kept.size() && doc->kept[k] < p) ++k;
+    if (k < doc->kept.size() && doc->kept[k] == p) continue;
+    std::string& tag = doc->pieces[p];
+    const TagName t = read_tag_name(tag);
+    if (t.name.empty() || t.closing) continue;
+    if (t.name == "body") in_head = false;
+    const bool root = t.name == "html";
+    std::vector<Attribute> attrs = read_attributes(tag, t.name_end);
+    if (!root && marked_no_translate(tag, t)) continue;  // its language is its content's
+    if (t.name == "meta" && in_head) {
+      bool language = false;
+      for (const Attribute& a : attrs)
+        language = language || (a.name == "http-equiv" &&
+                                lower(std::string_view(tag).substr(
+                                    a.value_begin, a.value_end - a.value_begin)) == "content-language");
+      if (!language) continue;
+      for (auto a = attrs.rbegin(); a != attrs.rend(); ++a)
+        if (a->name == "content" && a->has_value)
+          tag.replace(a->value_begin, a->value_end - a->value_begin, target);
+      continue;
+    }
+    bool named = false;
+    // From the last attribute back, so that the earlier ones' positions hold.
+    for (auto a = attrs.rbegin(); a != attrs.rend(); ++a) {
+      if (a->name != "lang" && a->name != "xml:lang") continue;
+      named = true;
+      const std::string_view v = std::string_view(tag).substr(a->value_begin, a->value_end - a->value_begin);
+      if (!a->has_value || !(root || (!from.empty() && primary(v) == from))) continue;
+      const bool quoted =
+          a->value_begin > 0 && (tag[a->value_begin - 1] == '"' || tag[a->value_begin - 1] == '\'');
+      tag.replace(a->value_begin, a->value_end - a->value_begin,
+                  quoted ? std::string(target) : "\"" + std::string(target) + "\"");
+    }
+    if (root && !named) tag.insert(t.name_end, " lang=\"" + std::string(target) + "\"");
+  }
 }
 
 std::string reassemble(const Segmented& doc, const std::vector<std::string>& translations) {
@@ -253,15 +455,16 @@ namespace {
 
 // Inline elements whose tags a run may hold; void ones have no closing tag.
 constexpr std::string_view kInlineElements[] = {
-    "a",      "abbr",   "b",   "bdi", "bdo",   "big",  "cite", "data", "del",  "dfn",   "em",
-    "font",   "i",      "ins", "kbd", "label", "mark", "q",    "s",    "samp", "small", "span",
-    "strike", "strong", "sub", "sup", "time",  "tt",   "u",    "var",  "br",   "img",   "wbr"};
+    "a",      "abbr", "b",   "bdi",  "bdo",   "big",  "cite", "code", "data", "del",   "dfn",  "em",
+    "font",   "i",    "ins", "kbd",  "label", "mark", "q",    "s",    "samp", "small", "span", "strike",
+    "strong", "sub",  "sup", "time", "tt",    "u",    "var",  "br",   "img",  "wbr"};
 constexpr std::string_view kVoidInline[] = {"br", "img", "wbr"};
 
 struct TagInfo {
   bool inline_tag = false;
   bool open = false;
   bool is_void = false;
+  bool verbatim = false;  // an inline element whose content is kept as written
   std::string name;
 };
 
@@ -278,6 +481,10 @@ TagInfo parse_tag(std::string_view t) {
   for (std::string_view n : kInlineElements) info.inline_tag = info.inline_tag || n == info.name;
   for (std::string_view n : kVoidInline) info.is_void = info.is_void || n == info.name;
   info.is_void = info.is_void || (info.open && t.size() >= 2 && t[t.size() - 2] == '/');
+  if (info.inline_tag && info.open && !info.is_void) {
+    const TagName n = read_tag_name(t);
+    info.verbatim = info.name == "code" || (!n.name.empty() && marked_no_translate(t, n));
+  }
   return info;
 }
 
@@ -288,7 +495,9 @@ bool has_text(std::string_view s) {
   return false;
 }
 
-enum class Kind { kOther, kText, kInlineTag, kSpace };
+// kVerbatim: the content of an inline element kept as written (Segmented::kept), part of
+// a run's cluster like a tag.
+enum class Kind { kOther, kText, kInlineTag, kSpace, kVerbatim };
 
 struct RunBuilder {
   const Segmented& doc;
@@ -304,9 +513,14 @@ struct RunBuilder {
     while (a <= b && kind[a] == Kind::kSpace) ++a;
     while (b > a && kind[b] == Kind::kSpace) --b;
     if (a > b) return;
-    size_t texts = 0;
-    for (size_t k = a; k <= b; ++k) texts += kind[k] == Kind::kText;
-    if (texts < 2) return;
+    size_t texts = 0, verbatim = 0;
+    for (size_t k = a; k <= b; ++k) {
+      texts += kind[k] == Kind::kText;
+      verbatim += kind[k] == Kind::kVerbatim;
+    }
+    // Two text nodes, or one beside an element kept as written ("<code>ls</code> lists
+    // files": the sentence is translated with a placeholder where the code stands).
+    if (texts < (verbatim > 0 ? 1 : 2)) return;
     // Tags that do not pair up within [a, b] end the run there.
     std::vector<size_t> stack, unmatched;
     for (size_t k = a; k <= b; ++k) {
@@ -333,6 +547,7 @@ struct RunBuilder {
     InlineRun run;
     run.first = a;
     run.last = b;
+    run.verbatim = verbatim > 0;
     std::vector<int> open_pairs;
     std::vector<std::string> node_after;  // per cluster: the text node after it ("" if none)
     for (size_t k = a; k <= b;) {
@@ -395,7 +610,7 @@ struct RunBuilder {
       else if (space && !run.plain.empty() && k <= b)
         run.plain += ' ';
     }
-    if (flat)
+    if (flat && !run.verbatim)
       for (const InlineRun::Tag& x : run.tags)
         if (x.open) run.element.push_back(node_after[x.cluster]);
     runs.push_back(std::move(run));
@@ -416,9 +631,18 @@ std::vector<InlineRun> inline_runs(const Segmented& doc, std::string (*flatten)(
     // Placeholders must not be mistaken for the document's own text.
     while (doc.pieces[doc.text[i]].find("{" + rb.prefix) != std::string::npos) rb.prefix += "x";
   }
+  size_t next_kept = 0, last_markup = n;  // the last piece not kept as written
   for (size_t p = 0; p < n; ++p) {
     if (rb.kind[p] == Kind::kText) continue;
     const std::string& piece = doc.pieces[p];
+    if (next_kept < doc.kept.size() && doc.kept[next_kept] == p) {
+      ++next_kept;
+      // Content kept as written: part of a run inside an inline element that keeps it.
+      if (last_markup < n && rb.kind[last_markup] == Kind::kInlineTag && rb.tag[last_markup].verbatim)
+        rb.kind[p] = Kind::kVerbatim;
+      continue;
+    }
+    last_markup = p;
     if (!piece.empty() && piece[0] == '<') {
       rb.tag[p] = parse_tag(piece);
       if (rb.tag[p].inline_tag) rb.kind[p] = Kind::kInlineTag;
@@ -483,8 +707,18 @@ bool place_inline_tags(const InlineRun& run, std::string_view translation, std::
       stack.pop_back();
       seen.pop_back();
     }
-    html += run.clusters[c];
-    from = hits[h].at + run.holders[c].size();
+    // A cluster carries the whitespace around it in the source; where the translation
+    // puts punctuation right against its placeholder ("{tag1}, um", "({tag1}"), that side
+    // of it goes.
+    std::string_view cluster = run.clusters[c];
+    const size_t after = hits[h].at + run.holders[c].size();
+    if (after < translation.size() &&
+        std::string_view(",.;:!?)]}").find(translation[after]) != std::string_view::npos)
+      while (!cluster.empty() && is_ascii_space(cluster.back())) cluster.remove_suffix(1);
+    if (hits[h].at > 0 && std::string_view("([{").find(translation[hits[h].at - 1]) != std::string_view::npos)
+      while (!cluster.empty() && is_ascii_space(cluster.front())) cluster.remove_prefix(1);
+    html += cluster;
+    from = after;
   }
   if (!stack.empty()) return false;
   *out = std::move(html);
@@ -580,6 +814,7 @@ bool edge_punctuation(char c) {
 }  // namespace
 
 bool place_aligned_tags(const InlineRun& run, const AlignedText& translation, std::string* out) {
+  if (run.verbatim) return false;  // content kept as written has no words in the plain text
   const std::string& text = translation.text;
   const size_t pairs = run.pair_has_text.size();
   // Each pair's clusters (open, close) and so its source bytes [cluster_at[open], cluster_at[close]).

@@ -1,8 +1,9 @@
 // Cutting a request's text into the segments that are translated, and putting the
 // translations back: plain text by lines (blank lines and the whitespace around each
-// line kept as they are), HTML by text nodes (tags, comments, and the content of
-// script/style/code/pre elements kept as they are; character references decoded before
-// translation and the translation escaped again).
+// line kept as they are), HTML by text nodes (tags, comments, the content of
+// script/style/code/pre/textarea elements and of elements marked not to be translated
+// kept as they are; character references decoded before translation and the
+// translation escaped again).
 #pragma once
 
 #include <cstddef>
@@ -17,11 +18,28 @@ namespace edgemt {
 struct Segmented {
   std::vector<std::string> pieces;  // the document, in order
   std::vector<size_t> text;         // indexes of the pieces to translate
+  // HTML: indexes of the pieces that are content kept as written, not markup (the
+  // content of a raw element, everything inside an element not to be translated).
+  std::vector<size_t> kept;
   bool html = false;
 };
 
 Segmented segment_text(std::string_view text);
+// HTML. Kept as written: tags, comments, declarations; the content of script, style,
+// code, pre and textarea; and the content of an element marked not to be translated, by
+// HTML's translate="no" or the class "notranslate" (the convention of Google's and
+// Microsoft's translators), nested elements included (a translate="yes" inside one is
+// not honoured). Such an element ends at its closing tag, at the end of the element
+// around it, or, for an element whose end tag HTML lets a page leave out, at a start tag
+// that ends it (a p at the next p or block, an li at the next li, a td at the next cell).
 Segmented segment_html(std::string_view html);
+// The languages an HTML document names, made the translation's: the lang and xml:lang
+// attributes of the root html element (added to it when it has none) and of every other
+// element outside content kept as written whose language is `source`'s (its primary
+// subtag: "en-GB" is English), and a <meta http-equiv="content-language">, become
+// `target`. An element in another language (a quotation) keeps its own. Nothing when
+// `target` is empty; with an empty `source` only the root and the meta element.
+void set_html_language(Segmented* doc, std::string_view source, std::string_view target);
 // Each piece to translate cut into its sentences, the whitespace between them kept as
 // pieces of their own (see runtime/text/sentence_splitter.h).
 void split_sentences(Segmented* doc, SentenceSplitter& splitter);
@@ -58,6 +76,10 @@ struct InlineRun {
   // Runs whose elements each hold one text node and no other tag ("Click <b>Save</b> or
   // <a href=..>Cancel</a>", no void element): element[p] is pair p's text. Empty otherwise.
   std::vector<std::string> element;
+  // The run holds an inline element kept as written (code, translate="no"): inside one
+  // cluster, so it reaches the model as a placeholder and comes back byte for byte. Its
+  // words are not in `plain`, so such a run is placed by its placeholders alone.
+  bool verbatim = false;
 };
 
 // A translation of a run's plain text with its words aligned: each translated word's
@@ -86,7 +108,8 @@ bool wrap_found_elements(const InlineRun& run, std::string_view translation,
 // around the translated words aligned to its source words (the whole stretch from the
 // first to the last of them, less punctuation at its edges the source element lacks), an
 // element holding another around it in the translation too, and a void element (<br>)
-// after the words aligned to the source word before it. False (and *out untouched) if an
+// after the words aligned to the source word before it. False (and *out untouched) for a
+// run holding content kept as written (InlineRun::verbatim), or if an
 // element that held text gets no word, or two elements that did not nest would overlap.
 bool place_aligned_tags(const InlineRun& run, const AlignedText& translation, std::string* out);
 // The run's HTML from the translation of its source: text escaped, clusters put back

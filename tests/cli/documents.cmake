@@ -1,7 +1,9 @@
 # Real documents through translate (issue 15 item 6), on the bundled model:
 #   an HTML page (--format html): every tag, attribute, comment, doctype and the content
-#     of script, style and pre elements come back byte for byte, in order; the text
-#     between tags is translated and escaped again (no bare '&' or '<' in it);
+#     of script, style, pre and code elements and of elements marked translate="no" or
+#     class="notranslate" come back byte for byte, in order (but for the root's lang,
+#     now the target's); the text between tags is translated and escaped again (no bare
+#     '&' or '<' in it), a sentence around inline code or a kept span too;
 #   an .srt subtitle file (plain text): one line out per line in, cue numbers, time codes
 #     and blank lines unchanged, every subtitle line translated;
 #   subtitle files (--format srt, --format vtt): numbers, times, blank lines, WebVTT's
@@ -46,12 +48,18 @@ foreach(i RANGE 0 ${n_in})
   endif()
   list(GET tags_in ${i} a)
   list(GET tags_out ${i} b)
+  # The page says it is in the translation's language now (the model's target).
+  if(a STREQUAL "<html lang=\"en\">")
+    set(a "<html lang=\"de\">")
+  endif()
   if(NOT a STREQUAL b)
     fail("tag ${i} changed: '${a}' -> '${b}'\n${out}")
   endif()
 endforeach()
-# Raw elements, the comment and an attribute holding '>' come back as written.
+# Raw elements, elements marked not to be translated, the comment and an attribute
+# holding '>' come back as written.
 foreach(pattern "<style>[^<]*</style>" "<script>[^<]*</script>" "<pre><code>[^<]*</code></pre>"
+        "<code>backup --list</code>" "<p translate=\"no\">[^<]*</p>" "<span class=\"notranslate\">[^<]*</span>"
         "<!--[^>]*-->" "<p class=\"note\" data-hint=\"a > b\">"
         "<a href=\"download.html\\?os=linux&amp;arch=arm64\">")
   string(REGEX MATCH "${pattern}" block "${in}")
@@ -65,7 +73,7 @@ foreach(pattern "<style>[^<]*</style>" "<script>[^<]*</script>" "<pre><code>[^<]
 endforeach()
 # The prose is translated, and escaped again.
 foreach(source "Backing up your files" "The program copies your documents" "Restoring a file"
-        "Select the file you want to restore" "If the disk is full")
+        "Select the file you want to restore" "If the disk is full" "to see all copies" "Copies go to")
   string(FIND "${out}" "${source}" at)
   if(NOT at EQUAL -1)
     fail("not translated: '${source}'\n${out}")

@@ -149,6 +149,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                         r.plain.substr(0, 200).c_str());
     }
   }
-  (void)reassemble_runs(html, runs, run_html, same);
+  // The identity placed in every run gives the document its nodes alone give (elements
+  // kept as written, translate="no", included: they travel inside one placeholder).
+  EDGEMT_FUZZ_CHECK(reassemble_runs(html, runs, run_html, same) == reassemble(html, same),
+                    "inline runs placed as themselves changed the document");
+  // Marking the languages touches tags alone: the text to translate stays.
+  Segmented marked = html;
+  set_html_language(&marked, "en", "de");
+  EDGEMT_FUZZ_CHECK(marked.text == html.text && marked.kept == html.kept, "language marking moved pieces");
+  for (size_t i : html.text)
+    EDGEMT_FUZZ_CHECK(marked.pieces[i] == html.pieces[i], "language marking changed text");
+  for (size_t i : html.kept)
+    EDGEMT_FUZZ_CHECK(marked.pieces[i] == html.pieces[i], "language marking changed kept content");
   return 0;
 }

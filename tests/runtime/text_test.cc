@@ -1027,6 +1027,111 @@ TEST(InlineRuns, IdentityAndShufflesKeepTheMarkupWellFormed) {
   }
 }
 
+// What a document marks not to be translated (translate="no", class "notranslate")
+// never reaches the model: its pieces are kept, not text, and give the document back.
+std::vector<std::string> texts_of(const Segmented& seg) {
+  std::vector<std::string> out;
+  for (size_t i : seg.text) out.push_back(seg.pieces[i]);
+  return out;
+}
+
+std::string joined(const Segmented& seg) {
+  std::string out;
+  for (const std::string& p : seg.pieces) out += p;
+  return out;
+}
+
+TEST(HtmlNoTranslate, MarkedElementsAreKeptWithEverythingInside) {
+  using Strings = std::vector<std::string>;
+  const std::string doc =
+      "<div translate=\"no\"><div>Inner</div> <p>Kept <b>too</b></p></div><p>Yes.</p>"
+      "<span class='x notranslate y'>ACME Corp</span> sells "
+      "<p TRANSLATE=NO>Brand<p>Next item.</p>"
+      "<ul><li translate=\"no\">Name<li>Other</ul>"
+      "<p translate=\"no\">Intro<h2>Heading</h2>"
+      "<section><p translate=\"no\">x<b>y</section> after"
+      "<img translate=\"no\" alt=\"a\"> <br translate=\"no\"/>Tail <span translate=\"yes\">t</span>"
+      "<div class=\"notranslatex\">Translated.</div>"
+      "<div translate=\"no\"><script>if (a < b) x = '</div>';</script>Still kept</div>Last.";
+  const Segmented seg = segment_html(doc);
+  EXPECT_EQ(texts_of(seg), (Strings{"Yes.", "sells", "Next item.", "Other", "Heading", "after", "Tail", "t",
+                                    "Translated.", "Last."}));
+  EXPECT_EQ(joined(seg), doc);
+  // Kept pieces are exactly those inside the marked elements (and raw content).
+  std::string kept;
+  for (size_t k : seg.kept) kept += seg.pieces[k] + "|";
+  EXPECT_EQ(kept,
+            "<div>|Inner|</div>| |<p>|Kept |<b>|too|</b>|</p>|ACME Corp|Brand|Name|Intro|x|<b>|y|"
+            "<script>|if (a < b) x = '</div>';|</script>|Still kept|");
+  // Sentence splitting carries the kept pieces along.
+  auto splitter = SentenceSplitter::create("en");
+  ASSERT_TRUE(splitter.has_value());
+  Segmented two = segment_html("<p>One. Two.</p><code>a. b.</code><p>Three.</p>");
+  split_sentences(&two, *splitter.value());
+  EXPECT_EQ(texts_of(two), (Strings{"One.", "Two.", "Three."}));
+  ASSERT_EQ(two.kept.size(), 1u);
+  EXPECT_EQ(two.pieces[two.kept[0]], "a. b.");
+}
+
+TEST(HtmlNoTranslate, InlineKeptElementIsOnePlaceholderOfItsSentence) {
+  const Segmented doc = segment_html(
+      "<p>Click <span translate=\"no\">Save <b>All</b></span> to continue.</p>"
+      "<li><code>ls -l</code> lists files.</li><p>Press <b>Enter</b>.</p>");
+  const std::vector<InlineRun> runs = inline_runs(doc, same);
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_TRUE(runs[0].verbatim);
+  EXPECT_EQ(runs[0].source, "Click {tag1} to continue.");
+  EXPECT_TRUE(runs[0].element.empty());
+  EXPECT_TRUE(runs[1].verbatim);  // one text node beside kept code is a run too
+  EXPECT_EQ(runs[1].source, "{tag1} lists files.");
+  EXPECT_FALSE(runs[2].verbatim);
+  std::string a, b;
+  ASSERT_TRUE(place_inline_tags(runs[0], "Klicken Sie auf {tag1}, um fortzufahren.", &a));
+  EXPECT_EQ(a, "Klicken Sie auf <span translate=\"no\">Save <b>All</b></span>, um fortzufahren.");
+  ASSERT_TRUE(place_inline_tags(runs[1], "{tag1} listet Dateien auf.", &b));
+  EXPECT_EQ(b, "<code>ls -l</code> listet Dateien auf.");
+  // A lost placeholder is refused: the text nodes are then translated alone, the kept
+  // element still in place.
+  std::string c;
+  EXPECT_FALSE(place_inline_tags(runs[0], "Klicken Sie, um fortzufahren.", &c));
+  EXPECT_EQ(reassemble_runs(doc, runs, {"", b, ""},
+                            {"Klicken", "fortfahren.", "x",
+                             "Dr\xC3\xBC"
+                             "cken",
+                             "Eingabe", "."}),
+            "<p>Klicken <span translate=\"no\">Save <b>All</b></span> fortfahren.</p>"
+            "<li><code>ls -l</code> listet Dateien auf.</li><p>Dr\xC3\xBC"
+            "cken <b>Eingabe</b>.</p>");
+}
+
+TEST(HtmlLanguage, NamedLanguagesBecomeTheTranslations) {
+  auto marked = [](const std::string& html, std::string_view from, std::string_view to) {
+    Segmented seg = segment_html(html);
+    set_html_language(&seg, from, to);
+    return joined(seg);
+  };
+  EXPECT_EQ(
+      marked("<!DOCTYPE html><html lang=\"en\" xml:lang='en-US'><head>"
+             "<meta http-equiv=\"Content-Language\" content=\"en\"><meta name=\"lang\" content=\"en\">"
+             "</head><body><p lang=en-GB>Hi</p><q lang=\"fr\">Oui</q>"
+             "<span lang=\"en\" translate=\"no\">Kept</span><div translate=\"no\"><p lang=\"en\">x</p></div>"
+             "<pre lang=\"en\">a <b lang=\"en\">b</b></pre></body></html>",
+             "en", "de"),
+      "<!DOCTYPE html><html lang=\"de\" xml:lang='de'><head>"
+      "<meta http-equiv=\"Content-Language\" content=\"de\"><meta name=\"lang\" content=\"en\">"
+      "</head><body><p lang=\"de\">Hi</p><q lang=\"fr\">Oui</q>"
+      "<span lang=\"en\" translate=\"no\">Kept</span><div translate=\"no\"><p lang=\"en\">x</p></div>"
+      "<pre lang=\"de\">a <b lang=\"en\">b</b></pre></body></html>");
+  // The root says the document's language even where it named another or none.
+  EXPECT_EQ(marked("<HTML><body>x</body></HTML>", "en", "de"), "<HTML lang=\"de\"><body>x</body></HTML>");
+  EXPECT_EQ(marked("<html dir=ltr lang=\"fr\">", "", "de"), "<html dir=ltr lang=\"de\">");
+  // No target, or one that is not a language tag: nothing changes.
+  EXPECT_EQ(marked("<html lang=\"en\">", "en", ""), "<html lang=\"en\">");
+  EXPECT_EQ(marked("<html lang=\"en\">", "en", "de\"><x"), "<html lang=\"en\">");
+  // A fragment without a root: only the elements in the source language.
+  EXPECT_EQ(marked("<p lang=\"EN\">a</p><p>b</p>", "en", "de"), "<p lang=\"de\">a</p><p>b</p>");
+}
+
 }  // namespace
 
 // ---- gettext catalogs (TextFormat::kPo) ----------------------------------------------

@@ -17,6 +17,9 @@
 # with torch and transformers (default /work/venv/bin/python3, else python3).
 # MIX_KEEP / MIX_REST / MIX_SEED: mix_corpus.py --keep / --rest / --seed (a new seed, or
 # new MIX_* values, rebuild the mix: another run then sees another share of the rest).
+# EXTRA_PLAIN: genuine pairs outside the build, files in mix_corpus.py --extra-plain's format,
+# space-separated, taken whole and untagged by both directions (tools/data/ding_extra.py's
+# DATA/extra/ding.tsv: the dictionary entries the build samples away).
 # TRAIN_ARGS: train.py's.
 # Each direction trains on its own mix, DIR/data-<dir>: the same corpus pairs, plus the
 # back-translated pairs of that direction where DATA/bt/<dir>.tsv exists
@@ -62,14 +65,19 @@ start)
     mix=$DIR/data-$d/corpus/train.en bt=$DATA/bt/$d.tsv extra=()
     [ -s "$bt" ] && extra=(--extra "$bt" --extra-share "${BT_SHARE:-1}")
     [ -s "$bt" ] && [ -n "${BT_TAG-䷀}" ] && extra+=(--extra-tag "${BT_TAG-䷀}" --extra-tag-side "${d%-*}")
-    want=$("$PY" -c 'import json, sys; print(json.dumps([sorted(sys.argv[1].split(",")), float(sys.argv[2]), int(sys.argv[3])]))' \
-      "$MIX_KEEP" "$MIX_REST" "$MIX_SEED") || { echo "bad MIX_KEEP / MIX_REST / MIX_SEED" >&2; exit 1; }
-    have=$("$PY" -c 'import json, sys; m = json.load(open(sys.argv[1])); print(json.dumps([sorted(m["keep"]), float(m["rest"]), int(m["seed"])]))' \
+    plain=()
+    for p in ${EXTRA_PLAIN:-}; do
+      [ -s "$p" ] || { echo "EXTRA_PLAIN: $p is missing or empty" >&2; exit 1; }
+      plain+=(--extra-plain "$(cd "$(dirname "$p")" && pwd)/$(basename "$p")")
+    done
+    want=$("$PY" -c 'import json, sys; print(json.dumps([sorted(sys.argv[1].split(",")), float(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]]))' \
+      "$MIX_KEEP" "$MIX_REST" "$MIX_SEED" "${plain[@]}") || { echo "bad MIX_KEEP / MIX_REST / MIX_SEED" >&2; exit 1; }
+    have=$("$PY" -c 'import json, sys; m = json.load(open(sys.argv[1])); print(json.dumps([sorted(m["keep"]), float(m["rest"]), int(m["seed"]), [a for p in m.get("extra_plain", []) for a in ("--extra-plain", p)]]))' \
       "$DIR/data-$d/corpus/mix.json" 2>/dev/null)
     if [ ! -s "$mix" ] || [ "$want" != "$have" ] || [ "$DATA/corpus/train.en" -nt "$mix" ] ||
       { [ -s "$bt" ] && [ "$bt" -nt "$mix" ]; }; then
       "$PY" "$HERE/mix_corpus.py" --data "$DATA" --out "$DIR/data-$d" --spm "$DIR/spm-en-de" \
-        --keep "$MIX_KEEP" --rest "$MIX_REST" --seed "$MIX_SEED" "${extra[@]}" || exit 1
+        --keep "$MIX_KEEP" --rest "$MIX_REST" --seed "$MIX_SEED" "${extra[@]}" "${plain[@]}" || exit 1
     fi
   done
   flag=$(bf16_flag | head -n 1)

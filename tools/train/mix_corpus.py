@@ -16,6 +16,8 @@ deterministic (--seed) and its composition is printed and written to OUT/corpus/
 per line (tools/data/fortune_bt.py's back-translations, DATA/bt/<pair>.tsv), all of them;
 --extra-share S takes a random share S of them instead. A pair with a dev or test sentence of
 the build on either side is left out, so the held-out sets stay held out.
+--extra-plain FILE adds genuine pairs in the same format, all of them and never tagged
+(tools/data/ding_extra.py: the dictionary entries the build left out).
 --extra-tag TEXT --extra-tag-side en|de starts that side of every extra pair with TEXT
 (tagged back-translation, Caswell et al. 2019: the synthetic source carries a mark, so the
 model learns the genuine target without taking the noisy source for a normal input).
@@ -42,6 +44,9 @@ def main():
     ap.add_argument("--extra-share", type=float, default=1.0, help="share of the --extra pairs taken")
     ap.add_argument("--extra-tag", default="", help="text put before one side of every --extra pair")
     ap.add_argument("--extra-tag-side", choices=("en", "de"), help="the side --extra-tag goes on")
+    ap.add_argument("--extra-plain", action="append", default=[],
+                    help="more genuine pairs, taken whole and never tagged, in --extra's format "
+                         "(tools/data/ding_extra.py's DATA/extra/ding.tsv; repeatable)")
     args = ap.parse_args()
     if not 0.0 <= args.rest <= 1.0:
         ap.error("--rest is a share between 0 and 1")
@@ -75,22 +80,27 @@ def main():
         for lang in ("en", "de"):
             with open(os.path.join(src_dir, f"{split}.{lang}")) as f:
                 held.update(l.strip() for l in f)
-    for path in args.extra:
+    def add_extra(path, share, tag):
         with open(path, encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
                 fields = line.rstrip("\n").split("\t")
                 if len(fields) != 3 or not all(x.strip() for x in fields):
                     raise SystemExit(f"{path}:{n}: not source<TAB>English<TAB>German")
-                if fields[1].strip() in held or fields[2].strip() in held or rng.random() >= args.extra_share:
+                if fields[1].strip() in held or fields[2].strip() in held or rng.random() >= share:
                     continue
-                if args.extra_tag:
+                if tag:
                     i = 1 if args.extra_tag_side == "en" else 2
-                    fields[i] = f"{args.extra_tag} {fields[i]}"
+                    fields[i] = f"{tag} {fields[i]}"
                 tags.append(fields[0])
                 en.append(fields[1])
                 de.append(fields[2])
                 kinds.append(fields[0].split(":")[0].strip())
                 chosen.append(len(tags) - 1)
+
+    for path in args.extra:
+        add_extra(path, args.extra_share, args.extra_tag)
+    for path in args.extra_plain:
+        add_extra(path, 1.0, "")
     rng.shuffle(chosen)
     for name, lines in (("src", tags), ("en", en), ("de", de)):
         tmp = os.path.join(out_dir, f"train.{name}.tmp")
@@ -114,7 +124,7 @@ def main():
             for k, _ in full.most_common()}
     with open(os.path.join(out_dir, "mix.json"), "w") as f:
         json.dump({"pairs": len(chosen), "keep": sorted(keep), "rest": args.rest, "seed": args.seed,
-                   "sources": comp}, f, indent=1)
+                   "extra_plain": [os.path.abspath(p) for p in args.extra_plain], "sources": comp}, f, indent=1)
     print(f"{len(chosen)} pairs of {len(kinds)}")
     for k, v in comp.items():
         print(f"  {k:12s} {v['pairs']:7d} of {v['of']:7d}  ({100 * v['share']:.1f}% of the mix)")
