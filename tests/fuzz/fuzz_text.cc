@@ -18,7 +18,9 @@
 // survives the trip to HTML and back, and rendering keeps the words in order. And
 // subtitles: a file rendered with its cues translated as themselves keeps its timing
 // lines and (SubRip) its words in order. And wrapped text: rendered with its units as
-// themselves, it keeps its words in order.
+// themselves, it keeps its words in order. And HTML: the pieces are the document (text
+// decoded), kept content is never text, inline runs placed as themselves give the
+// document their nodes give, and marking the language changes tags alone.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -29,6 +31,7 @@
 #include "runtime/text/language_id.h"
 #include "runtime/text/letter_case.h"
 #include "runtime/text/markdown.h"
+#include "runtime/text/markup.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
@@ -265,6 +268,46 @@ void check_wrapped(std::string_view text) {
                     text.size(), out.size());
 }
 
+void check_html(std::string_view text) {
+  using edgemt::Segmented;
+  const Segmented doc = edgemt::segment_html(text);
+  // Without character references the pieces are the document, byte for byte.
+  if (text.find('&') == std::string_view::npos) {
+    std::string joined;
+    for (const std::string& p : doc.pieces) joined += p;
+    EDGEMT_FUZZ_CHECK(joined == text, "html: the pieces are not the document (%zu bytes)", text.size());
+  }
+  // Text and kept pieces: ascending, inside, never the same piece.
+  size_t k = 0;
+  for (size_t i = 0; i < doc.kept.size(); ++i) {
+    EDGEMT_FUZZ_CHECK(doc.kept[i] < doc.pieces.size() && (i == 0 || doc.kept[i - 1] < doc.kept[i]),
+                      "html: kept pieces out of order");
+    while (k < doc.text.size() && doc.text[k] < doc.kept[i]) ++k;
+    EDGEMT_FUZZ_CHECK(k == doc.text.size() || doc.text[k] != doc.kept[i], "html: a kept piece is text");
+  }
+  std::vector<std::string> same;
+  for (size_t i : doc.text) same.push_back(doc.pieces[i]);
+  const std::vector<edgemt::InlineRun> runs =
+      edgemt::inline_runs(doc, [](std::string_view t) { return std::string(t); });
+  std::vector<std::string> html;
+  for (const edgemt::InlineRun& r : runs) {
+    std::string out;
+    EDGEMT_FUZZ_CHECK(edgemt::place_inline_tags(r, r.source, &out), "html: a run's own source was refused");
+    html.push_back(std::move(out));
+  }
+  EDGEMT_FUZZ_CHECK(edgemt::reassemble_runs(doc, runs, html, same) == edgemt::reassemble(doc, same),
+                    "html: inline runs placed as themselves changed the document");
+  Segmented marked = doc;
+  edgemt::set_html_language(&marked, "en", "de");
+  EDGEMT_FUZZ_CHECK(
+      marked.text == doc.text && marked.kept == doc.kept && marked.pieces.size() == doc.pieces.size(),
+      "html: language marking moved pieces");
+  for (size_t i = 0; i < doc.pieces.size(); ++i)
+    EDGEMT_FUZZ_CHECK(
+        marked.pieces[i] == doc.pieces[i] || (!doc.pieces[i].empty() && doc.pieces[i][0] == '<'),
+        "html: language marking changed something not a tag");
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const char* const kLanguages[] = {"en", "de", "fr", "ja", "", "pt-BR"};
   static std::vector<std::unique_ptr<SentenceSplitter>> splitters = [] {
@@ -301,5 +344,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_markdown(text);
   check_subtitles(text);
   check_wrapped(text);
+  check_html(text);
   return 0;
 }
