@@ -690,7 +690,8 @@ struct OfficeDocument::State {
     size_t entry;
     XmlNode root;  // XML parts; empty for an HTML part (a whole unit)
     bool html = false;
-    size_t unit = 0;  // an HTML part's unit
+    size_t unit = 0;       // an HTML part's unit
+    bool drawing = false;  // Office Open XML: DrawingML's paragraphs (a:p) in any kind of file
   };
   std::vector<Part> parts;
   std::vector<Paragraph> paragraphs;
@@ -782,12 +783,32 @@ Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes, size_t ma
         "OpenDocument or EPUB mimetype)");
   }
   std::vector<size_t> xml_parts, html_parts;
+  std::vector<bool> drawing(st->entries.size(), false);
   for (size_t i = 0; i < st->entries.size(); ++i) {
     const std::string& n = st->entries[i].name;
+    // Office Open XML's DrawingML parts, in Word, PowerPoint and Excel files alike: the
+    // titles of charts (their category and series names are cached values of the chart's
+    // data, left as they are), SmartArt's text and its drawn copy, and (Excel) text boxes
+    // and shapes on a sheet.
+    const std::string_view folder = st->kind == Kind::kDocx   ? "word/"
+                                    : st->kind == Kind::kPptx ? "ppt/"
+                                                              : "xl/";
+    if ((st->kind == Kind::kDocx || st->kind == Kind::kPptx || st->kind == Kind::kXlsx) &&
+        starts_with(n, folder)) {
+      const std::string_view rest = std::string_view(n).substr(folder.size());
+      if (is_numbered_part(rest, "charts/chart") || is_numbered_part(rest, "diagrams/data") ||
+          is_numbered_part(rest, "diagrams/drawing") ||
+          (st->kind == Kind::kXlsx && is_numbered_part(rest, "drawings/drawing"))) {
+        xml_parts.push_back(i);
+        drawing[i] = true;
+        continue;
+      }
+    }
     switch (st->kind) {
-      case Kind::kDocx:
+      case Kind::kDocx:  // comments too: a reader of the translation reads them
         if (n == "word/document.xml" || is_numbered_part(n, "word/header") ||
-            is_numbered_part(n, "word/footer") || n == "word/footnotes.xml" || n == "word/endnotes.xml")
+            is_numbered_part(n, "word/footer") || n == "word/footnotes.xml" || n == "word/endnotes.xml" ||
+            n == "word/comments.xml")
           xml_parts.push_back(i);
         break;
       case Kind::kPptx:
@@ -815,7 +836,7 @@ Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes, size_t ma
   for (size_t i : xml_parts) {
     auto root = parse_xml(st->entries[i].data, st->entries[i].name);
     if (!root) return root.status();
-    st->parts.push_back({i, std::move(root.value()), false, 0});
+    st->parts.push_back({i, std::move(root.value()), false, 0, drawing[i]});
   }
   for (size_t i : html_parts) {
     st->parts.push_back({i, {}, true, st->units.size()});
@@ -831,9 +852,9 @@ Expected<OfficeDocument> OfficeDocument::parse(std::string_view bytes, size_t ma
       OdfFlattener f({"dc:title", "dc:description"});
       collect(&part.root, f, st.get());
     } else {
-      OoxmlFlattener f(st->kind == Kind::kDocx   ? Dialect::kWord
-                       : st->kind == Kind::kXlsx ? Dialect::kSheet
-                                                 : Dialect::kDrawing);
+      OoxmlFlattener f(part.drawing || st->kind == Kind::kPptx ? Dialect::kDrawing
+                       : st->kind == Kind::kDocx               ? Dialect::kWord
+                                                               : Dialect::kSheet);
       collect(&part.root, f, st.get());
     }
   }
@@ -866,11 +887,18 @@ std::string OfficeDocument::render(const std::vector<std::string>& translations,
     // The text's language, where the document names it: its translated parts, and the
     // defaults that hold for them (Word's and OpenDocument's styles, the metadata).
     const Language l = language_of(language);
-    std::vector<bool> translated(entries.size(), false);
-    for (const State::Part& part : st.parts) translated[part.entry] = true;
+    std::vector<bool> translated(entries.size(), false), drawing(entries.size(), false);
+    for (const State::Part& part : st.parts) {
+      translated[part.entry] = true;
+      drawing[part.entry] = part.drawing;
+    }
     for (size_t i = 0; i < entries.size(); ++i) {
       const std::string& n = entries[i].name;
       std::string* x = &entries[i].data;
+      if (drawing[i]) {  // DrawingML's runs name their language as PowerPoint's do
+        set_attribute(x, {"a:rPr", "a:endParaRPr", "a:defRPr"}, "lang", l.tag);
+        continue;
+      }
       switch (st.kind) {
         case Kind::kDocx:
           if (translated[i] || n == "word/styles.xml") set_attribute(x, {"w:lang"}, "w:val", l.tag);

@@ -156,6 +156,13 @@ TEST(Office, WordParagraphsAreUnitsWithTheirFormatting) {
   EXPECT_TRUE(has_unit(d, "The size of the file in bytes."));  // a table cell
   EXPECT_TRUE(has_unit(d, "Confidential document"));           // the header
   EXPECT_TRUE(has_unit(d, "All rights reserved."));            // the footer
+  // A comment (its reference mark an object).
+  EXPECT_TRUE(std::any_of(d.units().begin(), d.units().end(), [](const std::string& u) {
+    return u.find("\">Please check this sentence again.") != std::string::npos;
+  }));
+  EXPECT_NE(part(d.render(shout_all(d.units())), "word/comments.xml")
+                .find(">PLEASE CHECK THIS SENTENCE AGAIN.</w:t>"),
+            std::string::npos);
   // Bold "Save" is a span; the rest of the paragraph plain.
   bool click = false, link = false, page = false, brk = false, tab = false;
   for (const std::string& u : d.units()) {
@@ -205,7 +212,8 @@ TEST(Office, WordTranslationKeepsRunsFieldsAndEverythingElse) {
   for (size_t i = 0; i < before.value().size(); ++i) {
     EXPECT_EQ(before.value()[i].name, after.value()[i].name);
     const std::string& name = before.value()[i].name;
-    if (name != "word/document.xml" && name.find("word/header") != 0 && name.find("word/footer") != 0) {
+    if (name != "word/document.xml" && name != "word/comments.xml" && name.find("word/header") != 0 &&
+        name.find("word/footer") != 0) {
       EXPECT_EQ(before.value()[i].data, after.value()[i].data) << name;
     }
   }
@@ -252,6 +260,11 @@ TEST(Office, PowerPointSlidesNotesAndTextBoxes) {
   EXPECT_NE(slide.find("<a:t>WELCOME TO THE NEW VERSION</a:t>"), std::string::npos) << slide;
   EXPECT_NE(slide.find("<a:rPr i=\"1\"/><a:t>SETTINGS</a:t>"), std::string::npos) << slide;
   EXPECT_NE(part(out, "ppt/notesSlides/notesSlide1.xml").find("THANK THE AUDIENCE"), std::string::npos);
+  // A chart's title; its categories and series names (cached data) stay.
+  EXPECT_TRUE(has_unit(doc.value(), "Sales by region"));
+  const std::string chart = part(out, "ppt/charts/chart1.xml");
+  EXPECT_NE(chart.find("<a:t>SALES BY REGION</a:t>"), std::string::npos) << chart;
+  EXPECT_NE(chart.find("<c:v>North</c:v>"), std::string::npos) << chart;
   EXPECT_TRUE(OfficeDocument::parse(out).has_value());
 }
 
@@ -298,6 +311,12 @@ TEST(Office, SpreadsheetCellsAreUnitsNumbersAndFormulasStay) {
             std::string::npos);
   EXPECT_NE(sheet.find("<f>B2*2</f>"), std::string::npos);
   EXPECT_NE(sheet.find("<v>12.5</v>"), std::string::npos);
+  // A chart's title, in a DrawingML part of its own; its reference to the sheet stays.
+  EXPECT_TRUE(has_unit(xlsx.value(), "Prices of the products"));
+  const std::string chart =
+      part(xlsx.value().render(shout_all(xlsx.value().units()), "de"), "xl/charts/chart1.xml");
+  EXPECT_NE(chart.find("<a:t>PRICES OF THE PRODUCTS</a:t>"), std::string::npos) << chart;
+  EXPECT_NE(chart.find("<f>'Prices'!$B$2</f>"), std::string::npos) << chart;
   // As Excel writes it: shared strings, a rich one with its phonetic reading last.
   std::vector<ZipEntry> in(2);
   in[0].name = "xl/workbook.xml";

@@ -5,7 +5,8 @@ such files with: python-docx (its default template is Word's), python-pptx, open
 odfpy and EbookLib (PyPI; not needed to build or test). Each holds paragraphs of one
 formatting and of several (bold, italics, a hyperlink), a table, a header or footer or
 notes, a line break, a tab, and a field or image where the format has one; the
-spreadsheets text, numbers and a formula.
+spreadsheets text, numbers and a formula; a comment (Word) and a chart with a title
+(PowerPoint, Excel).
 
   pip install python-docx python-pptx openpyxl odfpy ebooklib
   python3 tools/text/make_office_samples.py tests/data/documents
@@ -78,6 +79,9 @@ def docx(path):
     t.cell(1, 1).text = "The day the file was last changed."
     d.sections[0].header.paragraphs[0].text = "Confidential document"
     d.sections[0].footer.paragraphs[0].text = "All rights reserved."
+    p = d.add_paragraph("The backup runs every night.")
+    c = d.add_comment(p.runs, text="Please check this sentence again.", author="Editor", initials="E")
+    c._comment_elm.set(qn("w:date"), "2026-01-01T00:00:00Z")  # not the time of the run
     d.save(path)
 
 
@@ -101,6 +105,17 @@ def pptx(path):
     s.notes_slide.notes_text_frame.text = "Thank the audience for coming."
     box = s.shapes.add_textbox(Inches(1), Inches(6), Inches(6), Inches(1)).text_frame
     box.text = "Questions are welcome at any time."
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+
+    data = CategoryChartData()
+    data.categories = ["North", "South"]
+    data.add_series("Sales", (12.5, 7.0))
+    s = prs.slides.add_slide(prs.slide_layouts[5])
+    s.shapes.title.text = "Sales of the year"
+    chart = s.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(2), Inches(6), Inches(4), data).chart
+    chart.has_title = True
+    chart.chart_title.text_frame.text = "Sales by region"
     prs.save(path)
 
 
@@ -169,6 +184,12 @@ def xlsx(path):
     ws["A3"] = CellRichText(["Click ", TextBlock(InlineFont(b=True), "Save"), " before you close the window."])
     ws["B3"] = "=B2*2"
     ws["A4"] = "Please restart your computer to complete the installation."
+    from openpyxl.chart import BarChart, Reference
+
+    chart = BarChart()
+    chart.title = "Prices of the products"
+    chart.add_data(Reference(ws, min_col=2, min_row=2, max_row=2))
+    ws.add_chart(chart, "D2")
     wb.save(path)
 
 
