@@ -65,7 +65,7 @@ Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector
   std::vector<std::string> units, plains;
   for (size_t d = 0; d < texts.size(); ++d) {
     Doc& doc = docs[d];
-    doc.seg = segment_html(texts[d]);
+    doc.seg = segment_html(texts[d], languages.source);
     set_html_language(&doc.seg, languages.source, languages.target);
     if (runs) doc.runs = inline_runs(doc.seg, flatten_html_space);
     doc.run_of.assign(doc.seg.text.size(), -1);

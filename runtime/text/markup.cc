@@ -154,6 +154,30 @@ bool marked_no_translate(std::string_view tag, const TagName& t) {
   return false;
 }
 
+std::string primary_language(std::string_view code) {
+  return lower(code.substr(0, code.find_first_of("-_")));
+}
+
+// An element whose content is kept as written: marked so (marked_no_translate); keyboard
+// input and sample output (kbd, samp: commands, keys, messages as they are typed or
+// shown); or, inside the document's body, one whose lang names another language than
+// `source` (a quotation in French on an English page; not where `source` is unknown, not
+// "und", "mul" or an empty lang, and not where translate="yes" says otherwise).
+bool keeps_content(std::string_view tag, const TagName& t, std::string_view source) {
+  if (t.name == "kbd" || t.name == "samp" || marked_no_translate(tag, t)) return true;
+  if (source.empty() || t.name == "html" || t.name == "body" || t.name == "head") return false;
+  bool other = false;
+  for (const Attribute& a : read_attributes(tag, t.name_end)) {
+    const std::string_view v = tag.substr(a.value_begin, a.value_end - a.value_begin);
+    if (a.name == "translate" && lower(v) == "yes") return false;
+    if (a.name == "lang" || a.name == "xml:lang") {
+      const std::string l = primary_language(v);
+      other = other || (!l.empty() && l != "und" && l != "mul" && l != primary_language(source));
+    }
+  }
+  return other;
+}
+
 }  // namespace
 
 size_t count_chars(std::string_view s) { return count_utf8_chars(s); }
@@ -284,7 +308,7 @@ void split_sentences(Segmented* doc, SentenceSplitter& splitter) {
   *doc = std::move(out);
 }
 
-Segmented segment_html(std::string_view html) {
+Segmented segment_html(std::string_view html, std::string_view source_language) {
   Segmented doc;
   doc.html = true;
   size_t i = 0;
@@ -388,7 +412,7 @@ Segmented segment_html(std::string_view html) {
     if (inside) {
       keep(tag);
     } else {
-      if (no_text.empty() && opens && marked_no_translate(tag, t)) no_text.push_back(t.name);
+      if (no_text.empty() && opens && keeps_content(tag, t, source_language)) no_text.push_back(t.name);
       doc.pieces.emplace_back(tag);
     }
     i = end;
@@ -402,8 +426,7 @@ void set_html_language(Segmented* doc, std::string_view source, std::string_view
         return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
       }))
     return;
-  auto primary = [](std::string_view code) { return lower(code.substr(0, code.find_first_of("-_"))); };
-  const std::string from = primary(source);
+  const std::string from = primary_language(source);
   size_t k = 0;  // the next kept piece
   bool in_head = true;
   for (size_t p = 0; p < doc->pieces.size(); ++p) {
@@ -434,7 +457,7 @@ void set_html_language(Segmented* doc, std::string_view source, std::string_view
       if (a->name != "lang" && a->name != "xml:lang") continue;
       named = true;
       const std::string_view v = std::string_view(tag).substr(a->value_begin, a->value_end - a->value_begin);
-      if (!a->has_value || !(root || (!from.empty() && primary(v) == from))) continue;
+      if (!a->has_value || !(root || (!from.empty() && primary_language(v) == from))) continue;
       const bool quoted =
           a->value_begin > 0 && (tag[a->value_begin - 1] == '"' || tag[a->value_begin - 1] == '\'');
       tag.replace(a->value_begin, a->value_end - a->value_begin,
@@ -464,7 +487,6 @@ struct TagInfo {
   bool inline_tag = false;
   bool open = false;
   bool is_void = false;
-  bool verbatim = false;  // an inline element whose content is kept as written
   std::string name;
 };
 
@@ -481,10 +503,6 @@ TagInfo parse_tag(std::string_view t) {
   for (std::string_view n : kInlineElements) info.inline_tag = info.inline_tag || n == info.name;
   for (std::string_view n : kVoidInline) info.is_void = info.is_void || n == info.name;
   info.is_void = info.is_void || (info.open && t.size() >= 2 && t[t.size() - 2] == '/');
-  if (info.inline_tag && info.open && !info.is_void) {
-    const TagName n = read_tag_name(t);
-    info.verbatim = info.name == "code" || (!n.name.empty() && marked_no_translate(t, n));
-  }
   return info;
 }
 
@@ -637,8 +655,10 @@ std::vector<InlineRun> inline_runs(const Segmented& doc, std::string (*flatten)(
     const std::string& piece = doc.pieces[p];
     if (next_kept < doc.kept.size() && doc.kept[next_kept] == p) {
       ++next_kept;
-      // Content kept as written: part of a run inside an inline element that keeps it.
-      if (last_markup < n && rb.kind[last_markup] == Kind::kInlineTag && rb.tag[last_markup].verbatim)
+      // Content kept as written right after an inline start tag (code, or an element that
+      // keeps its content: segment_html): part of a run, inside that element.
+      if (last_markup < n && rb.kind[last_markup] == Kind::kInlineTag && rb.tag[last_markup].open &&
+          !rb.tag[last_markup].is_void)
         rb.kind[p] = Kind::kVerbatim;
       continue;
     }

@@ -28,11 +28,14 @@ Segmented segment_text(std::string_view text);
 // HTML. Kept as written: tags, comments, declarations; the content of script, style,
 // code, pre and textarea; and the content of an element marked not to be translated, by
 // HTML's translate="no" or the class "notranslate" (the convention of Google's and
-// Microsoft's translators), nested elements included (a translate="yes" inside one is
-// not honoured). Such an element ends at its closing tag, at the end of the element
-// around it, or, for an element whose end tag HTML lets a page leave out, at a start tag
-// that ends it (a p at the next p or block, an li at the next li, a td at the next cell).
-Segmented segment_html(std::string_view html);
+// Microsoft's translators), of kbd and samp (what is typed or shown as it is), and, with
+// a `source_language`, of an element inside the body whose lang names another language
+// (unless it says translate="yes"), nested elements included (a translate="yes" inside
+// one is not honoured). Such an element ends at its closing tag, at the end of the
+// element around it, or, for an element whose end tag HTML lets a page leave out, at a
+// start tag that ends it (a p at the next p or block, an li at the next li, a td at the
+// next cell).
+Segmented segment_html(std::string_view html, std::string_view source_language = {});
 // The languages an HTML document names, made the translation's: the lang and xml:lang
 // attributes of the root html element (added to it when it has none) and of every other
 // element outside content kept as written whose language is `source`'s (its primary
@@ -76,7 +79,7 @@ struct InlineRun {
   // Runs whose elements each hold one text node and no other tag ("Click <b>Save</b> or
   // <a href=..>Cancel</a>", no void element): element[p] is pair p's text. Empty otherwise.
   std::vector<std::string> element;
-  // The run holds an inline element kept as written (code, translate="no"): inside one
+  // The run holds an inline element kept as written (code, kbd, translate="no"): inside one
   // cluster, so it reaches the model as a placeholder and comes back byte for byte. Its
   // words are not in `plain`, so such a run is placed by its placeholders alone.
   bool verbatim = false;

@@ -19,9 +19,9 @@ file(MAKE_DIRECTORY "${work}")
 
 # extension!main part!the parts with text or the language's defaults (a regex)
 set(cases
-    "docx!word/document.xml!^word/(document|header[0-9]*|footer[0-9]*|styles)\\.xml$"
-    "pptx!ppt/slides/slide1.xml!^ppt/(slides/slide[0-9]+|notesSlides/notesSlide[0-9]+|presentation|slideMasters/slideMaster[0-9]+)\\.xml$"
-    "xlsx!xl/worksheets/sheet1.xml!^xl/(sharedStrings|worksheets/sheet[0-9]+)\\.xml$"
+    "docx!word/document.xml!^word/(document|header[0-9]*|footer[0-9]*|styles|comments)\\.xml$"
+    "pptx!ppt/slides/slide1.xml!^ppt/(slides/slide[0-9]+|notesSlides/notesSlide[0-9]+|presentation|slideMasters/slideMaster[0-9]+|charts/chart[0-9]+)\\.xml$"
+    "xlsx!xl/worksheets/sheet1.xml!^xl/(sharedStrings|worksheets/sheet[0-9]+|charts/chart[0-9]+)\\.xml$"
     "odt!content.xml!^(content|styles)\\.xml$"
     "ods!content.xml!^(content|styles)\\.xml$"
     "odp!content.xml!^(content|styles)\\.xml$"

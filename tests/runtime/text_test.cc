@@ -1073,6 +1073,27 @@ TEST(HtmlNoTranslate, MarkedElementsAreKeptWithEverythingInside) {
   EXPECT_EQ(two.pieces[two.kept[0]], "a. b.");
 }
 
+TEST(HtmlNoTranslate, KeyboardInputAndOtherLanguagesAreKept) {
+  using Strings = std::vector<std::string>;
+  const std::string doc =
+      "<html lang=\"de\"><body lang=\"fr\"><p>Type <kbd>sudo <kbd>apt</kbd> update</kbd> and "
+      "<samp>Done.</samp></p>"
+      "<blockquote lang=\"fr-CA\">Je pense, donc je suis.</blockquote><p lang=\"en-GB\">Colour.</p>"
+      "<p lang=\"\">Empty.</p><p lang=\"und\">Unknown.</p><p xml:lang=\"de\" translate=\"yes\">Asked.</p>"
+      "<q lang=\"la\">Carpe diem</q></body></html>";
+  // With the source language: another language's elements are kept (not the root's or
+  // the body's: a page's template often names the wrong one).
+  EXPECT_EQ(texts_of(segment_html(doc, "en")),
+            (Strings{"Type", "and", "Colour.", "Empty.", "Unknown.", "Asked."}));
+  // Without it, only kbd and samp.
+  EXPECT_EQ(texts_of(segment_html(doc)), (Strings{"Type", "and", "Je pense, donc je suis.", "Colour.",
+                                                  "Empty.", "Unknown.", "Asked.", "Carpe diem"}));
+  const Segmented seg = segment_html(doc, "en");
+  const std::vector<InlineRun> runs = inline_runs(seg, same);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].source, "Type {tag1} and {tag2}");
+}
+
 TEST(HtmlNoTranslate, InlineKeptElementIsOnePlaceholderOfItsSentence) {
   const Segmented doc = segment_html(
       "<p>Click <span translate=\"no\">Save <b>All</b></span> to continue.</p>"
