@@ -83,13 +83,17 @@ class Translator:
     intra_threads: worker threads of this translator (CTranslate2's name; 0 = 1).
     max_batch: sentences translated together; max_beam, max_input_length,
     max_decoding_length: limits the memory is planned for (0: the model's).
+    rerank: rerank each sentence's beam hypotheses with a model of the opposite direction
+    (set_reranker): True for the bundled one (de->en for an en->de model; through a pivot,
+    each model's), or a model path or Model; rerank_weight: its weight (0.3).
     """
 
     def __init__(self, model_path: Optional[str] = None, device: str = "cpu", *, compute_type: str = "default",
                  inter_threads: int = 1, intra_threads: int = 1, max_batch: int = 8, max_beam: int = 0,
                  max_input_length: int = 0, max_decoding_length: int = 0,
                  model: Optional[Model] = None, source_lang: Optional[str] = None,
-                 target_lang: Optional[str] = None):
+                 target_lang: Optional[str] = None, rerank: Union[bool, str, Model] = False,
+                 rerank_weight: float = 0.3):
         if device != "cpu":
             raise ValueError(f"device {device!r} is not supported: edgemt runs on the CPU")
         if compute_type not in ("default", "auto", "int8", "int8_float32", "float32", "float"):
@@ -119,6 +123,32 @@ class Translator:
         self.model = model
         self._t = _edgemt.Translator(model, max_batch, max_beam, max_input_length, max_decoding_length,
                                      max(1, intra_threads))
+        if rerank is not False:
+            if self.pivot is not None:
+                if rerank is not True:
+                    raise ValueError("through a pivot, rerank=True reranks with each model's bundled reverse")
+                self.pivot.set_reranker(True, rerank_weight)
+            self.set_reranker(rerank, rerank_weight)
+
+    def set_reranker(self, reverse: Union[bool, str, Model, None] = True, weight: float = 0.3) -> None:
+        """Rerank with a reverse model (noisy-channel reranking): translate() and the other
+        text calls find each sentence's beam hypotheses, score each by the reverse model's
+        log-probability of the source sentence given it (per token), and keep the best
+        search score + weight * that. About 2.5x the time at beam 4; greedy search is not
+        reranked. reverse: True for the bundled model of the opposite direction, a model
+        path or Model; None or False removes the reranker. The reverse model must translate
+        this model's target language to its source language."""
+        if reverse is None or reverse is False:
+            self._t.set_reranker(None, 0.0)
+            return
+        if reverse is True:
+            src, tgt = self.model.source_language, self.model.target_language
+            if not src or not tgt:
+                raise ValueError("the model does not name its languages: pass the reverse model's path")
+            reverse = _edgemt.bundled_model_path(tgt, src)
+        if isinstance(reverse, str):
+            reverse = Model(reverse)
+        self._t.set_reranker(reverse, float(weight))
 
     @staticmethod
     def _options(beam_size, max_decoding_length, length_penalty, max_length_factor=None,

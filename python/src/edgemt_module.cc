@@ -112,6 +112,11 @@ class Translator {
   }
   ~Translator() { edgemt_translator_free(handle_); }
   Translator(const Translator&) = delete;
+  // None removes the reranker.
+  void set_reranker(std::shared_ptr<Model> reverse, float weight) {
+    check(edgemt_translator_set_reranker(handle_, reverse ? reverse->handle : nullptr, weight));
+    reverse_ = std::move(reverse);
+  }
   Translator& operator=(const Translator&) = delete;
 
   // The C API's view of sequences: pointers and lengths.
@@ -307,6 +312,7 @@ class Translator {
   }
 
   std::shared_ptr<Model> model_;
+  std::shared_ptr<Model> reverse_;  // set_reranker's, kept alive with the translator
   edgemt_translator* handle_ = nullptr;
 };
 
@@ -366,6 +372,7 @@ PYBIND11_MODULE(_edgemt, m) {
       .def(py::init<std::shared_ptr<Model>, int, int, int, int, int>(), py::arg("model"),
            py::arg("max_batch"), py::arg("max_beam"), py::arg("max_source_length"),
            py::arg("max_target_length"), py::arg("num_threads"))
+      .def("set_reranker", &Translator::set_reranker, py::arg("reverse"), py::arg("weight"))
       .def("translate_ids", &Translator::translate_ids)
       .def("translate_tokens", &Translator::translate_tokens)
       .def("translate_ids_nbest", &Translator::translate_ids_nbest)

@@ -360,6 +360,22 @@ edgemt_status edgemt_translator_create(const edgemt_model* model, const edgemt_t
 
 void edgemt_translator_free(edgemt_translator* translator) { delete translator; }
 
+edgemt_status edgemt_translator_set_reranker(edgemt_translator* translator, const edgemt_model* reverse,
+                                             float weight) {
+  return guarded([&] {
+    if (translator == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translator_set_reranker: translator is NULL");
+    if (reverse == nullptr) return from_status(translator->translator->set_reranker(nullptr));
+    edgemt::TranslatorOptions to;
+    to.max_batch = translator->translator->limits().max_batch;
+    to.num_threads = translator->translator->limits().num_threads;
+    to.max_beam = 1;
+    auto r = edgemt::Translator::create(reverse->model, to);
+    if (!r) return from_status(r.status());
+    return from_status(translator->translator->set_reranker(std::move(r.value()), weight));
+  });
+}
+
 namespace {
 
 // The n texts as strings (a NULL one is an error naming `fn`).

@@ -388,12 +388,156 @@ Status Translator::encode_sentence(std::string_view sentence, Protection protect
   return st;
 }
 
+Status Translator::set_reranker(std::unique_ptr<Translator> reverse, float weight) {
+  if (reverse == nullptr) {
+    reverse_.reset();
+    rerank_weight_ = 0.0f;
+    return Status::ok();
+  }
+  if (!std::isfinite(weight) || weight < 0.0f)
+    return invalid_argument("rerank weight " + std::to_string(weight) + " is not a finite number >= 0");
+  if (reverse.get() == this) return invalid_argument("a translator cannot rerank its own output");
+  const Model& r = reverse->model();
+  const std::string &src = model_->source_language(), &tgt = model_->target_language();
+  if (!src.empty() && !tgt.empty() && !r.source_language().empty() && !r.target_language().empty() &&
+      (r.source_language() != tgt || r.target_language() != src))
+    return invalid_argument("the reranker's model translates " + r.source_language() + " to " +
+                            r.target_language() + ", not " + tgt + " to " + src +
+                            " (it must translate this model's output back)");
+  reverse_ = std::move(reverse);
+  rerank_weight_ = weight;
+  return Status::ok();
+}
+
+Expected<float> Translator::call_rerank_weight(const TranslateOptions& options) const {
+  if (!options.rerank_weight.has_value()) return reverse_ != nullptr ? rerank_weight_ : 0.0f;
+  const float w = *options.rerank_weight;
+  if (!std::isfinite(w) || w < 0.0f)
+    return invalid_argument("rerank weight " + std::to_string(w) + " is not a finite number >= 0");
+  if (w > 0.0f && reverse_ == nullptr)
+    return invalid_argument("rerank weight " + std::to_string(w) + " without a reranker (set_reranker)");
+  return w;
+}
+
 Status Translator::run_segments(const std::vector<std::string>& texts, Segments* seg,
                                 const SearchParams& params, std::vector<std::vector<int32_t>>* best,
                                 size_t nbest_count, std::vector<std::vector<std::vector<int32_t>>>* nbest,
                                 std::vector<std::vector<float>>* scores,
                                 std::vector<std::vector<std::vector<float>>>* token_logprobs,
-                                std::vector<std::vector<std::vector<int32_t>>>* alignments) {
+                                std::vector<std::vector<std::vector<int32_t>>>* alignments,
+                                float rerank_weight) {
+  if (!(rerank_weight > 0.0f) || reverse_ == nullptr || params.beam < 2)
+    return run_protected(texts, seg, params, best, nbest_count, nbest, scores, token_logprobs, alignments);
+  // Every hypothesis of the beam, with its score, is a candidate.
+  std::vector<std::vector<std::vector<int32_t>>> own_nbest;
+  std::vector<std::vector<float>> own_scores;
+  std::vector<std::vector<std::vector<int32_t>>>* hyps = nbest != nullptr ? nbest : &own_nbest;
+  std::vector<std::vector<float>>* sc = scores != nullptr ? scores : &own_scores;
+  const size_t keep = nbest != nullptr ? nbest_count : 1;
+  EDGEMT_RETURN_IF_ERROR(run_protected(texts, seg, params, best,
+                                       std::max(nbest_count, static_cast<size_t>(params.beam)), hyps, sc,
+                                       token_logprobs, alignments));
+  std::vector<std::vector<size_t>> order;
+  EDGEMT_RETURN_IF_ERROR(rerank_segments(texts, *seg, *hyps, *sc, rerank_weight, &order));
+  auto permute = [](auto& v, const std::vector<size_t>& o, size_t n) {
+    std::remove_reference_t<decltype(v)> out;
+    out.reserve(n);
+    for (size_t j = 0; j < o.size() && j < n; ++j) out.push_back(std::move(v[o[j]]));
+    v = std::move(out);
+  };
+  for (size_t k = 0; k < order.size(); ++k) {
+    const std::vector<size_t>& o = order[k];
+    if (o.empty()) continue;
+    (*best)[k] = (*hyps)[k][o[0]];
+    const size_t n = std::max<size_t>(keep, 1);
+    permute((*hyps)[k], o, n);
+    permute((*sc)[k], o, n);
+    if (token_logprobs != nullptr) permute((*token_logprobs)[k], o, n);
+    if (alignments != nullptr) permute((*alignments)[k], o, n);
+  }
+  return Status::ok();
+}
+
+Status Translator::rerank_segments(const std::vector<std::string>& texts, const Segments& seg,
+                                   const std::vector<std::vector<std::vector<int32_t>>>& nbest,
+                                   const std::vector<std::vector<float>>& scores, float weight,
+                                   std::vector<std::vector<size_t>>* order) {
+  order->assign(seg.ids.size(), {});
+  const Tokenizer& tok = model_->tokenizer();
+  const Tokenizer& rtok = reverse_->model().tokenizer();
+  const EngineLimits& rlim = reverse_->limits();
+  // The backward pairs: (hypothesis as the reverse model's source, sentence as its target).
+  struct Pair {
+    size_t k, h;
+  };
+  std::vector<Pair> pairs;
+  std::vector<std::vector<int32_t>> rsrc, rtgt;
+  std::vector<int32_t> sentence_ids;
+  for (size_t k = 0; k < seg.ids.size(); ++k) {
+    if (k >= nbest.size() || nbest[k].size() < 2 || k >= scores.size() || scores[k].size() != nbest[k].size())
+      continue;
+    if (!seg.kept.empty() && seg.kept[k].verbatim) continue;
+    const std::string_view text = texts[seg.text[k]];
+    const std::string_view sentence =
+        seg.span.empty() ? text : text.substr(seg.span[k].begin, seg.span[k].size());
+    sentence_ids.clear();
+    EDGEMT_RETURN_IF_ERROR(rtok.encode_target(sentence, &sentence_ids));
+    if (sentence_ids.size() + 1 > static_cast<size_t>(rlim.max_target_length)) continue;
+    const size_t first = pairs.size();
+    bool fits = true;
+    for (size_t h = 0; h < nbest[k].size() && fits; ++h) {
+      std::vector<int32_t> src;
+      EDGEMT_RETURN_IF_ERROR(rtok.encode(seg.finish(k, tok.decode(nbest[k][h])), &src));
+      fits = src.size() <= static_cast<size_t>(rlim.max_source_length);
+      pairs.push_back({k, h});
+      rsrc.push_back(std::move(src));
+      rtgt.push_back(sentence_ids);
+    }
+    if (!fits) {  // this sentence keeps the search's order
+      pairs.resize(first);
+      rsrc.resize(first);
+      rtgt.resize(first);
+    }
+  }
+  if (pairs.empty()) return Status::ok();
+  // Longest sources first, so that each batch holds similar lengths.
+  std::vector<size_t> by_length(pairs.size());
+  std::iota(by_length.begin(), by_length.end(), size_t{0});
+  std::sort(by_length.begin(), by_length.end(), [&](size_t a, size_t b) {
+    return rsrc[a].size() != rsrc[b].size() ? rsrc[a].size() > rsrc[b].size() : a < b;
+  });
+  std::vector<std::span<const int32_t>> src_views, tgt_views;
+  for (size_t i : by_length) {
+    src_views.emplace_back(rsrc[i]);
+    tgt_views.emplace_back(rtgt[i]);
+  }
+  std::vector<std::vector<float>> lps;
+  EDGEMT_RETURN_IF_ERROR(reverse_->score_ids(src_views, tgt_views, &lps));
+  std::vector<std::vector<float>> combined(seg.ids.size());
+  for (size_t j = 0; j < by_length.size(); ++j) {
+    const Pair& p = pairs[by_length[j]];
+    const std::vector<float>& lp = lps[j];
+    double sum = 0.0;
+    for (float x : lp) sum += x;
+    if (combined[p.k].empty()) combined[p.k].assign(nbest[p.k].size(), 0.0f);
+    combined[p.k][p.h] = scores[p.k][p.h] + weight * static_cast<float>(sum / std::max<size_t>(1, lp.size()));
+  }
+  for (size_t k = 0; k < seg.ids.size(); ++k) {
+    if (combined[k].empty()) continue;
+    std::vector<size_t>& o = (*order)[k];
+    o.resize(combined[k].size());
+    std::iota(o.begin(), o.end(), size_t{0});
+    std::stable_sort(o.begin(), o.end(), [&](size_t a, size_t b) { return combined[k][a] > combined[k][b]; });
+  }
+  return Status::ok();
+}
+
+Status Translator::run_protected(const std::vector<std::string>& texts, Segments* seg,
+                                 const SearchParams& params, std::vector<std::vector<int32_t>>* best,
+                                 size_t nbest_count, std::vector<std::vector<std::vector<int32_t>>>* nbest,
+                                 std::vector<std::vector<float>>* scores,
+                                 std::vector<std::vector<std::vector<float>>>* token_logprobs,
+                                 std::vector<std::vector<std::vector<int32_t>>>* alignments) {
   best->resize(seg->ids.size());
   EDGEMT_RETURN_IF_ERROR(
       run_chunked(views_of(seg->ids), *best, params, nbest_count, nbest, scores, token_logprobs, alignments));
@@ -617,11 +761,14 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
   }
   auto p = resolve(text_defaults(options));
   if (!p) return p.status();
+  auto rerank = call_rerank_weight(options);
+  if (!rerank) return rerank.status();
   const bool split = options.split_sentences.value_or(true);
   Segments seg;
   EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
   std::vector<std::vector<int32_t>> out;
-  EDGEMT_RETURN_IF_ERROR(run_segments(texts, &seg, p.value(), &out));
+  EDGEMT_RETURN_IF_ERROR(
+      run_segments(texts, &seg, p.value(), &out, 0, nullptr, nullptr, nullptr, nullptr, rerank.value()));
   std::vector<std::string> result(texts.size());
   const Tokenizer& tok = model_->tokenizer();
   ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
@@ -841,13 +988,15 @@ Status Translator::run_text_nbest(const std::vector<std::string>& texts, size_t 
   if (num_hypotheses < 1) return invalid_argument("num_hypotheses must be at least 1");
   auto p = resolve(text_defaults(options));
   if (!p) return p.status();
+  auto rerank = call_rerank_weight(options);
+  if (!rerank) return rerank.status();
   p.value().greedy_scores = scored;
   p.value().alignments = aligned;
   EDGEMT_RETURN_IF_ERROR(
       segment(texts, options.split_sentences.value_or(true), protection(options), &run->seg));
   return run_segments(texts, &run->seg, p.value(), &run->best, num_hypotheses, &run->hyps,
                       scored ? &run->scores : nullptr, scored ? &run->lps : nullptr,
-                      aligned ? &run->aligns : nullptr);
+                      aligned ? &run->aligns : nullptr, rerank.value());
 }
 
 Translator::Aligner Translator::aligner(const TranslateOptions& options, size_t num_hypotheses) {

@@ -125,6 +125,10 @@ struct TranslateOptions {
   // layer (transformer-guided-alignment-layer, as marian-decoder --alignment); else
   // SearchParams::alignment_layer -1, heads averaged. Set: that layer, heads averaged.
   std::optional<int> alignment_layer;
+  // Text calls with a reranker (Translator::set_reranker): the weight of the backward
+  // score. Unset: the reranker's; 0: no reranking for this call. Set above 0 on a
+  // translator without a reranker: an error.
+  std::optional<float> rerank_weight;
 };
 
 // A translation with its scores (Translator::translate_scored).
@@ -266,6 +270,23 @@ class Translator {
                                                   const std::vector<std::string>& targets,
                                                   std::vector<std::vector<int32_t>>* target_ids = nullptr);
 
+  // Reranking with a reverse model (noisy-channel reranking): the text calls (translate,
+  // translate_nbest, translate_scored, and every document format) find each sentence's
+  // `beam` hypotheses as usual, score each backwards with `reverse`, a model of the
+  // opposite direction (the source sentence's log-probability given the hypothesis, per
+  // source token: does the translation say what the source says?) and rank them by the
+  // search's score + weight * that; the first is the translation. A sentence whose pair is
+  // too long for `reverse`'s limits keeps the search's order. Costs one forced decoding
+  // per hypothesis (about as much again as the search at beam 4). Greedy search (beam 1)
+  // and the ids calls are not reranked. Hypotheses keep their own scores (n-best lists are
+  // in the reranked order). `reverse` must translate this model's target language to its
+  // source language where both models name theirs; weight: finite, >= 0 (0: off).
+  // nullptr removes the reranker.
+  static constexpr float kDefaultRerankWeight = 0.3f;
+  Status set_reranker(std::unique_ptr<Translator> reverse, float weight = kDefaultRerankWeight);
+  const Translator* reranker() const { return reverse_.get(); }
+  float rerank_weight() const { return rerank_weight_; }
+
   const Model& model() const { return *model_; }
   std::shared_ptr<const Model> shared_model() const { return model_; }
   // The limits this translator was planned for (options resolved against the model).
@@ -321,12 +342,30 @@ class Translator {
   // whose spans left in place did not all come through (spans_kept: in its best
   // translation, and in each of its n-best where asked) is translated again with markers
   // for them (SpanMode::kMarkers): its kept, ids and outputs are replaced.
+  // rerank_weight > 0 (with a reranker and beam search): each sentence's hypotheses are
+  // reranked (rerank_segments) and best[k] is the first of them; the lists the caller
+  // asked for come back in that order, cut to nbest_count.
   Status run_segments(const std::vector<std::string>& texts, Segments* seg, const SearchParams& params,
                       std::vector<std::vector<int32_t>>* best, size_t nbest_count = 0,
                       std::vector<std::vector<std::vector<int32_t>>>* nbest = nullptr,
                       std::vector<std::vector<float>>* scores = nullptr,
                       std::vector<std::vector<std::vector<float>>>* token_logprobs = nullptr,
-                      std::vector<std::vector<std::vector<int32_t>>>* alignments = nullptr);
+                      std::vector<std::vector<std::vector<int32_t>>>* alignments = nullptr,
+                      float rerank_weight = 0.0f);
+  Status run_protected(const std::vector<std::string>& texts, Segments* seg, const SearchParams& params,
+                       std::vector<std::vector<int32_t>>* best, size_t nbest_count,
+                       std::vector<std::vector<std::vector<int32_t>>>* nbest,
+                       std::vector<std::vector<float>>* scores,
+                       std::vector<std::vector<std::vector<float>>>* token_logprobs,
+                       std::vector<std::vector<std::vector<int32_t>>>* alignments);
+  // Each sentence's order of its hypotheses (indexes into nbest[k]) by score + weight *
+  // the reverse model's per-token log-probability of the sentence given the hypothesis.
+  Status rerank_segments(const std::vector<std::string>& texts, const Segments& seg,
+                         const std::vector<std::vector<std::vector<int32_t>>>& nbest,
+                         const std::vector<std::vector<float>>& scores, float weight,
+                         std::vector<std::vector<size_t>>* order);
+  // The call's rerank weight (options over the translator's); 0: none.
+  Expected<float> call_rerank_weight(const TranslateOptions& options) const;
   // The n-best search of the text calls (translate_nbest, translate_scored, the HTML
   // aligner): texts segmented (options' splitting and protection), each sentence's
   // hypotheses found with options; `scored` adds their scores and token log-probabilities
@@ -379,6 +418,8 @@ class Translator {
   std::vector<size_t> order_;
   std::vector<std::span<const int32_t>> views_;
   std::unique_ptr<SentenceSplitter> splitter_;  // made on the first split call
+  std::unique_ptr<Translator> reverse_;         // set_reranker's
+  float rerank_weight_ = 0.0f;
 };
 
 // The instruction set the kernels run with in this process (best the CPU supports, or

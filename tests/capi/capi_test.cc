@@ -531,6 +531,54 @@ TEST(CApiBundled, TranslatesADocumentLikeTheCppApi) {
   edgemt_model_free(m);
 }
 
+// edgemt_translator_set_reranker gives what the C++ API's set_reranker gives; a model of
+// the same direction, a bad weight and NULLs are refused; NULL removes the reranker.
+TEST(CApiBundled, RerankerLikeTheCppApi) {
+  const char *fwd_path = nullptr, *rev_path = nullptr;
+  ASSERT_EQ(edgemt_bundled_model_path("en", "de", &fwd_path), EDGEMT_OK) << edgemt_last_error();
+  const std::string fwd_file(fwd_path);
+  ASSERT_EQ(edgemt_bundled_model_path("de", "en", &rev_path), EDGEMT_OK) << edgemt_last_error();
+  const std::string rev_file(rev_path);
+  edgemt_model *fwd = nullptr, *rev = nullptr;
+  ASSERT_EQ(edgemt_model_load(fwd_file.c_str(), &fwd), EDGEMT_OK) << edgemt_last_error();
+  ASSERT_EQ(edgemt_model_load(rev_file.c_str(), &rev), EDGEMT_OK) << edgemt_last_error();
+  edgemt_translator* tr = nullptr;
+  ASSERT_EQ(edgemt_translator_create(fwd, nullptr, &tr), EDGEMT_OK) << edgemt_last_error();
+  EXPECT_EQ(edgemt_translator_set_reranker(tr, fwd, 0.3f), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(edgemt_last_error()).find("not de to en"), std::string::npos) << edgemt_last_error();
+  EXPECT_EQ(edgemt_translator_set_reranker(tr, rev, -1.0f), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_EQ(edgemt_translator_set_reranker(nullptr, rev, 0.3f), EDGEMT_INVALID_ARGUMENT);
+  ASSERT_EQ(edgemt_translator_set_reranker(tr, rev, 3.0f), EDGEMT_OK) << edgemt_last_error();
+  edgemt_model_free(rev);  // the translator keeps it alive
+  const std::vector<const char*> texts = {"I would like a cup of coffee, please.",
+                                          "Where is the nearest train station?",
+                                          "She forgot her umbrella at the restaurant."};
+  const char* const* got = nullptr;
+  ASSERT_EQ(edgemt_translate(tr, texts.data(), texts.size(), nullptr, &got), EDGEMT_OK)
+      << edgemt_last_error();
+  auto cpp = edgemt::Translator::create(fwd_file, {});
+  ASSERT_TRUE(cpp.has_value());
+  edgemt::TranslatorOptions ro;
+  ro.max_beam = 1;
+  auto cpp_rev = edgemt::Translator::create(rev_file, ro);
+  ASSERT_TRUE(cpp_rev.has_value());
+  ASSERT_TRUE(cpp.value()->set_reranker(std::move(cpp_rev.value()), 3.0f).is_ok());
+  const std::vector<std::string> in(texts.begin(), texts.end());
+  auto want = cpp.value()->translate(in, {});
+  ASSERT_TRUE(want.has_value());
+  for (size_t i = 0; i < texts.size(); ++i) EXPECT_EQ(std::string(got[i]), want.value()[i]) << texts[i];
+  // Removed: the search's own translations again.
+  ASSERT_EQ(edgemt_translator_set_reranker(tr, nullptr, 0.0f), EDGEMT_OK);
+  ASSERT_TRUE(cpp.value()->set_reranker(nullptr).is_ok());
+  want = cpp.value()->translate(in, {});
+  ASSERT_TRUE(want.has_value());
+  ASSERT_EQ(edgemt_translate(tr, texts.data(), texts.size(), nullptr, &got), EDGEMT_OK)
+      << edgemt_last_error();
+  for (size_t i = 0; i < texts.size(); ++i) EXPECT_EQ(std::string(got[i]), want.value()[i]) << texts[i];
+  edgemt_translator_free(tr);
+  edgemt_model_free(fwd);
+}
+
 // $EDGEMT_MODELS_DIR is looked up first; a pair no model translates goes through a pivot
 // language where two chain, English preferred (only the file names count here).
 TEST(CApiBundled, RouteThroughAPivot) {

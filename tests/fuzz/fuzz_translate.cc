@@ -3,15 +3,49 @@
 //   - translate() succeeds on any text and returns exactly one string per line;
 //   - an empty or whitespace-only line gives "";
 //   - the same lines give the same translations again (no state leaks between calls)
-//     and alone as in a batch (outputs do not depend on batching).
+//     and alone as in a batch (outputs do not depend on batching);
+//   - with a reranker (the bundled German->English model scoring backwards, small limits
+//     so that many pairs do not fit and keep the search's order), each line's
+//     translation is one of the beam's hypotheses, and a blank line still gives "".
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
+
+// The fixed model (English->German) with a reranker: the bundled German->English model,
+// with small limits so that many pairs do not fit and keep the search's order.
+edgemt::Translator& reranking_translator() {
+  static const std::unique_ptr<edgemt::Translator> t = [] {
+    edgemt::TranslatorOptions o;
+    o.max_batch = 4;
+    o.max_beam = 2;
+    o.max_source_length = 24;
+    o.max_target_length = 8;
+    auto r = edgemt::Translator::create(edgemt::fuzz::fixed_model(), o);
+    o.max_beam = 1;
+    o.max_source_length = 16;
+    o.max_target_length = 24;
+    auto back = edgemt::Translator::create(EDGEMT_FUZZ_REVERSE_MODEL, o);
+    if (!r || !back) {
+      std::fprintf(stderr, "fuzz: cannot create the reranking translators\n");
+      std::exit(1);
+    }
+    if (const edgemt::Status st = r.value()->set_reranker(std::move(back.value()), 1.0f); !st.is_ok()) {
+      std::fprintf(stderr, "fuzz: set_reranker: %s\n", st.to_string().c_str());
+      std::exit(1);
+    }
+    return std::move(r.value());
+  }();
+  return *t;
+}
 
 bool blank(const std::string& s) {
   for (char c : s)
@@ -50,6 +84,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       EDGEMT_FUZZ_CHECK(one.has_value() && one.value().size() == 1, "translating line %zu alone failed", i);
       EDGEMT_FUZZ_CHECK(one.value()[0] == out[i], "line %zu: '%s' alone but '%s' in a batch", i,
                         one.value()[0].c_str(), out[i].c_str());
+    }
+    TranslateOptions o;
+    o.beam = 2;
+    o.split_sentences = false;
+    auto reranked = reranking_translator().translate(lines, o);
+    EDGEMT_FUZZ_CHECK(reranked.has_value() && reranked.value().size() == lines.size(), "reranking failed: %s",
+                      reranked.has_value() ? "wrong count" : reranked.status().to_string().c_str());
+    auto nbest = t.translate_nbest(lines, 2, o);
+    EDGEMT_FUZZ_CHECK(nbest.has_value(), "translate_nbest failed");
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const std::vector<std::string>& h = nbest.value()[i];
+      EDGEMT_FUZZ_CHECK(std::find(h.begin(), h.end(), reranked.value()[i]) != h.end(),
+                        "line %zu: reranked '%s' is none of the beam's hypotheses", i,
+                        reranked.value()[i].c_str());
+      EDGEMT_FUZZ_CHECK(!blank(lines[i]) || reranked.value()[i].empty(), "blank line %zu reranked to '%s'", i,
+                        reranked.value()[i].c_str());
     }
   }
   return 0;

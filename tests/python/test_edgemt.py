@@ -373,6 +373,40 @@ def test_errors_are_python_exceptions():
         pass
 
 
+def test_rerank_with_the_bundled_reverse_model():
+    # rerank=True picks the bundled de->en model; the choice is among the beam's own
+    # hypotheses, the one with the best search score + weight * backward per-token score.
+    texts = ["I would like a cup of coffee, please.", "She forgot her umbrella at the restaurant.",
+             "The cat sat on the mat."]
+    plain = edgemt.Translator(source_lang="en", target_lang="de", max_beam=4)
+    back = edgemt.Translator(source_lang="de", target_lang="en")
+    reranked = edgemt.Translator(source_lang="en", target_lang="de", max_beam=4, rerank=True, rerank_weight=3.0)
+    got = reranked.translate(texts, beam_size=4, split_sentences=False, protect_spans=False)
+    changed = 0
+    for text, out in zip(texts, got):
+        scored = plain.translate_scored(text, num_hypotheses=4, beam_size=4, split_sentences=False,
+                                        protect_spans=False)
+        hyps = [(h["translation"], h["score"]) for h in scored["n_best"]]
+        combined = []
+        for hyp, score in hyps:
+            lps = back.score(hyp, text)
+            combined.append(score + 3.0 * sum(lps) / len(lps))
+        best = max(range(len(hyps)), key=lambda i: combined[i])
+        assert out == hyps[best][0], (text, out, hyps, combined)
+        changed += best != 0
+    assert changed > 0, "a heavy weight changed nothing"
+    reranked.set_reranker(None)
+    assert reranked.translate(texts, beam_size=4, split_sentences=False, protect_spans=False) == \
+        plain.translate(texts, beam_size=4, split_sentences=False, protect_spans=False)
+    for bad in (lambda: reranked.set_reranker(plain.model), lambda: reranked.set_reranker(True, -1.0)):
+        try:
+            bad()
+        except ValueError:
+            pass
+        else:
+            raise AssertionError("a bad reranker did not raise")
+
+
 def test_sampling_is_seeded():
     """sampling_topk draws tokens: the same seed gives the same outputs (in a batch or one
     by one), three seeds do not all agree; at a tiny temperature it is greedy search."""
