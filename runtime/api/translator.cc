@@ -462,8 +462,48 @@ Status Translator::rerank_segments(const std::vector<std::string>& texts, const 
                                    const std::vector<std::vector<std::vector<int32_t>>>& nbest,
                                    const std::vector<std::vector<float>>& scores, float weight,
                                    std::vector<std::vector<size_t>>* order) {
-  order->assign(seg.ids.size(), {});
   const Tokenizer& tok = model_->tokenizer();
+  return rerank_core(
+      seg.ids.size(),
+      [&](size_t k, std::string_view* sentence) {
+        if (!seg.kept.empty() && seg.kept[k].verbatim) return false;
+        const std::string_view text = texts[seg.text[k]];
+        *sentence = seg.span.empty() ? text : text.substr(seg.span[k].begin, seg.span[k].size());
+        return true;
+      },
+      [&](size_t k, size_t h) { return seg.finish(k, tok.decode(nbest[k][h])); }, nbest, scores, weight,
+      order);
+}
+
+Status Translator::rerank_hypotheses(const std::vector<std::string>& sources,
+                                     const std::vector<std::vector<std::vector<int32_t>>>& hypotheses,
+                                     const std::vector<std::vector<float>>& scores,
+                                     std::vector<std::vector<size_t>>* order, std::optional<float> weight) {
+  if (reverse_ == nullptr) return invalid_argument("rerank_hypotheses: no reranker (set_reranker)");
+  const float w = weight.value_or(rerank_weight_);
+  if (!std::isfinite(w) || w < 0.0f)
+    return invalid_argument("rerank weight " + std::to_string(w) + " is not a finite number >= 0");
+  if (hypotheses.size() != sources.size() || scores.size() != sources.size())
+    return invalid_argument("rerank_hypotheses: " + std::to_string(sources.size()) + " sources, " +
+                            std::to_string(hypotheses.size()) + " hypothesis lists and " +
+                            std::to_string(scores.size()) + " score lists");
+  const Tokenizer& tok = model_->tokenizer();
+  return rerank_core(
+      sources.size(),
+      [&](size_t k, std::string_view* sentence) {
+        *sentence = sources[k];
+        return true;
+      },
+      [&](size_t k, size_t h) { return tok.decode(hypotheses[k][h]); }, hypotheses, scores, w, order);
+}
+
+Status Translator::rerank_core(size_t n, const std::function<bool(size_t, std::string_view*)>& sentence_of,
+                               const std::function<std::string(size_t, size_t)>& hypothesis_of,
+                               const std::vector<std::vector<std::vector<int32_t>>>& nbest,
+                               const std::vector<std::vector<float>>& scores, float weight,
+                               std::vector<std::vector<size_t>>* order) {
+  order->assign(n, {});
+  if (!(weight > 0.0f)) return Status::ok();
   const Tokenizer& rtok = reverse_->model().tokenizer();
   const EngineLimits& rlim = reverse_->limits();
   // The backward pairs: (hypothesis as the reverse model's source, sentence as its target).
@@ -473,13 +513,11 @@ Status Translator::rerank_segments(const std::vector<std::string>& texts, const 
   std::vector<Pair> pairs;
   std::vector<std::vector<int32_t>> rsrc, rtgt;
   std::vector<int32_t> sentence_ids;
-  for (size_t k = 0; k < seg.ids.size(); ++k) {
+  for (size_t k = 0; k < n; ++k) {
     if (k >= nbest.size() || nbest[k].size() < 2 || k >= scores.size() || scores[k].size() != nbest[k].size())
       continue;
-    if (!seg.kept.empty() && seg.kept[k].verbatim) continue;
-    const std::string_view text = texts[seg.text[k]];
-    const std::string_view sentence =
-        seg.span.empty() ? text : text.substr(seg.span[k].begin, seg.span[k].size());
+    std::string_view sentence;
+    if (!sentence_of(k, &sentence)) continue;
     sentence_ids.clear();
     EDGEMT_RETURN_IF_ERROR(rtok.encode_target(sentence, &sentence_ids));
     if (sentence_ids.size() + 1 > static_cast<size_t>(rlim.max_target_length)) continue;
@@ -487,7 +525,7 @@ Status Translator::rerank_segments(const std::vector<std::string>& texts, const 
     bool fits = true;
     for (size_t h = 0; h < nbest[k].size() && fits; ++h) {
       std::vector<int32_t> src;
-      EDGEMT_RETURN_IF_ERROR(rtok.encode(seg.finish(k, tok.decode(nbest[k][h])), &src));
+      EDGEMT_RETURN_IF_ERROR(rtok.encode(hypothesis_of(k, h), &src));
       fits = src.size() <= static_cast<size_t>(rlim.max_source_length);
       pairs.push_back({k, h});
       rsrc.push_back(std::move(src));
@@ -513,7 +551,7 @@ Status Translator::rerank_segments(const std::vector<std::string>& texts, const 
   }
   std::vector<std::vector<float>> lps;
   EDGEMT_RETURN_IF_ERROR(reverse_->score_ids(src_views, tgt_views, &lps));
-  std::vector<std::vector<float>> combined(seg.ids.size());
+  std::vector<std::vector<float>> combined(n);
   for (size_t j = 0; j < by_length.size(); ++j) {
     const Pair& p = pairs[by_length[j]];
     const std::vector<float>& lp = lps[j];
@@ -522,7 +560,7 @@ Status Translator::rerank_segments(const std::vector<std::string>& texts, const 
     if (combined[p.k].empty()) combined[p.k].assign(nbest[p.k].size(), 0.0f);
     combined[p.k][p.h] = scores[p.k][p.h] + weight * static_cast<float>(sum / std::max<size_t>(1, lp.size()));
   }
-  for (size_t k = 0; k < seg.ids.size(); ++k) {
+  for (size_t k = 0; k < n; ++k) {
     if (combined[k].empty()) continue;
     std::vector<size_t>& o = (*order)[k];
     o.resize(combined[k].size());

@@ -285,6 +285,15 @@ class Translator {
   static constexpr float kDefaultRerankWeight = 0.3f;
   Status set_reranker(std::unique_ptr<Translator> reverse, float weight = kDefaultRerankWeight);
   const Translator* reranker() const { return reverse_.get(); }
+  // Reranks hypotheses an ids call found (translate_ids_nbest with scores; edgemt-server's
+  // workers): hypotheses[i], with their search scores scores[i], translate the source text
+  // sources[i]; (*order)[i] receives their indexes best first by the reranked score
+  // (empty where there are fewer than two, or the pair does not fit the reverse model's
+  // limits: the search's order stands). Needs a reranker; weight unset: the reranker's.
+  Status rerank_hypotheses(const std::vector<std::string>& sources,
+                           const std::vector<std::vector<std::vector<int32_t>>>& hypotheses,
+                           const std::vector<std::vector<float>>& scores,
+                           std::vector<std::vector<size_t>>* order, std::optional<float> weight = {});
   float rerank_weight() const { return rerank_weight_; }
 
   const Model& model() const { return *model_; }
@@ -364,6 +373,13 @@ class Translator {
                          const std::vector<std::vector<std::vector<int32_t>>>& nbest,
                          const std::vector<std::vector<float>>& scores, float weight,
                          std::vector<std::vector<size_t>>* order);
+  // Both: n sentences; sentence_of(k, &text) false skips sentence k; hypothesis_of(k, h)
+  // gives hypothesis h's text.
+  Status rerank_core(size_t n, const std::function<bool(size_t, std::string_view*)>& sentence_of,
+                     const std::function<std::string(size_t, size_t)>& hypothesis_of,
+                     const std::vector<std::vector<std::vector<int32_t>>>& nbest,
+                     const std::vector<std::vector<float>>& scores, float weight,
+                     std::vector<std::vector<size_t>>* order);
   // The call's rerank weight (options over the translator's); 0: none.
   Expected<float> call_rerank_weight(const TranslateOptions& options) const;
   // The n-best search of the text calls (translate_nbest, translate_scored, the HTML

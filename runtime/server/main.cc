@@ -58,6 +58,11 @@ options:
                       2; 0: only the model's limit), so that a model repeating itself
                       stops early
   --max-length-offset B  (default 10)
+  --rerank            rerank each segment's beam hypotheses with the served model of the
+                      opposite direction (de->en for en->de; noisy-channel reranking: a
+                      little better, about 2.5-3 times the translation time); a model
+                      whose reverse is not served is not reranked
+  --rerank-weight W   the reverse model's weight (default 0.3)
   --api-keys FILE     require api_key, one key per line of FILE
   --http-threads N    connections handled at once (default 256; a connection holds its
                       thread while kept alive, so set it above the number of clients)
@@ -147,6 +152,25 @@ std::string apply(Args* a, const std::string& name, const std::string& value, bo
     a->service.max_length_factor = f;
     return "";
   }
+  if (name == "rerank-weight") {
+    char* end = nullptr;
+    const float f = std::strtof(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(f >= 0.0f && f <= 100.0f))
+      return "--rerank-weight needs a number in [0, 100]";
+    a->service.rerank_weight = f;
+    return "";
+  }
+  if (name == "rerank") {
+    *has_value = !value.empty();
+    if (value.empty() || value == "true" || value == "1" || value == "yes") {
+      a->service.rerank = true;
+    } else if (value == "false" || value == "0" || value == "no") {
+      a->service.rerank = false;
+    } else {
+      return "rerank must be true or false";
+    }
+    return "";
+  }
   if (name == "http-threads") return num(1, 4096, &a->http_threads);
   if (name == "timeout") {
     long s = 0;
@@ -223,7 +247,7 @@ int parse_args(int argc, char** argv, Args* a) {
       }
       continue;
     }
-    const bool flag = name == "no-batching";
+    const bool flag = name == "no-batching" || name == "rerank";
     if (!flag && !inline_value) {
       if (i + 1 >= argc) {
         std::cerr << "edgemt-server: --" << name << " needs a value\n";
@@ -390,6 +414,18 @@ int main(int argc, char** argv) {
   std::string pairs;
   for (const server::ModelEntry& e : service.value()->models())
     pairs += (pairs.empty() ? "" : ", ") + e.source + "->" + e.target;
+  if (args.service.rerank) {
+    const std::vector<server::ModelEntry>& ms = service.value()->models();
+    for (size_t i = 0; i < ms.size(); ++i) {
+      const int r = service.value()->reranker(static_cast<int>(i));
+      if (r >= 0)
+        std::fprintf(stderr, "edgemt-server: %s->%s reranked with %s\n", ms[i].source.c_str(),
+                     ms[i].target.c_str(), ms[static_cast<size_t>(r)].path.c_str());
+      else
+        std::fprintf(stderr, "edgemt-server: warning: %s->%s is not reranked: no %s->%s model is served\n",
+                     ms[i].source.c_str(), ms[i].target.c_str(), ms[i].target.c_str(), ms[i].source.c_str());
+    }
+  }
   std::printf("edgemt-server listening on http://%s:%d (%s; isa %s; batching %s)\n", args.host.c_str(), port,
               pairs.c_str(), active_isa(), args.service.batching ? "on" : "off");
   std::fflush(stdout);

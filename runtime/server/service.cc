@@ -40,7 +40,8 @@ class ModelWorkers {
   ModelWorkers(std::shared_ptr<const Model> model, const ServiceOptions& o)
       : model_(std::move(model)), o_(o) {}
 
-  Status start() {
+  // reverse (optional): each worker's translator reranks with its own translator of it.
+  Status start(const std::shared_ptr<const Model>& reverse) {
     TranslatorOptions to;
     to.max_batch = o_.max_batch;
     to.max_beam = std::max({o_.beam, model_->generation().num_beams, o_.max_alternatives + 1, 1});
@@ -49,11 +50,20 @@ class ModelWorkers {
     if (threads <= 0)
       threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, o_.workers));
     to.num_threads = threads;
+    TranslatorOptions ro = to;
+    ro.max_beam = 1;
+    ro.max_source_length = 0;  // the reverse model's own limits (a translation may be longer)
     for (int w = 0; w < o_.workers; ++w) {
       auto t = Translator::create(model_, to);
       if (!t) return t.status();
+      if (reverse != nullptr) {
+        auto r = Translator::create(reverse, ro);
+        if (!r) return r.status();
+        EDGEMT_RETURN_IF_ERROR(t.value()->set_reranker(std::move(r.value()), o_.rerank_weight));
+      }
       translators_.push_back(std::move(t.value()));
     }
+    reranked_ = reverse != nullptr;
     for (int w = 0; w < o_.workers; ++w) threads_.emplace_back([this, w] { loop(*translators_[w]); });
     return Status::ok();
   }
@@ -82,6 +92,7 @@ class ModelWorkers {
         segs[i].ids.clear();  // blank: translates to ""
       } else {
         ++pending;
+        if (reranked_) segs[i].source = texts[i];
       }
     }
     if (pending > static_cast<size_t>(o_.queue_capacity)) {
@@ -189,7 +200,11 @@ class ModelWorkers {
     std::vector<std::span<const int32_t>> src;
     std::vector<std::vector<int32_t>> out;
     std::vector<std::vector<std::vector<int32_t>>> nbest, aligns;
+    std::vector<std::vector<float>> scores;
+    std::vector<std::vector<size_t>> order;
+    std::vector<std::string> sources;
     const Tokenizer& tok = model_->tokenizer();
+    const bool rerank = tr.reranker() != nullptr;
     TranslateOptions opts;
     opts.repetition_guard = true;  // text for people, as Translator::translate
     if (o_.beam > 0) opts.beam = o_.beam;
@@ -204,15 +219,33 @@ class ModelWorkers {
       const int alternatives = batch.front().job->alternatives_;
       const bool align = batch.front().job->align_;
       Status s;
-      if (alternatives == 0 && !align) {
+      const bool best_only = alternatives == 0 && !align && !(rerank && default_beam > 1);
+      if (best_only) {
         out.resize(src.size());
         s = tr.translate_ids(src, std::span(out), opts);
       } else {
         // Alternatives come from the beam's other hypotheses: the beam is at least 1 + n.
         TranslateOptions o = opts;
         if (alternatives > 0) o.beam = std::max(default_beam, alternatives + 1);
-        s = tr.translate_ids_nbest(src, static_cast<size_t>(alternatives + 1) * 2, &nbest, o, nullptr,
-                                   nullptr, align ? &aligns : nullptr);
+        const size_t count = std::max(static_cast<size_t>(alternatives + 1) * 2,
+                                      static_cast<size_t>(o.beam.value_or(default_beam)));
+        s = tr.translate_ids_nbest(src, count, &nbest, o, rerank ? &scores : nullptr, nullptr,
+                                   align ? &aligns : nullptr);
+        if (s.is_ok() && rerank) {  // each segment's hypotheses in the reranked order
+          sources.clear();
+          for (const Item& it : batch) sources.push_back(it.job->segments_[it.segment].source);
+          s = tr.rerank_hypotheses(sources, nbest, scores, &order);
+          for (size_t i = 0; s.is_ok() && i < order.size(); ++i) {
+            if (order[i].empty()) continue;
+            std::vector<std::vector<int32_t>> h, a;
+            for (size_t j : order[i]) {
+              h.push_back(std::move(nbest[i][j]));
+              if (align) a.push_back(std::move(aligns[i][j]));
+            }
+            nbest[i] = std::move(h);
+            if (align) aligns[i] = std::move(a);
+          }
+        }
       }
       for (size_t i = 0; i < batch.size(); ++i) {
         Job& job = *batch[i].job;
@@ -224,7 +257,7 @@ class ModelWorkers {
             seg.target_ids = nbest[i][0];
             seg.alignment = aligns[i][0];
           }
-          if (alternatives == 0 && !align) {
+          if (best_only) {
             seg.text = tok.decode(out[i]);
           } else {
             // Best first; alternatives are the next distinct texts.
@@ -248,6 +281,7 @@ class ModelWorkers {
 
   std::shared_ptr<const Model> model_;
   ServiceOptions o_;
+  bool reranked_ = false;  // the workers' translators have a reranker
   std::vector<std::unique_ptr<Translator>> translators_;
   std::vector<std::thread> threads_;
   mutable std::mutex mu_;
@@ -296,8 +330,11 @@ Expected<std::unique_ptr<TranslationService>> TranslationService::create(
       options.queue_capacity < 1 || options.max_source_length < 2 || options.max_alternatives < 0 ||
       options.beam < 0 || !(options.max_length_factor >= 0.0f && options.max_length_factor <= 1000.0f))
     return invalid_argument("service options out of range");
+  if (options.rerank && !(options.rerank_weight >= 0.0f && options.rerank_weight <= 100.0f))
+    return invalid_argument("rerank weight out of range [0, 100]");
   std::unique_ptr<TranslationService> s(new TranslationService());
   s->options_ = options;
+  std::vector<std::shared_ptr<const Model>> loaded;
   for (const ModelEntry& m : models) {
     auto model = Model::load(m.path);
     if (!model) return model.status();
@@ -309,15 +346,26 @@ Expected<std::unique_ptr<TranslationService>> TranslationService::create(
     }
     if (s->find(e.source, e.target) >= 0)
       return invalid_argument(m.path + ": a second model for " + e.source + " -> " + e.target);
-    auto w = std::make_unique<ModelWorkers>(std::move(model.value()), options);
-    EDGEMT_RETURN_IF_ERROR(w->start());
     s->entries_.push_back(e);
+    loaded.push_back(std::move(model.value()));
+  }
+  // Each model's workers start with its reverse model (where reranking and one is served).
+  for (size_t i = 0; i < loaded.size(); ++i) {
+    const int r = options.rerank ? s->find(s->entries_[i].target, s->entries_[i].source) : -1;
+    s->rerankers_.push_back(r);
+    auto w = std::make_unique<ModelWorkers>(loaded[i], options);
+    EDGEMT_RETURN_IF_ERROR(w->start(r >= 0 ? loaded[static_cast<size_t>(r)] : nullptr));
     s->models_.push_back(std::move(w));
   }
   return s;
 }
 
 TranslationService::~TranslationService() { shutdown(); }
+
+int TranslationService::reranker(int model) const {
+  if (model < 0 || static_cast<size_t>(model) >= rerankers_.size()) return -1;
+  return rerankers_[static_cast<size_t>(model)];
+}
 
 int TranslationService::find(const std::string& source, const std::string& target) const {
   for (size_t i = 0; i < entries_.size(); ++i)

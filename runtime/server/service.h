@@ -40,6 +40,10 @@ struct ServiceOptions {
   // with it. 0: off.
   float max_length_factor = 2.0f;
   int max_length_offset = 10;
+  // Reranking (Translator::set_reranker): a model whose reverse is served too (de->en for
+  // en->de) has each segment's beam hypotheses reranked with it, weight rerank_weight.
+  bool rerank = false;
+  float rerank_weight = 0.3f;
 };
 
 // One model file and the language pair it serves.
@@ -58,6 +62,7 @@ class Job {
  public:
   struct Segment {
     std::vector<int32_t> ids;               // source ids with the final eos; empty: blank text, nothing to do
+    std::string source;                     // the text, kept where the model's hypotheses are reranked
     std::string text;                       // the best translation
     std::vector<std::string> alternatives;  // the next best, when asked for
     // With alignments: the best translation's ids and each one's aligned source position
@@ -112,6 +117,8 @@ class TranslationService {
   ~TranslationService();  // shutdown()
 
   const std::vector<ModelEntry>& models() const { return entries_; }
+  // The model reranking model `model`'s hypotheses (ServiceOptions::rerank), or -1.
+  int reranker(int model) const;
   // The model index serving source -> target, or -1.
   int find(const std::string& source, const std::string& target) const;
   // The models that translate source -> target, in order: the one serving the pair, else
@@ -146,6 +153,7 @@ class TranslationService {
   ServiceOptions options_;
   std::vector<ModelEntry> entries_;
   std::vector<std::unique_ptr<ModelWorkers>> models_;
+  std::vector<int> rerankers_;  // per model: reranker()'s
 };
 
 }  // namespace edgemt::server

@@ -671,6 +671,64 @@ TEST(Api, AlternativesAreDistinctBeamHypotheses) {
   EXPECT_GT(total, kSentences.size());  // a 4-beam gives alternatives for most sentences
 }
 
+// --rerank: a served pair whose reverse is served too is reranked as the Translator with
+// set_reranker reranks (plain text, HTML, alternatives in the reranked order); a pair
+// without a served reverse is not; a heavy weight changes some translations.
+TEST(Service, RerankLikeTheTranslator) {
+  const std::vector<std::string> texts = {"I would like a cup of coffee, please.",
+                                          "She forgot her umbrella at the restaurant.",
+                                          "The cat sat on the mat. Where is the nearest train station?",
+                                          "My brother has been living in Berlin for three years.",
+                                          kSentences[0],
+                                          kSentences[5]};
+  ServiceOptions o;
+  o.threads = 1;
+  o.rerank = true;
+  o.rerank_weight = 3.0f;
+  auto s =
+      TranslationService::create({{kModel, "en", "de"}, {kModelDeEn, "de", "en"}, {kModel, "en", "fr"}}, o);
+  ASSERT_TRUE(s.has_value()) << s.status().to_string();
+  EXPECT_EQ(s.value()->reranker(0), 1);
+  EXPECT_EQ(s.value()->reranker(1), 0);
+  EXPECT_EQ(s.value()->reranker(2), -1);  // no fr->en model
+  LibreTranslateApi api(*s.value(), {});
+  TranslatorOptions ro;
+  ro.max_beam = 1;
+  auto plain = Translator::create(kModel, {});
+  auto reranked = Translator::create(kModel, {});
+  auto reverse = Translator::create(kModelDeEn, ro);
+  ASSERT_TRUE(plain.has_value() && reranked.has_value() && reverse.has_value());
+  ASSERT_TRUE(reranked.value()->set_reranker(std::move(reverse.value()), 3.0f).is_ok());
+  TranslateOptions to;  // as the service translates: its default length limit
+  to.max_length_factor = 2.0f;
+  to.max_length_offset = 10;
+  auto want = reranked.value()->translate(texts, to);
+  auto unranked = plain.value()->translate(texts, to);
+  ASSERT_TRUE(want.has_value() && unranked.has_value());
+  EXPECT_NE(want.value(), unranked.value());  // the weight is heavy enough to change some
+  HttpResponse r = post_json(api, {{"q", texts}, {"source", "en"}, {"target", "de"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["translatedText"].get<std::vector<std::string>>(), want.value());
+  // Alternatives: the best is still the reranked one.
+  r = post_json(api, {{"q", texts}, {"source", "en"}, {"target", "de"}, {"alternatives", 2}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["translatedText"].get<std::vector<std::string>>(), want.value());
+  // HTML goes through the same segments.
+  r = post_json(api,
+                {{"q", "<p>" + texts[1] + "</p>"}, {"source", "en"}, {"target", "de"}, {"format", "html"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  if (want.value()[1].find_first_of("<>&\"'") == std::string::npos) {
+    EXPECT_EQ(json::parse(r.body)["translatedText"], "<p>" + want.value()[1] + "</p>");
+  }
+  // The pair without a reverse: the plain translations.
+  r = post_json(api, {{"q", texts}, {"source", "en"}, {"target", "fr"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["translatedText"].get<std::vector<std::string>>(), unranked.value());
+  // A weight out of range is refused at start.
+  o.rerank_weight = -1.0f;
+  EXPECT_FALSE(TranslationService::create({{kModel, "en", "de"}, {kModelDeEn, "de", "en"}}, o).has_value());
+}
+
 // Concurrent requests are batched together and give the same outputs as one at a time.
 TEST(Service, DynamicBatchingKeepsOutputs) {
   const std::vector<std::string> ref = reference(kSentences);

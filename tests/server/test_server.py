@@ -308,7 +308,7 @@ def test_listen_backlog_is_raised():
 
 def test_bad_command_lines():
     for args in (["--port", "x"], ["--models", "/nonexistent"], ["--model", "/nonexistent.emt"], ["--bogus", "1"],
-                 ["--config", "/nonexistent.conf"]):
+                 ["--config", "/nonexistent.conf"], ["--rerank-weight", "x"], ["--rerank-weight", "-1"]):
         p = subprocess.run([*EMULATOR, SERVER, *args], capture_output=True, text=True, timeout=60)
         assert p.returncode != 0 and "edgemt-server:" in p.stderr, (args, p.returncode, p.stderr)
     with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:
@@ -320,6 +320,33 @@ def test_bad_command_lines():
         assert "batching off" in line, line
         p.send_signal(signal.SIGTERM)
         assert p.wait(timeout=60) == 0
+    finally:
+        os.unlink(conf)
+
+
+def test_rerank_from_the_config():
+    """rerank = true in a config: the served pair whose reverse is served is reranked (and
+    says so on standard error), and it translates."""
+    reverse = os.path.join(os.path.dirname(MODEL), "edgemt-de-en.emt")
+    if not os.path.exists(reverse):
+        raise Skip("no edgemt-de-en.emt beside the model")
+    with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:
+        f.write("port = 0\nrerank = true\nrerank-weight = 0.3\n")
+        conf = f.name
+    try:
+        p = subprocess.Popen([*EMULATOR, SERVER, "--config", conf, "--model", MODEL, "--model", reverse],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = p.stdout.readline()
+        port = int(line.split("http://")[1].split()[0].rsplit(":", 1)[1])
+        body = json.dumps({"q": "The file could not be opened.", "source": "en", "target": "de"}).encode()
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/translate", data=body,
+                                     headers={"Content-Type": "application/json"})
+        out = json.loads(urllib.request.urlopen(req, timeout=60).read())
+        assert out["translatedText"].strip(), out
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(timeout=60) == 0
+        err = p.stderr.read()
+        assert "en->de reranked with" in err and "de->en reranked with" in err, err
     finally:
         os.unlink(conf)
 
