@@ -513,9 +513,23 @@ Status Translator::rerank_core(size_t n, const std::function<bool(size_t, std::s
   std::vector<Pair> pairs;
   std::vector<std::vector<int32_t>> rsrc, rtgt;
   std::vector<int32_t> sentence_ids;
+  // Candidates: the hypotheses whose search score is within kRerankMargin * weight of the
+  // best's (one further behind would need a backward score that much better per token to
+  // win, which practically never happens: on 800-sentence samples of the bundled pair's
+  // four sets at weight 0.3, BLEU moved by at most 0.02 and 60-85% of the hypotheses
+  // were scored).
+  std::vector<std::vector<char>> candidate(n);
   for (size_t k = 0; k < n; ++k) {
     if (k >= nbest.size() || nbest[k].size() < 2 || k >= scores.size() || scores[k].size() != nbest[k].size())
       continue;
+    const float best = *std::max_element(scores[k].begin(), scores[k].end());
+    candidate[k].resize(nbest[k].size());
+    size_t count = 0;
+    for (size_t h = 0; h < nbest[k].size(); ++h) {
+      candidate[k][h] = scores[k][h] >= best - kRerankMargin * weight;
+      count += candidate[k][h];
+    }
+    if (count < 2) continue;
     std::string_view sentence;
     if (!sentence_of(k, &sentence)) continue;
     sentence_ids.clear();
@@ -524,6 +538,7 @@ Status Translator::rerank_core(size_t n, const std::function<bool(size_t, std::s
     const size_t first = pairs.size();
     bool fits = true;
     for (size_t h = 0; h < nbest[k].size() && fits; ++h) {
+      if (!candidate[k][h]) continue;
       std::vector<int32_t> src;
       EDGEMT_RETURN_IF_ERROR(rtok.encode(hypothesis_of(k, h), &src));
       fits = src.size() <= static_cast<size_t>(rlim.max_source_length);
@@ -560,12 +575,16 @@ Status Translator::rerank_core(size_t n, const std::function<bool(size_t, std::s
     if (combined[p.k].empty()) combined[p.k].assign(nbest[p.k].size(), 0.0f);
     combined[p.k][p.h] = scores[p.k][p.h] + weight * static_cast<float>(sum / std::max<size_t>(1, lp.size()));
   }
+  // The candidates by their reranked score, then the others in the search's order.
   for (size_t k = 0; k < n; ++k) {
     if (combined[k].empty()) continue;
     std::vector<size_t>& o = (*order)[k];
     o.resize(combined[k].size());
     std::iota(o.begin(), o.end(), size_t{0});
-    std::stable_sort(o.begin(), o.end(), [&](size_t a, size_t b) { return combined[k][a] > combined[k][b]; });
+    std::stable_sort(o.begin(), o.end(), [&](size_t a, size_t b) {
+      if (candidate[k][a] != candidate[k][b]) return candidate[k][a] > candidate[k][b];
+      return candidate[k][a] && combined[k][a] > combined[k][b];
+    });
   }
   return Status::ok();
 }

@@ -280,9 +280,14 @@ class Translator {
   // per hypothesis (about as much again as the search at beam 4). Greedy search (beam 1)
   // and the ids calls are not reranked. Hypotheses keep their own scores (n-best lists are
   // in the reranked order). `reverse` must translate this model's target language to its
-  // source language where both models name theirs; weight: finite, >= 0 (0: off).
+  // source language where both models name theirs; weight: finite, >= 0 (0: off). Only
+  // hypotheses within kRerankMargin * weight of the best search score are candidates.
   // nullptr removes the reranker.
   static constexpr float kDefaultRerankWeight = 0.3f;
+  // Only hypotheses whose search score is at most kRerankMargin * weight below the best's
+  // are scored backwards and reranked (the others follow them in the search's order): one
+  // further behind would need a backward score better by that much per token to win.
+  static constexpr float kRerankMargin = 0.5f;
   Status set_reranker(std::unique_ptr<Translator> reverse, float weight = kDefaultRerankWeight);
   const Translator* reranker() const { return reverse_.get(); }
   // Reranks hypotheses an ids call found (translate_ids_nbest with scores; edgemt-server's

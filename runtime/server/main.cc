@@ -60,7 +60,7 @@ options:
   --max-length-offset B  (default 10)
   --rerank            rerank each segment's beam hypotheses with the served model of the
                       opposite direction (de->en for en->de; noisy-channel reranking: a
-                      little better, about 2.5-3 times the translation time); a model
+                      little better, about 2.5 times the translation time); a model
                       whose reverse is not served is not reranked
   --rerank-weight W   the reverse model's weight (default 0.3)
   --api-keys FILE     require api_key, one key per line of FILE

@@ -388,9 +388,11 @@ def test_rerank_with_the_bundled_reverse_model():
                                         protect_spans=False)
         hyps = [(h["translation"], h["score"]) for h in scored["n_best"]]
         combined = []
+        best_score = max(score for _, score in hyps)
         for hyp, score in hyps:
             lps = back.score(hyp, text)
-            combined.append(score + 3.0 * sum(lps) / len(lps))
+            # Candidates: within 0.5 x the weight of the best search score (kRerankMargin).
+            combined.append(score + 3.0 * sum(lps) / len(lps) if score >= best_score - 0.5 * 3.0 else -1e30)
         best = max(range(len(hyps)), key=lambda i: combined[i])
         assert out == hyps[best][0], (text, out, hyps, combined)
         changed += best != 0

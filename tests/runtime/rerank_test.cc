@@ -49,9 +49,10 @@ TranslateOptions plain(int beam) {
   return o;
 }
 
-// The reranked choice computed from the outside: each hypothesis' search score and the
-// reverse model's scores of the source given it. -1 where the two best are too close to
-// call (float noise).
+// The reranked choice computed from the outside: among the hypotheses within
+// kRerankMargin * weight of the best search score, the best search score + weight * the
+// reverse model's per-token score of the source given it. -1 where the two best are too
+// close to call (float noise).
 std::vector<int> expected_choice(Translator* reverse, const std::vector<ScoredText>& found, float weight,
                                  const std::vector<std::string>& sources) {
   std::vector<int> choice;
@@ -65,11 +66,16 @@ std::vector<int> expected_choice(Translator* reverse, const std::vector<ScoredTe
     auto lps = reverse->score(back_src, back_tgt);
     EXPECT_TRUE(lps.has_value()) << lps.status().to_string();
     if (!lps.has_value()) return {};
+    // Candidates: within kRerankMargin * weight of the best search score.
+    float best = hyps[0].score;
+    for (const ScoredTranslation& h : hyps) best = std::max(best, h.score);
     std::vector<double> combined;
     for (size_t h = 0; h < hyps.size(); ++h) {
       double sum = 0.0;
       for (float x : lps.value()[h]) sum += x;
-      combined.push_back(hyps[h].score + weight * sum / static_cast<double>(lps.value()[h].size()));
+      const bool candidate = hyps[h].score >= best - Translator::kRerankMargin * weight;
+      combined.push_back(candidate ? hyps[h].score + weight * sum / static_cast<double>(lps.value()[h].size())
+                                   : -1e30);
     }
     std::vector<double> sorted = combined;
     std::sort(sorted.rbegin(), sorted.rend());
