@@ -440,13 +440,21 @@ Status Translator::run_segments(const std::vector<std::string>& texts, Segments*
   std::vector<std::vector<size_t>> order;
   EDGEMT_RETURN_IF_ERROR(rerank_segments(texts, *seg, *hyps, *sc, rerank_weight, &order));
   auto permute = [](auto& v, const std::vector<size_t>& o, size_t n) {
+    if (v.size() != o.size()) {  // (not a list of the hypotheses: only cut)
+      if (v.size() > n) v.resize(n);
+      return;
+    }
     std::remove_reference_t<decltype(v)> out;
     out.reserve(n);
     for (size_t j = 0; j < o.size() && j < n; ++j) out.push_back(std::move(v[o[j]]));
     v = std::move(out);
   };
   for (size_t k = 0; k < order.size(); ++k) {
-    const std::vector<size_t>& o = order[k];
+    std::vector<size_t>& o = order[k];
+    if (o.empty()) {  // not reranked: the search's order, as many as asked for
+      o.resize((*hyps)[k].size());
+      std::iota(o.begin(), o.end(), size_t{0});
+    }
     if (o.empty()) continue;
     (*best)[k] = (*hyps)[k][o[0]];
     const size_t n = std::max<size_t>(keep, 1);

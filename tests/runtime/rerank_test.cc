@@ -169,6 +169,30 @@ TEST(Rerank, TextsAndDocuments) {
   EXPECT_EQ(page.value()[0], "<p>" + sentence.value()[0] + "</p>");
 }
 
+// Sentences too long for the reverse model's limits keep the search's order, and every
+// call still gets as many hypotheses as it asked for.
+TEST(Rerank, PairsBeyondTheReverseLimitsKeepTheSearchOrder) {
+  auto fwd = make("en-de", 4);
+  ASSERT_NE(fwd, nullptr);
+  TranslatorOptions ro;
+  ro.max_beam = 1;
+  ro.max_target_length = 4;  // no sentence here fits
+  auto back = Translator::create(kModels + "/edgemt-de-en.emt", ro);
+  ASSERT_TRUE(back.has_value()) << back.status().to_string();
+  const TranslateOptions o = plain(4);
+  auto want = fwd->translate_nbest(kSentences, 2, o);
+  ASSERT_TRUE(want.has_value());
+  ASSERT_TRUE(fwd->set_reranker(std::move(back.value()), 3.0f).is_ok());
+  for (size_t count : {size_t{1}, size_t{2}}) {
+    auto got = fwd->translate_nbest(kSentences, count, o);
+    ASSERT_TRUE(got.has_value()) << got.status().to_string();
+    for (size_t i = 0; i < kSentences.size(); ++i) {
+      ASSERT_EQ(got.value()[i].size(), std::min(count, want.value()[i].size())) << kSentences[i];
+      for (size_t h = 0; h < got.value()[i].size(); ++h) EXPECT_EQ(got.value()[i][h], want.value()[i][h]);
+    }
+  }
+}
+
 TEST(Rerank, RefusesWrongDirectionsAndWeights) {
   auto fwd = make("en-de", 4);
   ASSERT_NE(fwd, nullptr);
