@@ -26,12 +26,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from benchlib import cpu_name  # noqa: E402
 
-CONFIGS = [  # (name, server options); each batching row is compared with the row after it
-    ("batching, 2 workers x 1 thread", ["--workers", "2", "--threads", "1"]),
-    ("one at a time, 2 workers x 1 thread", ["--workers", "2", "--threads", "1", "--no-batching"]),
-    ("batching, 1 worker x 2 threads", ["--workers", "1", "--threads", "2"]),
-    ("one at a time, 1 worker x 2 threads", ["--workers", "1", "--threads", "2", "--no-batching"]),
+# (name, server options). The translation cache is off (--cache-size 0) but in the last
+# row: the requests draw from a few hundred sentences, so after the warm-up every request
+# would be a cache hit; that row measures the hit path (HTTP, JSON, tokenizing, lookup).
+CONFIGS = [
+    ("batching, 2 workers x 1 thread", ["--workers", "2", "--threads", "1", "--cache-size", "0"]),
+    ("one at a time, 2 workers x 1 thread", ["--workers", "2", "--threads", "1", "--no-batching", "--cache-size", "0"]),
+    ("batching, 1 worker x 2 threads", ["--workers", "1", "--threads", "2", "--cache-size", "0"]),
+    ("one at a time, 1 worker x 2 threads", ["--workers", "1", "--threads", "2", "--no-batching", "--cache-size", "0"]),
+    ("batching, 2 workers x 1 thread, cache hits", ["--workers", "2", "--threads", "1", "--cache-size", "4096"]),
 ]
+# Ratios printed after the table: (configuration, the one it is compared with).
+RATIOS = [(CONFIGS[0][0], CONFIGS[1][0]), (CONFIGS[2][0], CONFIGS[3][0]), (CONFIGS[4][0], CONFIGS[0][0])]
 
 
 def peak_rss_kib(pid):
@@ -62,10 +68,12 @@ def main():
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--concurrency", default="1,8,64")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench/server/results/load.json"))
+    ap.add_argument("--only", default="", help="comma-separated indexes of CONFIGS to run (default: all)")
     a = ap.parse_args()
+    configs = [CONFIGS[int(i)] for i in a.only.split(",")] if a.only else CONFIGS
     conc = [int(c) for c in a.concurrency.split(",")]
     rows = []
-    for name, extra in CONFIGS:
+    for name, extra in configs:
         proc = subprocess.Popen([a.server, "--port", "0", "--model", a.model, "--queue", "4096", *extra],
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = proc.stdout.readline()
@@ -80,7 +88,7 @@ def main():
                 with urllib.request.urlopen(url + "/health") as h:
                     health = json.load(h)
                 r.update(config=name, concurrency=c, peak_rss_mib=peak_rss_kib(proc.pid) / 1024.0,
-                         largest_batch=health["largest_batch"])
+                         largest_batch=health["largest_batch"], cache_hits=health.get("cache_hits", 0))
                 rows.append(r)
                 print(f"{name:40s} c={c:3d}  {r['rps']:7.1f} req/s  p50 {r['p50_us'] / 1e3:7.1f} ms  "
                       f"p99 {r['p99_us'] / 1e3:7.1f} ms  non-2xx {r['non2xx']}  errors "
@@ -104,11 +112,11 @@ def main():
               f"{r['p90_us'] / 1e3:.1f} | {r['p99_us'] / 1e3:.1f} | {err} | {r['peak_rss_mib']:.1f} |")
     by = {(r["config"], r["concurrency"]): r["rps"] for r in rows}
     print()
-    for i in range(0, len(CONFIGS) - 1, 2):
+    for x, y in RATIOS:
         for c in conc:
-            b, o = by.get((CONFIGS[i][0], c)), by.get((CONFIGS[i + 1][0], c))
+            b, o = by.get((x, c)), by.get((y, c))
             if b and o:
-                print(f"concurrency {c}: {CONFIGS[i][0]} / {CONFIGS[i + 1][0]}: {b / o:.2f}x")
+                print(f"concurrency {c}: {x} / {y}: {b / o:.2f}x")
 
 if __name__ == "__main__":
     main()

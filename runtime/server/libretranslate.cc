@@ -372,7 +372,10 @@ HttpResponse LibreTranslateApi::health() const {
                          {"batches", s.batches},
                          {"segments", s.segments},
                          {"rejected_busy", s.rejected},
-                         {"largest_batch", s.max_batch_seen}});
+                         {"largest_batch", s.max_batch_seen},
+                         {"cache_hits", s.cache_hits},
+                         {"repeated_segments", s.repeats},
+                         {"cached_segments", s.cached}});
 }
 
 // One model's translations of `qs` (in `source`, the model's source language; HTML

@@ -63,6 +63,9 @@ options:
                       little better, about 2.5 times the translation time); a model
                       whose reverse is not served is not reranked
   --rerank-weight W   the reverse model's weight (default 0.3)
+  --cache-size N      translations of segments kept per model and reused when the same
+                      segment is asked for again (default 4096; 0: off); a segment
+                      repeated within a request is translated once
   --api-keys FILE     require api_key, one key per line of FILE
   --http-threads N    connections handled at once (default 256; a connection holds its
                       thread while kept alive, so set it above the number of clients)
@@ -160,17 +163,20 @@ std::string apply(Args* a, const std::string& name, const std::string& value, bo
     a->service.rerank_weight = f;
     return "";
   }
-  if (name == "rerank") {
+  // A flag: on when given alone (or "= true/yes/1" in a config), off with "false/no/0".
+  auto flag = [&](bool* dst) -> std::string {
     *has_value = !value.empty();
     if (value.empty() || value == "true" || value == "1" || value == "yes") {
-      a->service.rerank = true;
+      *dst = true;
     } else if (value == "false" || value == "0" || value == "no") {
-      a->service.rerank = false;
+      *dst = false;
     } else {
-      return "rerank must be true or false";
+      return name + " must be true or false";
     }
     return "";
-  }
+  };
+  if (name == "rerank") return flag(&a->service.rerank);
+  if (name == "cache-size") return num(0, 1 << 24, &a->service.cache_size);
   if (name == "http-threads") return num(1, 4096, &a->http_threads);
   if (name == "timeout") {
     long s = 0;
@@ -187,15 +193,10 @@ std::string apply(Args* a, const std::string& name, const std::string& value, bo
     return "";
   }
   if (name == "no-batching") {
-    *has_value = !value.empty();
-    if (value.empty() || value == "true" || value == "1" || value == "yes") {
-      a->service.batching = false;
-    } else if (value == "false" || value == "0" || value == "no") {
-      a->service.batching = true;
-    } else {
-      return "no-batching must be true or false";
-    }
-    return "";
+    bool off = false;
+    const std::string e = flag(&off);
+    if (e.empty()) a->service.batching = !off;
+    return e;
   }
   return "unknown option --" + name;
 }
@@ -426,8 +427,10 @@ int main(int argc, char** argv) {
                      ms[i].source.c_str(), ms[i].target.c_str(), ms[i].target.c_str(), ms[i].source.c_str());
     }
   }
-  std::printf("edgemt-server listening on http://%s:%d (%s; isa %s; batching %s)\n", args.host.c_str(), port,
-              pairs.c_str(), active_isa(), args.service.batching ? "on" : "off");
+  std::printf(
+      "edgemt-server listening on http://%s:%d (%s; isa %s; batching %s; cache %d segments per model)\n",
+      args.host.c_str(), port, pairs.c_str(), active_isa(), args.service.batching ? "on" : "off",
+      args.service.cache_size);
   std::fflush(stdout);
 
   const bool ok = http.listen_after_bind();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <thread>
+#include <unordered_map>
 
 namespace edgemt::server {
 
@@ -38,7 +39,7 @@ void Job::fail(const Status& s) {
 class ModelWorkers {
  public:
   ModelWorkers(std::shared_ptr<const Model> model, const ServiceOptions& o)
-      : model_(std::move(model)), o_(o) {}
+      : model_(std::move(model)), o_(o), cache_(static_cast<size_t>(std::max(0, o.cache_size))) {}
 
   // reverse (optional): each worker's translator reranks with its own translator of it.
   Status start(const std::shared_ptr<const Model>& reverse) {
@@ -78,9 +79,16 @@ class ModelWorkers {
       out.message = "alternatives must be between 0 and " + std::to_string(o_.max_alternatives);
       return out;
     }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) {
+        out.refusal = R::kStopping;
+        out.message = "the server is shutting down";
+        return out;
+      }
+    }
     // Tokenize outside the lock (on the caller's thread).
     std::vector<Job::Segment> segs(texts.size());
-    size_t pending = 0;
     const Tokenizer& tok = model_->tokenizer();
     for (size_t i = 0; i < texts.size(); ++i) {
       if (Status s = tok.encode(texts[i], &segs[i].ids); !s.is_ok()) {
@@ -88,13 +96,41 @@ class ModelWorkers {
         out.message = s.message();
         return out;
       }
-      if (segs[i].ids.size() <= 1) {
-        segs[i].ids.clear();  // blank: translates to ""
-      } else {
-        ++pending;
-        if (reranked_) segs[i].source = texts[i];
-      }
+      if (segs[i].ids.size() <= 1) segs[i].ids.clear();  // blank: translates to ""
     }
+    // What is translated: each segment neither cached nor repeating an earlier one.
+    std::vector<size_t> queued;
+    std::vector<std::vector<size_t>> followers;
+    uint64_t repeats = 0;
+    if (o_.cache_size > 0) {
+      std::unordered_map<std::string, size_t> first;  // key -> the segment translating it
+      CachedTranslation hit;
+      for (size_t i = 0; i < segs.size(); ++i) {
+        if (segs[i].ids.empty()) continue;
+        std::string key = TranslationCache::key(segs[i].ids, alternatives, align);
+        if (cache_.get(key, &hit)) {
+          segs[i].text = std::move(hit.text);
+          segs[i].alternatives = std::move(hit.alternatives);
+          segs[i].target_ids = std::move(hit.target_ids);
+          segs[i].alignment = std::move(hit.alignment);
+          continue;
+        }
+        const auto [it, inserted] = first.emplace(std::move(key), i);
+        if (inserted) {
+          queued.push_back(i);
+        } else {
+          if (followers.empty()) followers.resize(segs.size());
+          followers[it->second].push_back(i);
+          ++repeats;
+        }
+      }
+    } else {
+      for (size_t i = 0; i < segs.size(); ++i)
+        if (!segs[i].ids.empty()) queued.push_back(i);
+    }
+    if (reranked_)
+      for (size_t i : queued) segs[i].source = texts[i];
+    const size_t pending = queued.size();
     if (pending > static_cast<size_t>(o_.queue_capacity)) {
       out.refusal = R::kTooLarge;
       out.message = "the request has " + std::to_string(pending) +
@@ -103,6 +139,7 @@ class ModelWorkers {
       return out;
     }
     auto job = std::make_shared<Job>(std::move(segs), alternatives, align);
+    job->followers_ = std::move(followers);
     job->remaining_ = pending;
     if (pending == 0) {
       out.job = std::move(job);
@@ -121,8 +158,8 @@ class ModelWorkers {
         out.message = "the server is busy (translation queue full); retry later";
         return out;
       }
-      for (size_t i = 0; i < job->segments_.size(); ++i)
-        if (!job->segments_[i].ids.empty()) queue_.push_back({job, i});
+      for (size_t i : queued) queue_.push_back({job, i});
+      repeats_ += repeats;
     }
     cv_.notify_all();
     out.job = std::move(job);
@@ -149,6 +186,9 @@ class ModelWorkers {
     s->rejected += rejected_;
     s->queued += queue_.size();
     s->max_batch_seen = std::max(s->max_batch_seen, max_batch_seen_);
+    s->repeats += repeats_;
+    s->cache_hits += cache_.hits();
+    s->cached += cache_.size();
   }
 
  private:
@@ -272,6 +312,18 @@ class ModelWorkers {
               }
             }
           }
+          if (o_.cache_size > 0) {
+            cache_.put(TranslationCache::key(seg.ids, alternatives, align),
+                       {seg.text, seg.alternatives, seg.target_ids, seg.alignment});
+            if (!job.followers_.empty())
+              for (size_t f : job.followers_[batch[i].segment]) {
+                Job::Segment& copy = job.segments_[f];
+                copy.text = seg.text;
+                copy.alternatives = seg.alternatives;
+                copy.target_ids = seg.target_ids;
+                copy.alignment = seg.alignment;
+              }
+          }
         }
         job.finish_segments(1);
       }
@@ -288,7 +340,8 @@ class ModelWorkers {
   std::condition_variable cv_;
   std::deque<Item> queue_;
   bool stopping_ = false;
-  uint64_t batches_ = 0, segments_ = 0, rejected_ = 0;
+  TranslationCache cache_;
+  uint64_t batches_ = 0, segments_ = 0, rejected_ = 0, repeats_ = 0;
   size_t max_batch_seen_ = 0;
 };
 
@@ -328,7 +381,8 @@ Expected<std::unique_ptr<TranslationService>> TranslationService::create(
   if (models.empty()) return invalid_argument("no models to serve");
   if (options.workers < 1 || options.max_batch < 1 || options.batch_tokens < 1 ||
       options.queue_capacity < 1 || options.max_source_length < 2 || options.max_alternatives < 0 ||
-      options.beam < 0 || !(options.max_length_factor >= 0.0f && options.max_length_factor <= 1000.0f))
+      options.beam < 0 || options.cache_size < 0 ||
+      !(options.max_length_factor >= 0.0f && options.max_length_factor <= 1000.0f))
     return invalid_argument("service options out of range");
   if (options.rerank && !(options.rerank_weight >= 0.0f && options.rerank_weight <= 100.0f))
     return invalid_argument("rerank weight out of range [0, 100]");

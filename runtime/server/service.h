@@ -21,6 +21,7 @@
 
 #include "runtime/api/translator.h"
 #include "runtime/core/status.h"
+#include "runtime/server/translation_cache.h"
 
 namespace edgemt::server {
 
@@ -44,6 +45,11 @@ struct ServiceOptions {
   // en->de) has each segment's beam hypotheses reranked with it, weight rerank_weight.
   bool rerank = false;
   float rerank_weight = 0.3f;
+  // Translation cache (TranslationCache): the results of up to cache_size recently
+  // translated segments per model, reused for a segment asked for again with the same
+  // alternatives and alignment flag; a segment repeated within one request is translated
+  // once. 0: off (every segment is translated).
+  int cache_size = 4096;
 };
 
 // One model file and the language pair it serves.
@@ -88,6 +94,9 @@ class Job {
   void fail(const Status& s);
 
   std::vector<Segment> segments_;
+  // followers_[i]: the later segments of this request with segment i's source (filled
+  // from it when it is translated); empty when the request repeats none.
+  std::vector<std::vector<size_t>> followers_;
   int alternatives_ = 0;
   bool align_ = false;
   mutable std::mutex mu_;
@@ -103,6 +112,9 @@ struct ServiceStats {
   uint64_t rejected = 0;  // requests refused because the queue was full
   size_t queued = 0;      // segments waiting now
   size_t max_batch_seen = 0;
+  uint64_t cache_hits = 0;  // segments answered from the translation cache
+  uint64_t repeats = 0;     // segments answered by an equal segment of the same request
+  size_t cached = 0;        // segments held in the caches now
 };
 
 class ModelWorkers;

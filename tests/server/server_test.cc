@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "runtime/api/translator.h"
 #include "runtime/server/libretranslate.h"
@@ -736,6 +737,7 @@ TEST(Service, DynamicBatchingKeepsOutputs) {
     ServiceOptions o;
     o.batching = batching;
     o.max_batch = 8;
+    o.cache_size = 0;  // every request translated (the clients repeat sentences)
     auto svc = make_service(o);
     LibreTranslateApi api(*svc, {});
     std::vector<std::thread> clients;
@@ -811,6 +813,7 @@ TEST(Service, FullQueueAnswers503AndTooBigAnswers413) {
   ServiceOptions o;
   o.max_batch = 1;
   o.queue_capacity = 8;
+  o.cache_size = 0;  // the repeated segments all queue
   auto svc = make_service(o);
   LibreTranslateApi api(*svc, {});
   // More segments than the queue ever holds: 413.
@@ -844,6 +847,7 @@ TEST(Service, FullQueueAnswers503AndTooBigAnswers413) {
 TEST(Service, TimeoutAnswers503AndDropsTheWork) {
   ServiceOptions so;
   so.max_batch = 1;
+  so.cache_size = 0;  // the 16 equal segments all queue
   auto svc = make_service(so);
   ApiOptions o;
   o.timeout = std::chrono::milliseconds(1);
@@ -866,6 +870,138 @@ TEST(Service, ShutdownFinishesQueuedWork) {
   ASSERT_TRUE(sub.job->wait_until(std::chrono::steady_clock::now()));
   for (const Job::Segment& s : sub.job->segments()) EXPECT_FALSE(s.text.empty());
   EXPECT_EQ(svc->submit(0, {"Print"}, 0).refusal, TranslationService::Submitted::Refusal::kStopping);
+}
+
+// The cache alone: least recently used out first, keys apart by alternatives and alignment.
+TEST(TranslationCache, KeepsTheMostRecentlyUsed) {
+  TranslationCache c(2);
+  const std::vector<int32_t> a = {5, 6, 0}, b = {7, 0}, d = {8, 9, 0};
+  const std::string ka = TranslationCache::key(a, 0, false), kb = TranslationCache::key(b, 0, false);
+  EXPECT_NE(ka, TranslationCache::key(a, 1, false));
+  EXPECT_NE(ka, TranslationCache::key(a, 0, true));
+  EXPECT_NE(ka, TranslationCache::key(std::vector<int32_t>{5, 6}, 0, false));
+  CachedTranslation got;
+  EXPECT_FALSE(c.get(ka, &got));
+  c.put(ka, {"A", {"A2"}, {1, 2}, {0, 1}});
+  c.put(kb, {"B", {}, {}, {}});
+  ASSERT_TRUE(c.get(ka, &got));  // a is now the most recent: b goes first
+  EXPECT_EQ(got.text, "A");
+  EXPECT_EQ(got.alternatives, std::vector<std::string>{"A2"});
+  EXPECT_EQ(got.target_ids, (std::vector<int32_t>{1, 2}));
+  EXPECT_EQ(got.alignment, (std::vector<int32_t>{0, 1}));
+  c.put(TranslationCache::key(d, 0, false), {"D", {}, {}, {}});
+  EXPECT_EQ(c.size(), 2u);
+  EXPECT_FALSE(c.get(kb, &got));
+  EXPECT_TRUE(c.get(ka, &got));
+  c.put(ka, {"A again", {}, {}, {}});  // a refresh replaces, it does not add
+  EXPECT_EQ(c.size(), 2u);
+  ASSERT_TRUE(c.get(ka, &got));
+  EXPECT_EQ(got.text, "A again");
+  EXPECT_EQ(c.hits(), 3u);
+  EXPECT_EQ(c.misses(), 2u);
+  TranslationCache off(0);
+  off.put(ka, {"A", {}, {}, {}});
+  EXPECT_FALSE(off.get(ka, &got));
+  EXPECT_EQ(off.size(), 0u);
+}
+
+// Segment results: text, alternatives and alignments, per segment of a job.
+std::vector<std::tuple<std::string, std::vector<std::string>, std::vector<int32_t>, std::vector<int32_t>>>
+results(TranslationService& svc, const std::vector<std::string>& texts, int alternatives, bool align) {
+  auto sub = svc.submit(0, texts, alternatives, align);
+  EXPECT_TRUE(sub.job != nullptr) << sub.message;
+  std::vector<std::tuple<std::string, std::vector<std::string>, std::vector<int32_t>, std::vector<int32_t>>>
+      out;
+  if (sub.job == nullptr) return out;
+  EXPECT_TRUE(sub.job->wait_until(std::chrono::steady_clock::now() + std::chrono::seconds(120)));
+  EXPECT_TRUE(sub.job->status().is_ok());
+  for (const Job::Segment& g : sub.job->segments())
+    out.emplace_back(g.text, g.alternatives, g.target_ids, g.alignment);
+  return out;
+}
+
+// A segment asked for again is answered from the cache and one repeated within a request
+// is translated once, with the results the model gives (text, alternatives, alignments);
+// other alternatives or alignment are other entries; the oldest entries go first.
+TEST(Service, CacheAnswersRepeatedSegments) {
+  ServiceOptions off;
+  off.cache_size = 0;
+  auto plain = make_service(off);
+  ServiceOptions on;
+  on.cache_size = 3;
+  auto svc = make_service(on);
+  const std::string a = kSentences[0], b = kSentences[1], c = kSentences[2], d = kSentences[3];
+  // One request repeating a: translated once.
+  const std::vector<std::string> first = {a, b, a, "", a};
+  EXPECT_EQ(results(*svc, first, 0, false), results(*plain, first, 0, false));
+  ServiceStats s = svc->stats();
+  EXPECT_EQ(s.segments, 2u);
+  EXPECT_EQ(s.repeats, 2u);
+  EXPECT_EQ(s.cache_hits, 0u);
+  EXPECT_EQ(s.cached, 2u);
+  // The next request: a and b from the cache, c translated.
+  const std::vector<std::string> second = {b, c, a};
+  EXPECT_EQ(results(*svc, second, 0, false), results(*plain, second, 0, false));
+  s = svc->stats();
+  EXPECT_EQ(s.segments, 3u);
+  EXPECT_EQ(s.cache_hits, 2u);
+  EXPECT_EQ(s.cached, 3u);
+  // Alternatives and alignments are other entries, with what the model gives.
+  for (int alternatives : {0, 2})
+    for (bool align : {false, true}) {
+      if (alternatives == 0 && !align) continue;
+      const std::vector<std::string> texts = {a, a};
+      const auto want = results(*plain, texts, alternatives, align);
+      EXPECT_EQ(results(*svc, texts, alternatives, align), want);  // translated once
+      EXPECT_EQ(results(*svc, texts, alternatives, align), want);  // from the cache
+      if (align) {
+        EXPECT_FALSE(std::get<3>(want[0]).empty());
+      }
+      if (alternatives > 0) {
+        EXPECT_FALSE(std::get<1>(want[0]).empty());
+      }
+    }
+  s = svc->stats();
+  EXPECT_EQ(s.segments, 6u);
+  EXPECT_EQ(s.cache_hits, 8u);
+  // Capacity 3, most recent first: (a, 2, aligned), (a, 2), (a, aligned). d pushes out
+  // (a, aligned); a use of (a, 2, aligned) keeps it; then (a, aligned) pushes out (a, 2),
+  // which pushes out d.
+  results(*svc, {d}, 0, false);
+  const uint64_t before = svc->stats().segments;
+  results(*svc, {a}, 2, true);  // held
+  EXPECT_EQ(svc->stats().segments, before);
+  results(*svc, {a}, 0, true);  // pushed out by d: translated again
+  EXPECT_EQ(svc->stats().segments, before + 1);
+  results(*svc, {a}, 2, false);  // pushed out by it
+  EXPECT_EQ(svc->stats().segments, before + 2);
+  results(*svc, {a}, 2, true);  // still held
+  EXPECT_EQ(svc->stats().segments, before + 2);
+  results(*svc, {d}, 0, false);  // the oldest, pushed out by it
+  EXPECT_EQ(svc->stats().segments, before + 3);
+  EXPECT_EQ(svc->stats().cached, 3u);
+}
+
+// Over HTTP: the cache is invisible but in /health, and a repeated request gives the same.
+TEST(Api, RepeatedRequestsFromTheCache) {
+  auto svc = make_service();
+  LibreTranslateApi api(*svc, {});
+  const json body = {
+      {"q", {kSentences[4], kSentences[5], kSentences[4]}}, {"source", "en"}, {"target", "de"}};
+  const HttpResponse r1 = post_json(api, body), r2 = post_json(api, body);
+  ASSERT_EQ(r1.status, 200) << r1.body;
+  ASSERT_EQ(r2.status, 200) << r2.body;
+  EXPECT_EQ(r1.body, r2.body);
+  const auto got = json::parse(r1.body)["translatedText"].get<std::vector<std::string>>();
+  EXPECT_EQ(got, reference({kSentences[4], kSentences[5], kSentences[4]}));
+  HttpRequest h;
+  h.method = "GET";
+  h.path = "/health";
+  const json health = json::parse(api.handle(h).body);
+  EXPECT_EQ(health["segments"], 2);
+  EXPECT_EQ(health["repeated_segments"], 1);
+  EXPECT_EQ(health["cache_hits"], 3);
+  EXPECT_EQ(health["cached_segments"], 2);
 }
 
 }  // namespace

@@ -51,6 +51,7 @@ class Server:
         if "listening on http://" not in line:
             self.proc.kill()
             raise RuntimeError("server did not start: " + line + self.proc.stderr.read())
+        self.first_line = line
         self.url = line.split("listening on ")[1].split(" ")[0]
         self.port = int(self.url.rsplit(":", 1)[1])
 
@@ -308,7 +309,8 @@ def test_listen_backlog_is_raised():
 
 def test_bad_command_lines():
     for args in (["--port", "x"], ["--models", "/nonexistent"], ["--model", "/nonexistent.emt"], ["--bogus", "1"],
-                 ["--config", "/nonexistent.conf"], ["--rerank-weight", "x"], ["--rerank-weight", "-1"]):
+                 ["--config", "/nonexistent.conf"], ["--rerank-weight", "x"], ["--rerank-weight", "-1"],
+                 ["--cache-size", "-1"], ["--cache-size", "many"]):
         p = subprocess.run([*EMULATOR, SERVER, *args], capture_output=True, text=True, timeout=60)
         assert p.returncode != 0 and "edgemt-server:" in p.stderr, (args, p.returncode, p.stderr)
     with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:
@@ -322,6 +324,24 @@ def test_bad_command_lines():
         assert p.wait(timeout=60) == 0
     finally:
         os.unlink(conf)
+
+
+def test_cache_answers_a_repeated_request():
+    """A request asked again is answered from the cache, with the same translations, and
+    /health counts it; --cache-size 0 turns the cache off."""
+    q = ["Save the document before closing the window.", "Print", "Save the document before closing the window."]
+    for size, hits in (("4096", 3), ("0", 0)):
+        with Server("--cache-size", size) as srv:
+            assert f"cache {size} segments per model" in srv.first_line, srv.first_line
+            s1, b1, _ = translate(srv.url, q)
+            s2, b2, _ = translate(srv.url, q)
+            assert s1 == 200 and s2 == 200 and b1 == b2, (b1, b2)
+            assert b1["translatedText"][0] == b1["translatedText"][2], b1
+            _, health, _ = request(srv.url + "/health")
+            assert health["cache_hits"] == hits, health
+            assert health["segments"] == (2 if hits else 6), health
+            assert health["repeated_segments"] == (1 if hits else 0), health
+            assert srv.stop() == 0
 
 
 def test_rerank_from_the_config():
