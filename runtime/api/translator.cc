@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <numeric>
 #include <string_view>
@@ -184,14 +185,29 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
     } while (start < n);
   }
   // Longest first, so a batch holds similar lengths (outputs do not depend on batching);
-  // ties in input order (std::sort with the index as tie-break: stable_sort would
-  // allocate a buffer per call).
+  // equal lengths by content, so equal chunks (a repeated line, a table's repeated cell)
+  // sit together and run once: a chunk's outputs depend on its ids alone (sampling is
+  // seeded from them too); then input order (std::sort with the index as tie-break:
+  // stable_sort would allocate a buffer per call).
   order_.resize(nchunks);
   std::iota(order_.begin(), order_.end(), size_t{0});
   std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
-    const size_t la = chunks_[a].size(), lb = chunks_[b].size();
-    return la != lb ? la > lb : a < b;
+    const std::vector<int32_t>&ca = chunks_[a], &cb = chunks_[b];
+    if (ca.size() != cb.size()) return ca.size() > cb.size();
+    const int c = std::memcmp(ca.data(), cb.data(), ca.size() * sizeof(int32_t));
+    return c != 0 ? c < 0 : a < b;
   });
+  unique_.clear();
+  same_as_.resize(nchunks);
+  for (size_t k = 0; k < nchunks; ++k) {
+    const size_t c = order_[k];
+    if (k > 0 && chunks_[c] == chunks_[unique_.back()]) {
+      same_as_[c] = unique_.back();
+    } else {
+      same_as_[c] = c;
+      unique_.push_back(c);
+    }
+  }
   for (size_t i = 0; i < sources.size(); ++i) results[i].clear();
   // Outputs per chunk, then concatenated in chunk order.
   std::vector<std::vector<int32_t>>& outs = chunk_out_;
@@ -201,15 +217,16 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   if (token_logprobs != nullptr && chunk_lps_.size() < nchunks) chunk_lps_.resize(nchunks);
   if (alignments != nullptr && chunk_align_.size() < nchunks) chunk_align_.resize(nchunks);
   const size_t bmax = batch_src_.size();
-  for (size_t b = 0; b < nchunks; b += bmax) {
-    const size_t n = std::min(bmax, nchunks - b);
-    for (size_t i = 0; i < n; ++i) batch_src_[i] = chunks_[order_[b + i]];
+  const size_t nunique = unique_.size();
+  for (size_t b = 0; b < nunique; b += bmax) {
+    const size_t n = std::min(bmax, nunique - b);
+    for (size_t i = 0; i < n; ++i) batch_src_[i] = chunks_[unique_[b + i]];
     EDGEMT_RETURN_IF_ERROR(
         engine_->run(std::span(batch_src_.data(), n), params, std::span(batch_out_.data(), n)));
-    for (size_t i = 0; i < n; ++i) outs[order_[b + i]].assign(batch_out_[i].begin(), batch_out_[i].end());
+    for (size_t i = 0; i < n; ++i) outs[unique_[b + i]].assign(batch_out_[i].begin(), batch_out_[i].end());
     if (nbest == nullptr) continue;
     for (size_t i = 0; i < n; ++i) {
-      std::vector<std::vector<int32_t>>& hyps = chunk_nbest_[order_[b + i]];
+      std::vector<std::vector<int32_t>>& hyps = chunk_nbest_[unique_[b + i]];
       hyps.resize(std::min(nbest_count, engine_->hypothesis_count(i)));
       for (size_t j = 0; j < hyps.size(); ++j) {
         const std::span<const int32_t> h = engine_->hypothesis(i, j);
@@ -217,9 +234,9 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
       }
       if (alignments != nullptr) {
         // Source positions in the whole sequence: the chunk's start added.
-        std::vector<std::vector<int32_t>>& al = chunk_align_[order_[b + i]];
+        std::vector<std::vector<int32_t>>& al = chunk_align_[unique_[b + i]];
         al.resize(hyps.size());
-        const int32_t at = chunk_start_[order_[b + i]];
+        const int32_t at = chunk_start_[unique_[b + i]];
         for (size_t j = 0; j < hyps.size(); ++j) {
           const std::span<const int32_t> a = engine_->hypothesis_alignment(i, j);
           al[j].clear();
@@ -227,16 +244,34 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
         }
       }
       if (scores == nullptr) continue;
-      std::vector<float>& sc = chunk_scores_[order_[b + i]];
+      std::vector<float>& sc = chunk_scores_[unique_[b + i]];
       sc.resize(hyps.size());
       for (size_t j = 0; j < hyps.size(); ++j) sc[j] = engine_->hypothesis_score(i, j);
       if (token_logprobs == nullptr) continue;
-      std::vector<std::vector<float>>& lp = chunk_lps_[order_[b + i]];
+      std::vector<std::vector<float>>& lp = chunk_lps_[unique_[b + i]];
       lp.resize(hyps.size());
       for (size_t j = 0; j < hyps.size(); ++j) {
         const std::span<const float> l = engine_->hypothesis_logprobs(i, j);
         lp[j].assign(l.begin(), l.end());
       }
+    }
+  }
+  // Each repeated chunk gets the results of the one that ran (alignments moved to its
+  // own start in its sequence).
+  for (size_t c = 0; c < nchunks; ++c) {
+    const size_t u = same_as_[c];
+    if (u == c) continue;
+    outs[c] = outs[u];
+    if (nbest == nullptr) continue;
+    chunk_nbest_[c] = chunk_nbest_[u];
+    if (scores != nullptr) chunk_scores_[c] = chunk_scores_[u];
+    if (token_logprobs != nullptr) chunk_lps_[c] = chunk_lps_[u];
+    if (alignments != nullptr) {
+      chunk_align_[c] = chunk_align_[u];
+      const int32_t shift = chunk_start_[c] - chunk_start_[u];
+      for (std::vector<int32_t>& al : chunk_align_[c])
+        for (int32_t& x : al)
+          if (x >= 0) x += shift;
     }
   }
   if (nbest != nullptr) {

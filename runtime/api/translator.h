@@ -437,6 +437,8 @@ class Translator {
   std::vector<size_t> chunk_owner_;
   std::vector<int32_t> chunk_start_;  // each chunk's first token in its sequence
   std::vector<size_t> order_;
+  std::vector<size_t> unique_;   // the chunks run: one of each distinct content, longest first
+  std::vector<size_t> same_as_;  // per chunk: the chunk of unique_ whose results it copies
   std::vector<std::span<const int32_t>> views_;
   std::unique_ptr<SentenceSplitter> splitter_;  // made on the first split call
   std::unique_ptr<Translator> reverse_;         // set_reranker's

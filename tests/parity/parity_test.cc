@@ -1242,6 +1242,69 @@ TEST_P(Parity, BeamNbestMatchesTransformersNumReturnSequences) {
 // batched and threaded; tokens whose two largest weights are within 1e-4 are skipped.
 // Beam search's hypotheses carry the same alignment as greedy's wherever their prefix is
 // greedy's (attention depends on the prefix only), which checks the beams' bookkeeping.
+// A sequence repeated in one call (and a chunk of a long sequence equal to another) is
+// translated once: each gets the n-best, scores, token log-probabilities and alignments
+// it gets alone, the long sequence's second chunk with alignments moved to its start;
+// the engine runs once per distinct chunk (batch 1: one encoder embedding per run).
+TEST_P(Parity, RepeatedSequencesAreTranslatedOnce) {
+  ASSERT_GE(src_.size(), 2u);
+  // b the longest source, a the shortest (so a fits in one chunk of b's length).
+  const auto [shortest, longest] = std::minmax_element(
+      src_.begin(), src_.end(), [](const auto& x, const auto& y) { return x.size() < y.size(); });
+  const std::vector<int32_t>& a = *shortest;
+  const std::vector<int32_t>& b = *longest;
+  ASSERT_NE(a, b);
+  // b's tokens twice, then eos: two chunks equal to b when chunks hold b's length.
+  std::vector<int32_t> bb(b.begin(), b.end() - 1);
+  bb.insert(bb.end(), b.begin(), b.end());
+  TranslatorOptions o;
+  o.max_batch = 1;
+  o.max_beam = 4;
+  o.max_source_length = static_cast<int>(b.size());
+  auto tr = Translator::create(model_, o);
+  ASSERT_TRUE(tr.has_value()) << tr.status().to_string();
+  Translator& t = *tr.value();
+  TranslateOptions to;
+  to.beam = 4;
+  to.max_length = max_new_;
+  struct Out {
+    std::vector<std::vector<std::vector<int32_t>>> ids, aligns;
+    std::vector<std::vector<float>> scores;
+    std::vector<std::vector<std::vector<float>>> lps;
+  };
+  auto run = [&](const std::vector<std::vector<int32_t>>& seqs, Out* out) {
+    const std::vector<std::span<const int32_t>> in(seqs.begin(), seqs.end());
+    return t.translate_ids_nbest(in, 3, &out->ids, to, &out->scores, &out->lps, &out->aligns);
+  };
+  Out alone_a, alone_b, all;
+  ASSERT_TRUE(run({a}, &alone_a).is_ok());
+  ASSERT_TRUE(run({b}, &alone_b).is_ok());
+  t.profiler().reset();
+  t.profiler().set_enabled(true);
+  ASSERT_TRUE(run({a, b, a, bb, a}, &all).is_ok());
+  t.profiler().set_enabled(false);
+  EXPECT_EQ(t.profiler().calls(ProfOp::kEncEmbed), 2u) << c_->name << ": one run per distinct chunk";
+  const std::vector<const Out*> want = {&alone_a, &alone_b, &alone_a, nullptr, &alone_a};
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (want[i] == nullptr) continue;
+    EXPECT_EQ(all.ids[i], want[i]->ids[0]) << c_->name << " sequence " << i;
+    EXPECT_EQ(all.scores[i], want[i]->scores[0]) << c_->name << " sequence " << i;
+    EXPECT_EQ(all.lps[i], want[i]->lps[0]) << c_->name << " sequence " << i;
+    EXPECT_EQ(all.aligns[i], want[i]->aligns[0]) << c_->name << " sequence " << i;
+  }
+  // The long sequence: each hypothesis is b's twice, the second's alignments shifted.
+  const int32_t shift = static_cast<int32_t>(b.size()) - 1;
+  ASSERT_EQ(all.ids[3].size(), alone_b.ids[0].size());
+  for (size_t j = 0; j < alone_b.ids[0].size(); ++j) {
+    std::vector<int32_t> ids = alone_b.ids[0][j], al = alone_b.aligns[0][j];
+    ids.insert(ids.end(), alone_b.ids[0][j].begin(), alone_b.ids[0][j].end());
+    for (int32_t x : alone_b.aligns[0][j]) al.push_back(x < 0 ? x : x + shift);
+    EXPECT_EQ(all.ids[3][j], ids) << c_->name << " hypothesis " << j;
+    EXPECT_EQ(all.aligns[3][j], al) << c_->name << " hypothesis " << j;
+    EXPECT_FLOAT_EQ(all.scores[3][j], 2 * alone_b.scores[0][j]) << c_->name << " hypothesis " << j;
+  }
+}
+
 TEST_P(Parity, AlignmentsAreTransformersCrossAttentionPeaks) {
   if (!c_->ref.contains("greedy_alignment"))
     GTEST_SKIP() << c_->name
