@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -26,6 +27,7 @@
 #include "runtime/api/scored_json.h"
 #include "runtime/api/translator.h"
 #include "runtime/text/language_id.h"
+#include "runtime/text/pdf_text.h"
 #include "runtime/text/subtitles.h"
 
 namespace {
@@ -107,7 +109,10 @@ options:
                      from the file): each paragraph (or cell) is translated whole, its
                      bold, italics, links and styles put on the words they came with;
                      images, tables, fields, numbers, formulas and the rest of the
-                     file are kept
+                     file are kept. pdf: a PDF read from standard input (its text
+                     found by pdftotext, from poppler-utils): each paragraph
+                     translated, written as plain text, one paragraph a line with a
+                     blank line between (the layout is not kept)
   --alignment-layer L
                      the decoder layer whose cross-attention aligns words (jsonl
                      alignments, HTML inline tags), heads averaged; default: the
@@ -195,6 +200,7 @@ struct Args {
   // --format html, markdown, po or srt/vtt: each TEXT, or all of standard input, is one document.
   edgemt::TextFormat format = edgemt::TextFormat::kText;
   bool document() const { return format != edgemt::TextFormat::kText; }
+  bool pdf = false;  // --format pdf: the PDF's paragraphs (pdf_paragraphs), then as text lines
   int n_best = 0;
   int max_input = 0;
   bool ids = false;
@@ -325,18 +331,19 @@ int parse_args(int argc, char** argv, Args* a) {
           {"vtt", edgemt::TextFormat::kSubtitles}, {"docx", edgemt::TextFormat::kOffice},
           {"pptx", edgemt::TextFormat::kOffice},   {"odt", edgemt::TextFormat::kOffice},
           {"odp", edgemt::TextFormat::kOffice},    {"epub", edgemt::TextFormat::kOffice},
-          {"xlsx", edgemt::TextFormat::kOffice},   {"ods", edgemt::TextFormat::kOffice}};
+          {"xlsx", edgemt::TextFormat::kOffice},   {"ods", edgemt::TextFormat::kOffice},
+          {"pdf", edgemt::TextFormat::kText}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
       });
       if (f == std::end(kFormats)) {
         std::fprintf(stderr,
                      "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, docx, pptx, "
-                     "xlsx, odt, odp, ods or epub, got '%s'\n",
+                     "xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
                      i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
-      ++i;
+      a->pdf = std::strcmp(argv[++i], "pdf") == 0;
       a->format = f->second;
     } else if (arg == "--alignment-layer") {
       if (!need_int(0, 64, &a->alignment_layer)) return 2;
@@ -396,6 +403,17 @@ int parse_args(int argc, char** argv, Args* a) {
   }
   // An office document is a binary file: read from standard input, written to standard
   // output (not a terminal).
+  if (a->pdf && a->ids) {
+    std::fprintf(stderr, "translate: --format pdf gives text (not with --ids)\n");
+    return 2;
+  }
+  if (a->pdf && !a->texts.empty()) {
+    std::fprintf(
+        stderr,
+        "translate: --format pdf reads the PDF from standard input (translate --format pdf < in.pdf > "
+        "out.txt), not from TEXT arguments\n");
+    return 2;
+  }
   if (a->format == edgemt::TextFormat::kOffice && !a->texts.empty()) {
     std::fprintf(stderr,
                  "translate: --format docx/pptx/xlsx/odt/odp/ods/epub reads the document from standard input "
@@ -948,6 +966,25 @@ int main(int argc, char** argv) {
     Session s(a.texts.size());
     s.lines = a.texts;
     ok = process(chain, a, s, a.texts.size(), &c);
+  } else if (a.pdf) {
+    // A PDF: its paragraphs, translated as lines of text (a blank line between them).
+    const std::string bytes((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    auto text = edgemt::pdf_paragraphs(bytes);
+    if (!text) {
+      std::fprintf(stderr, "translate: %s\n", text.status().message().c_str());
+      return 1;
+    }
+    const size_t batch = static_cast<size_t>(a.batch) * 4;
+    Session s(batch);
+    size_t n = 0;
+    std::istringstream in(text.value());
+    while (std::getline(in, s.lines[n])) {
+      if (++n == batch) {
+        ok = process(chain, a, s, n, &c) && ok;
+        n = 0;
+      }
+    }
+    if (n > 0) ok = process(chain, a, s, n, &c) && ok;
   } else if (a.document()) {
     // One document: all of standard input.
     Session s(1);

@@ -32,6 +32,7 @@
 #include "runtime/text/letter_case.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
+#include "runtime/text/pdf_text.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
@@ -328,6 +329,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(*splitters[2 * lang + 1], text);
   check_protection(text);
   check_utf8(text);
+  // pdftotext's layout to paragraphs: lines of text, never a control character but the
+  // line ends, no blank line but between paragraphs, never longer than the input's words
+  // (entities only shrink, a numeric one to at most 4 bytes of UTF-8).
+  const std::string paragraphs = edgemt::pdf_layout_to_paragraphs(text);
+  EDGEMT_FUZZ_CHECK(paragraphs.size() <= text.size(), "pdf paragraphs grew %zu -> %zu bytes", text.size(),
+                    paragraphs.size());
+  for (size_t k = 0; k < paragraphs.size(); ++k) {
+    const auto ch = static_cast<unsigned char>(paragraphs[k]);
+    EDGEMT_FUZZ_CHECK(ch >= 0x20 || ch == '\n', "pdf paragraphs hold control character %u", ch);
+    EDGEMT_FUZZ_CHECK(ch != '\n' || k == 0 || paragraphs[k - 1] != '\n' || k + 1 < paragraphs.size(),
+                      "pdf paragraphs end in a blank line");
+  }
   const std::string names_out = edgemt::without_names(text);  // only ever drops words
   EDGEMT_FUZZ_CHECK(names_out.size() <= text.size(), "without_names grew %zu -> %zu bytes", text.size(),
                     names_out.size());

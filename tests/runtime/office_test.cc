@@ -6,12 +6,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "runtime/text/office_document.h"
+#include "runtime/text/pdf_text.h"
 #include "runtime/text/zip_archive.h"
 
 namespace edgemt {
@@ -521,6 +524,87 @@ TEST(Office, DamagedDocumentsFailCleanly) {
   for (size_t cut = 0; cut < docx.size(); cut += 997)
     EXPECT_FALSE(OfficeDocument::parse(docx.substr(0, cut)).has_value());
 }
+
+// PDF (runtime/text/pdf_text.h): pdftotext's blocks become paragraphs, one a line with a
+// blank line between; lines are joined, a word hyphenated at a line end ("pro-" /
+// "gram", a soft hyphen) joined again but not before a capital or a non-letter; entities
+// decoded; empty blocks and control characters dropped.
+TEST(Pdf, BlocksBecomeParagraphs) {
+  auto word = [](const std::string& w) { return "<word xMin=\"1\" yMin=\"2\">" + w + "</word>"; };
+  auto line = [](const std::string& words) { return "<line xMin=\"1\">" + words + "</line>\n"; };
+  const std::string xhtml =
+      "<!DOCTYPE html><html><head></head><body><doc>\n<page width=\"612\" height=\"792\"><flow>\n"
+      "<block xMin=\"72\">" +
+      line(word("Installing") + word("the") + word("pro-")) + line(word("gram")) + "</block>\n<block>" +
+      line(word("Salt") + word("&amp;") + word("pepper-")) + line(word("Free") + word("caf&#xE9;")) +
+      line(word("ma\xC2\xAD")) + line(word("chine") + word("\x01x&lt;y&gt;")) + line(word("Ein-")) +
+      line(word("\xC3\xBC"
+                "ber")) +
+      line(word("2-")) + line(word("3")) + "</block>\n" + "<block>" + line("") +
+      "</block>\n</flow></page>\n<page><flow><block>" + line(word("Page") + word("two.")) +
+      "</block></flow></page>\n</doc></body></html>\n";
+  EXPECT_EQ(pdf_layout_to_paragraphs(xhtml),
+            "Installing the program\n\nSalt & pepper- Free caf\xC3\xA9 machine x<y> Ein\xC3\xBC"
+            "ber 2- 3\n\n"
+            "Page two.\n");
+  EXPECT_EQ(pdf_layout_to_paragraphs(""), "");
+  EXPECT_EQ(pdf_layout_to_paragraphs("<word>unfinished"), "");
+  EXPECT_EQ(pdf_layout_to_paragraphs("not xml at all <<<>>> </block>"), "");
+}
+
+TEST(Pdf, ClearErrors) {
+  auto not_pdf = pdf_paragraphs("PK\x03\x04 a zip file");
+  ASSERT_FALSE(not_pdf.has_value());
+  EXPECT_NE(not_pdf.status().message().find("not a PDF"), std::string::npos);
+  EXPECT_FALSE(pdf_paragraphs("").has_value());
+  const char* before = std::getenv("EDGEMT_PDFTOTEXT");
+  const std::string saved = before == nullptr ? "" : before;
+  setenv("EDGEMT_PDFTOTEXT", "/nonexistent/pdftotext", 1);
+  auto missing = pdf_paragraphs(read_sample("sample.pdf"));
+  if (saved.empty()) {
+    unsetenv("EDGEMT_PDFTOTEXT");
+  } else {
+    setenv("EDGEMT_PDFTOTEXT", saved.c_str(), 1);
+  }
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_NE(missing.status().message().find("poppler-utils"), std::string::npos)
+      << missing.status().to_string();
+}
+
+#ifdef EDGEMT_HAVE_PDFTOTEXT
+// The sample (tools/text/make_pdf_sample.py) through pdftotext: its four paragraphs over
+// two pages; a damaged copy and a text-less PDF are errors.
+TEST(Pdf, SampleParagraphsThroughPdftotext) {
+  const std::string pdf = read_sample("sample.pdf");
+  auto text = pdf_paragraphs(pdf);
+  ASSERT_TRUE(text.has_value()) << text.status().to_string();
+  EXPECT_EQ(
+      text.value(),
+      "Installing the program\n\n"
+      "The file could not be opened because the connection to the server was lost while the program was "
+      "reading the configuration file of the application. Please try again later.\n\n"
+      "Do you want to delete this folder? The password is too short (at least eight characters), so the "
+      "system cannot accept it as a replacement for the administrator account & the caf\xC3\xA9.\n\n"
+      "Save the document before closing the window.\n");
+  auto damaged = pdf_paragraphs(pdf.substr(0, 40));
+  ASSERT_FALSE(damaged.has_value());
+  EXPECT_NE(damaged.status().message().find("could not read the PDF"), std::string::npos)
+      << damaged.status().to_string();
+  // The same file with every string it shows blanked (spaces, the same length): no text.
+  std::string blank = pdf;
+  size_t found = 0;
+  for (size_t at = 0; (at = blank.find(" Tm (", at)) != std::string::npos; ++found) {
+    const size_t end = blank.find(") Tj", at);
+    ASSERT_NE(end, std::string::npos);
+    for (size_t k = at + 5; k < end; ++k) blank[k] = ' ';
+    at = end;
+  }
+  EXPECT_EQ(found, 6u);
+  auto none = pdf_paragraphs(blank);
+  ASSERT_FALSE(none.has_value());
+  EXPECT_NE(none.status().message().find("no text"), std::string::npos) << none.status().to_string();
+}
+#endif
 
 }  // namespace
 }  // namespace edgemt
