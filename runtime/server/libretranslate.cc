@@ -16,6 +16,7 @@
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/office_document.h"
+#include "runtime/text/pdf_text.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/subtitles.h"
@@ -29,8 +30,9 @@ using json = nlohmann::json;
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
-const std::vector<std::string> kFileFormats = {".txt",  ".html", ".htm",  ".md",  ".srt", ".vtt", ".po",
-                                               ".docx", ".pptx", ".xlsx", ".odt", ".odp", ".ods", ".epub"};
+const std::vector<std::string> kFileFormats = {".txt", ".html", ".htm",  ".md",   ".srt",
+                                               ".vtt", ".po",   ".docx", ".pptx", ".xlsx",
+                                               ".odt", ".odp",  ".ods",  ".epub", ".pdf"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -742,6 +744,21 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     units = office->units();
     html = true;
     render = [&](const std::vector<std::string>& t) { return office->render(t, f.target); };
+  } else if (ext == ".pdf") {
+    // A PDF's paragraphs (pdftotext), translated as lines; the result is a text file.
+    auto text = pdf_paragraphs(file->content);
+    if (!text) {
+      const bool missing = text.status().code() == StatusCode::kUnsupported;
+      return error(missing ? 501 : 400, (missing ? "" : "Invalid request: ") + text.status().message());
+    }
+    std::istringstream lines(text.value());
+    for (std::string l; std::getline(lines, l);)
+      if (!l.empty()) units.push_back(std::move(l));
+    render = [](const std::vector<std::string>& t) {
+      std::string out;
+      for (const std::string& p : t) out += (out.empty() ? "" : "\n") + p + "\n";
+      return out;
+    };
   } else if (ext == ".html" || ext == ".htm") {
     units = {file->content};
     html = true;
@@ -809,6 +826,16 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     source = service_.models()[static_cast<size_t>(model)].target;
   }
   StoredFile stored{safe_file_name(file->filename), render(best), {}, 0};
+  if (ext == ".pdf") {  // a PDF comes back as its translated text
+    std::string& n = stored.filename;
+    const bool ends_in_ext =
+        n.size() >= ext.size() &&
+        std::equal(ext.begin(), ext.end(), n.end() - static_cast<std::ptrdiff_t>(ext.size()),
+                   [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+    if (ends_in_ext) n.resize(n.size() - ext.size());
+    if (n.empty()) n = "file";
+    n += ".txt";
+  }
   if (stored.content.size() > options_.file_store_bytes)
     return error(413, "Invalid request: the translated file is larger than the server keeps");
   std::string id = new_file_id();

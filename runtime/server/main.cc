@@ -47,7 +47,7 @@ options:
   --char-limit N      characters of text per request (default 5000; more: 413)
   --file-char-limit N  characters of text per file of /translate_file (.txt, .html,
                       .md, .srt, .vtt, .po, .docx, .pptx, .xlsx, .odt, .odp, .ods,
-                      .epub; default 50000; more: 413; 0: no file translation,
+                      .epub, .pdf (its text: a .txt comes back); default 50000; more: 413; 0: no file translation,
                       /translate_file answers 501); the translated file is kept 10
                       minutes for /download_file
   --max-body BYTES    request body size (default 16777216, for office documents

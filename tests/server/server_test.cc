@@ -18,6 +18,7 @@
 #include "runtime/server/service.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/markup.h"
+#include "runtime/text/pdf_text.h"
 
 namespace edgemt::server {
 namespace {
@@ -531,7 +532,10 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   // a pair not served, too much text, file translation turned off.
   get.path = "/download_file/0123456789abcdef0123456789abcdef.film.srt";
   EXPECT_EQ(api.handle(get).status, 404);
-  EXPECT_EQ(api.handle(file_request("report.pdf", "%PDF-1.4")).status, 400);
+  const HttpResponse not_pdf = api.handle(file_request("report.pdf", "Dear customer,"));
+  EXPECT_EQ(not_pdf.status, 400);
+  EXPECT_NE(not_pdf.body.find("not a PDF"), std::string::npos) << not_pdf.body;
+  EXPECT_EQ(api.handle(file_request("report.exe", "MZ")).status, 400);
   EXPECT_EQ(api.handle(file_request("noext", "text")).status, 400);
   HttpRequest no_file = file_request("a.txt", "x");
   no_file.files.clear();
@@ -560,6 +564,46 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   get.path = "/frontend/settings";
   EXPECT_EQ(json::parse(no_files.handle(get).body)["filesTranslation"], false);
 }
+
+#ifdef EDGEMT_HAVE_PDFTOTEXT
+// A PDF comes back as a text file of its translated paragraphs, as translate --format pdf
+// gives them: each paragraph (pdf_paragraphs) translated as a line of text.
+TEST(Api, TranslatesPdfToText) {
+  auto svc = make_service();
+  LibreTranslateApi api(*svc, {});
+  std::stringstream pdf;
+  pdf << std::ifstream(std::string(EDGEMT_DOCUMENTS_DIR) + "/sample.pdf", std::ios::binary).rdbuf();
+  const HttpResponse r = api.handle(file_request("Report.PDF", pdf.str()));
+  ASSERT_EQ(r.status, 200) << r.body;
+  const std::string url = json::parse(r.body)["translatedFileUrl"];
+  EXPECT_EQ(url.substr(url.size() - 11), ".Report.txt") << url;
+  HttpRequest get;
+  get.method = "GET";
+  get.path = url.substr(std::string("http://localhost:5000").size());
+  const HttpResponse d = api.handle(get);
+  ASSERT_EQ(d.status, 200) << d.body;
+  EXPECT_EQ(d.filename, "Report.txt");
+  EXPECT_NE(d.content_type.find("text/plain"), std::string::npos);
+  auto paragraphs = pdf_paragraphs(pdf.str());
+  ASSERT_TRUE(paragraphs.has_value());
+  std::vector<std::string> lines;
+  std::istringstream in(paragraphs.value());
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty()) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 4u);
+  auto tr = Translator::create(kModel, {});
+  ASSERT_TRUE(tr.has_value());
+  auto want = tr.value()->translate(lines);
+  ASSERT_TRUE(want.has_value());
+  std::string expected;
+  for (const std::string& t : want.value()) expected += (expected.empty() ? "" : "\n") + t + "\n";
+  EXPECT_EQ(d.body, expected);
+  // A damaged PDF: 400, saying so.
+  const HttpResponse cut = api.handle(file_request("cut.pdf", pdf.str().substr(0, 60)));
+  EXPECT_EQ(cut.status, 400);
+  EXPECT_NE(cut.body.find("could not read the PDF"), std::string::npos) << cut.body;
+}
+#endif
 
 TEST(Api, DetectRanksServedSources) {
   auto svc = make_service();
