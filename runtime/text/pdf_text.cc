@@ -186,8 +186,11 @@ Expected<std::string> pdf_paragraphs(std::string_view pdf) {
 
   const char* program = std::getenv("EDGEMT_PDFTOTEXT");
   if (program == nullptr || *program == '\0') program = "pdftotext";
+  // Close-on-exec, so that a program another thread starts meanwhile does not inherit the
+  // write end (this read would then wait for that program too); dup2 gives the child's
+  // standard output without the flag.
   int out_pipe[2];
-  if (pipe(out_pipe) != 0) return io_error(std::string("pipe: ") + std::strerror(errno));
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) return io_error(std::string("pipe: ") + std::strerror(errno));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addclose(&actions, out_pipe[0]);
