@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  12 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
+  14 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
@@ -52,7 +52,7 @@ extern "C" {
        10: edgemt_score_ids, edgemt_score, edgemt_model_target_token_id;       \
        11: EDGEMT_FORMAT_SUBTITLES, _WRAPPED;                                  \
        12: edgemt_translate_document;                                          \
-       13: edgemt_translator_set_reranker */
+       13: edgemt_translator_set_reranker; 14: edgemt_translate_pdf */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
  * _SUBTITLES and _WRAPPED since 11). */
@@ -239,6 +239,16 @@ EDGEMT_API edgemt_status edgemt_translator_set_reranker(edgemt_translator* trans
 EDGEMT_API edgemt_status edgemt_translate(edgemt_translator* translator, const char* const* texts, size_t n,
                                           const edgemt_translate_options* options,
                                           const char* const** results);
+
+/* Since C API version 14. A PDF file's bytes (data, size) to the translation of its text:
+ * its paragraphs (found by pdftotext, from poppler-utils, which must be installed), each
+ * translated as plain text and written on a line of its own with a blank line between
+ * paragraphs; the layout is not kept. *text: NUL-terminated UTF-8, owned by the
+ * translator, valid until its next call. options may be NULL; their format is not used.
+ * Not a PDF, a damaged or encrypted one, or one without text: EDGEMT_INVALID_ARGUMENT;
+ * no pdftotext: EDGEMT_UNSUPPORTED (edgemt_last_error says why). */
+EDGEMT_API edgemt_status edgemt_translate_pdf(edgemt_translator* translator, const void* data, size_t size,
+                                              const edgemt_translate_options* options, const char** text);
 
 /* Since C API version 12. An office document or e-book, the bytes of a .docx, .pptx,
  * .xlsx, .odt, .odp, .ods or .epub file (data, size), translated: each paragraph (or

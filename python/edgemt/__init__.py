@@ -318,6 +318,26 @@ class Translator:
         options.protect_spans = bool(protect_spans)
         return self._t.translate_document(data, options)
 
+    def translate_pdf(self, data: Union[bytes, bytearray, memoryview], *, beam_size: Optional[int] = None,
+                      length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,
+                      protect_spans: bool = True) -> str:
+        """A PDF file's bytes to the translation of its text: each paragraph (found by
+        pdftotext, from poppler-utils) translated and written on a line of its own, a blank
+        line between paragraphs; the layout is not kept. Not a PDF, a damaged or encrypted
+        one or one without text raises ValueError; without pdftotext, NotImplementedError.
+
+            open("paper.de.txt", "w").write(t.translate_pdf(open("paper.pdf", "rb").read()))
+        """
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("translate_pdf() takes the file's bytes, got %s" % type(data).__name__)
+        options = self._options(beam_size, max_decoding_length, length_penalty)
+        options.protect_spans = bool(protect_spans)
+        if self.pivot is not None:
+            text = self.pivot.translate_pdf(data, beam_size=beam_size, length_penalty=length_penalty,
+                                            max_decoding_length=max_decoding_length, protect_spans=protect_spans)
+            return self._t.translate([text], options)[0]
+        return self._t.translate_pdf(bytes(data), options)
+
     def translate_scored(self, texts: Union[str, Iterable[str]], *, num_hypotheses: int = 1,
                          beam_size: Optional[int] = None, length_penalty: Optional[float] = None,
                          max_decoding_length: Optional[int] = None, split_sentences: bool = True,

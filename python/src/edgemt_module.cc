@@ -286,6 +286,19 @@ class Translator {
     return py::bytes(static_cast<const char*>(out), out_size);
   }
 
+  // A PDF's bytes to the translation of its text (edgemt_translate_pdf).
+  std::string translate_pdf(const std::string& data, const Options& opt) {
+    const edgemt_translate_options o = opt.c();
+    const char* out = nullptr;
+    edgemt_status s;
+    {
+      py::gil_scoped_release nogil;
+      s = edgemt_translate_pdf(handle_, data.data(), data.size(), &o, &out);
+    }
+    check(s);
+    return out;
+  }
+
   // Each text's scored translation as JSON (edgemt_translate_scored).
   std::vector<std::string> translate_scored(const std::vector<std::string>& texts, size_t num_hypotheses,
                                             const Options& opt) {
@@ -380,6 +393,7 @@ PYBIND11_MODULE(_edgemt, m) {
       .def("translate", &Translator::translate)
       .def("translate_scored", &Translator::translate_scored)
       .def("translate_document", &Translator::translate_document)
+      .def("translate_pdf", &Translator::translate_pdf)
       .def("score_ids", &Translator::score_ids)
       .def("score", &Translator::score)
       .def("score_tokens", &Translator::score_tokens);

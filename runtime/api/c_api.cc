@@ -437,6 +437,26 @@ edgemt_status edgemt_translate_document(edgemt_translator* translator, const voi
   });
 }
 
+edgemt_status edgemt_translate_pdf(edgemt_translator* translator, const void* data, size_t size,
+                                   const edgemt_translate_options* options, const char** text) {
+  return guarded([&] {
+    if (text == nullptr) return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_pdf: text is NULL");
+    *text = nullptr;
+    if (translator == nullptr)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_pdf: translator is NULL");
+    if (data == nullptr && size > 0)
+      return fail(EDGEMT_INVALID_ARGUMENT, "edgemt_translate_pdf: data is NULL");
+    edgemt::TranslateOptions to;
+    if (const edgemt_status s = to_translate_options(options, &to); s != EDGEMT_OK) return s;
+    auto r = translator->translator->translate_pdf(
+        size == 0 ? std::string_view() : std::string_view(static_cast<const char*>(data), size), to);
+    if (!r) return from_status(r.status());
+    translator->texts.assign(1, std::move(r.value()));
+    *text = translator->texts[0].c_str();
+    return EDGEMT_OK;
+  });
+}
+
 edgemt_status edgemt_translate_scored(edgemt_translator* translator, const char* const* texts, size_t n,
                                       size_t num_hypotheses, const edgemt_translate_options* options,
                                       const char* const** results) {

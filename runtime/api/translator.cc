@@ -20,6 +20,7 @@
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/office_document.h"
+#include "runtime/text/pdf_text.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/wrapped_text.h"
@@ -808,6 +809,29 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
     at += d.units().size();
   }
   return result;
+}
+
+Expected<std::string> Translator::translate_pdf(std::string_view pdf, const TranslateOptions& options) {
+  auto text = pdf_paragraphs(pdf);
+  if (!text) return text.status();
+  std::vector<std::string> paragraphs;
+  for (size_t at = 0; at < text.value().size();) {
+    size_t end = text.value().find('\n', at);
+    if (end == std::string::npos) end = text.value().size();
+    if (end > at) paragraphs.push_back(text.value().substr(at, end - at));
+    at = end + 1;
+  }
+  TranslateOptions o = options;
+  o.format = TextFormat::kText;
+  auto t = translate(paragraphs, o);
+  if (!t) return t.status();
+  std::string out;
+  for (const std::string& p : t.value()) {
+    if (!out.empty()) out += '\n';
+    out += p;
+    out += '\n';
+  }
+  return out;
 }
 
 Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,

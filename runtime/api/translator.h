@@ -200,6 +200,13 @@ class Translator {
   Expected<std::vector<std::string>> translate(const std::vector<std::string>& texts,
                                                const TranslateOptions& options = {});
 
+  // A PDF file's bytes to the translation of its text (runtime/text/pdf_text.h: its
+  // paragraphs, found by pdftotext from poppler-utils), each paragraph translated as plain
+  // text (options.format is not used) and written on a line of its own, a blank line
+  // between paragraphs. The layout is not kept. Errors: not a PDF, damaged or encrypted,
+  // no text (a scan), pdftotext not installed (kUnsupported).
+  Expected<std::string> translate_pdf(std::string_view pdf, const TranslateOptions& options = {});
+
   // Token ids to token ids for one batch, without any heap allocation:
   // sources.size() <= max_batch; each source ends with eos and has at most
   // max_source_length ids (longer: an OutOfRange error; use translate_ids below to

@@ -531,6 +531,53 @@ TEST(CApiBundled, TranslatesADocumentLikeTheCppApi) {
   edgemt_model_free(m);
 }
 
+// edgemt_translate_pdf: the sample PDF's paragraphs, each translated as the C++ API
+// translates it as a line of text, one a line with a blank line between (where pdftotext
+// is installed); bad input and NULLs are refused.
+TEST(CApiBundled, TranslatesAPdfLikeTheCppApi) {
+  const char* path = nullptr;
+  ASSERT_EQ(edgemt_bundled_model_path("en", "de", &path), EDGEMT_OK) << edgemt_last_error();
+  const std::string file(path);
+  std::ifstream f(std::string(EDGEMT_DOCUMENTS_DIR) + "/sample.pdf", std::ios::binary);
+  const std::string pdf((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  ASSERT_GT(pdf.size(), 500u);
+  edgemt_model* m = nullptr;
+  ASSERT_EQ(edgemt_model_load(file.c_str(), &m), EDGEMT_OK) << edgemt_last_error();
+  edgemt_translator* tr = nullptr;
+  ASSERT_EQ(edgemt_translator_create(m, nullptr, &tr), EDGEMT_OK) << edgemt_last_error();
+  const char* out = nullptr;
+  const std::string text = "Hello";
+  EXPECT_EQ(edgemt_translate_pdf(tr, text.data(), text.size(), nullptr, &out), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+  EXPECT_NE(std::string(edgemt_last_error()).find("not a PDF"), std::string::npos) << edgemt_last_error();
+  EXPECT_EQ(edgemt_translate_pdf(tr, nullptr, 5, nullptr, &out), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_EQ(edgemt_translate_pdf(tr, pdf.data(), pdf.size(), nullptr, nullptr), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_EQ(edgemt_translate_pdf(nullptr, pdf.data(), pdf.size(), nullptr, &out), EDGEMT_INVALID_ARGUMENT);
+#ifdef EDGEMT_HAVE_PDFTOTEXT
+  ASSERT_EQ(edgemt_translate_pdf(tr, pdf.data(), pdf.size(), nullptr, &out), EDGEMT_OK)
+      << edgemt_last_error();
+  auto cpp = edgemt::Translator::create(file, {});
+  ASSERT_TRUE(cpp.has_value()) << cpp.status().to_string();
+  const std::vector<std::string> paragraphs = {
+      "Installing the program",
+      "The file could not be opened because the connection to the server was lost while the program was "
+      "reading the configuration file of the application. Please try again later.",
+      "Do you want to delete this folder? The password is too short (at least eight characters), so the "
+      "system cannot accept it as a replacement for the administrator account & the caf\xC3\xA9.",
+      "Save the document before closing the window."};
+  auto want = cpp.value()->translate(paragraphs);
+  ASSERT_TRUE(want.has_value()) << want.status().to_string();
+  std::string expected;
+  for (const std::string& t : want.value()) expected += (expected.empty() ? "" : "\n") + t + "\n";
+  EXPECT_EQ(std::string(out), expected);
+  auto direct = cpp.value()->translate_pdf(pdf);
+  ASSERT_TRUE(direct.has_value()) << direct.status().to_string();
+  EXPECT_EQ(direct.value(), expected);
+#endif
+  edgemt_translator_free(tr);
+  edgemt_model_free(m);
+}
+
 // edgemt_translator_set_reranker gives what the C++ API's set_reranker gives; a model of
 // the same direction, a bad weight and NULLs are refused; NULL removes the reranker.
 TEST(CApiBundled, RerankerLikeTheCppApi) {

@@ -409,6 +409,30 @@ def test_rerank_with_the_bundled_reverse_model():
             raise AssertionError("a bad reranker did not raise")
 
 
+def test_translate_pdf():
+    """translate_pdf: the sample PDF's four paragraphs, each translated as translate() does,
+    one a line with a blank line between; not a PDF raises ValueError, a str TypeError."""
+    tr = edgemt.Translator(source_lang="en", target_lang="de")
+    for bad, err in ((b"plain text", ValueError), ("a str", TypeError)):
+        try:
+            tr.translate_pdf(bad)
+        except err:
+            pass
+        else:
+            raise AssertionError("translate_pdf(%r) did not raise %s" % (bad, err.__name__))
+    import shutil
+    if shutil.which("pdftotext") is None:
+        print("     (no pdftotext: the PDF itself not translated)")
+        return
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "documents", "sample.pdf")
+    with open(path, "rb") as f:
+        out = tr.translate_pdf(f.read())
+    paragraphs = out.split("\n\n")
+    assert len(paragraphs) == 4 and out.endswith("\n"), out
+    want = tr.translate(["Installing the program", "Save the document before closing the window."])
+    assert paragraphs[0] == want[0] and paragraphs[3] == want[1] + "\n", (paragraphs, want)
+
+
 def test_sampling_is_seeded():
     """sampling_topk draws tokens: the same seed gives the same outputs (in a batch or one
     by one), three seeds do not all agree; at a tiny temperature it is greedy search."""
