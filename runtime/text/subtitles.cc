@@ -354,6 +354,15 @@ SubtitleDocument SubtitleDocument::parse(std::string_view text) {
       }
       cue.prefix = std::string(texts[0].substr(0, codes));
       texts[0].remove_prefix(codes);
+      if (codes > 0 && trim(texts[0]).empty() && texts.size() > 1) {
+        // The codes alone on the first line ("{\an8}" above the text): that line stays a
+        // line of its own, with its end.
+        cue.prefix = cue.original[0] + cue.line_ends[0];
+        cue.prefix_line = true;
+        texts.erase(texts.begin());
+        cue.original.erase(cue.original.begin());
+        cue.line_ends.erase(cue.line_ends.begin());
+      }
       const bool dialogue =
           texts.size() >= 2 && std::all_of(texts.begin(), texts.end(),
                                            [](std::string_view t) { return !dialogue_dash(t).empty(); });
@@ -413,7 +422,8 @@ std::string SubtitleDocument::render(const std::vector<std::string>& html) const
         std::string t = p.units[k] < html.size() ? from_html(html[p.units[k]]) : std::string();
         // Nothing came back: the line keeps its text (the first without its codes,
         // which are put back below).
-        lines.push_back(blank(t) ? p.original[k].substr(k == 0 ? p.prefix.size() : 0) : p.line_prefix[k] + t);
+        lines.push_back(blank(t) ? p.original[k].substr(k == 0 && !p.prefix_line ? p.prefix.size() : 0)
+                                 : p.line_prefix[k] + t);
       }
       lines[0] = p.prefix + lines[0];
     } else {
@@ -430,6 +440,7 @@ std::string SubtitleDocument::render(const std::vector<std::string>& html) const
       }
       if (lines.empty()) {
         lines = p.original;  // nothing came back: the cue keeps its text
+        if (p.prefix_line) lines[0] = p.prefix + lines[0];
       } else if (!p.prefix.empty()) {
         lines[0] = p.prefix + lines[0];
       }

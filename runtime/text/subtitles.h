@@ -57,6 +57,7 @@ class SubtitleDocument {
     std::vector<std::string> line_ends;    // a cue: its text lines' ends
     std::vector<std::string> line_prefix;  // a dialogue cue: each line's dash ("- ")
     std::string prefix;                    // before the first line ("{\an8}")
+    bool prefix_line = false;              // the codes are a line of their own (prefix has its end)
   };
   bool webvtt_ = false;
   std::vector<Piece> pieces_;

@@ -1355,6 +1355,26 @@ TEST(Subtitles, TimingLines) {
   EXPECT_FALSE(is_subtitle_timing_line(""));
 }
 
+// Override codes alone on a cue's first line ("{\an8}" above the text) stay a line of
+// their own: the lines below are a dialogue (or a wrapped sentence) as without them, and
+// the codes do not run into the first translated line (fuzz_text found "{\an8}- Wo").
+TEST(Subtitles, CodesOnALineOfTheirOwnStayThere) {
+  const std::string srt =
+      "1\r\n00:00:01,000 --> 00:00:02,000\r\n{\\an8}\r\n- Where are you?\r\n- I am at home.\r\n\r\n"
+      "2\n00:00:03,000 --> 00:00:04,000\n{\\an8} \nWhere did you\nput the keys?\n";
+  const SubtitleDocument d = SubtitleDocument::parse(srt);
+  ASSERT_EQ(d.units().size(), 3u);
+  EXPECT_EQ(d.units()[0], "Where are you?");
+  EXPECT_EQ(d.units()[1], "I am at home.");
+  EXPECT_EQ(d.units()[2], "Where did you put the keys?");
+  EXPECT_EQ(identity_render(d), srt);
+  EXPECT_EQ(d.render({"Wo bist du?", "Ich bin zu Hause.", "Wo hast du die Schlüssel hingelegt?"}),
+            "1\r\n00:00:01,000 --> 00:00:02,000\r\n{\\an8}\r\n- Wo bist du?\r\n- Ich bin zu Hause.\r\n\r\n"
+            "2\n00:00:03,000 --> 00:00:04,000\n{\\an8} \nWo hast du die\nSchlüssel hingelegt?\n");
+  // Nothing came back: each cue keeps its lines, codes included.
+  EXPECT_EQ(d.render({"", "", ""}), srt);
+}
+
 TEST(Subtitles, SubRipCueLinesAreOneUnitAndTheRestIsKept) {
   const std::string srt =
       "\xEF\xBB\xBF"
