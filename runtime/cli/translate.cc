@@ -401,8 +401,7 @@ int parse_args(int argc, char** argv, Args* a) {
     std::fprintf(stderr, "translate: --format html/po gives documents (not with --ids or --output jsonl)\n");
     return 2;
   }
-  // An office document is a binary file: read from standard input, written to standard
-  // output (not a terminal).
+  // A PDF is read from standard input and becomes text.
   if (a->pdf && a->ids) {
     std::fprintf(stderr, "translate: --format pdf gives text (not with --ids)\n");
     return 2;
@@ -414,6 +413,8 @@ int parse_args(int argc, char** argv, Args* a) {
         "out.txt), not from TEXT arguments\n");
     return 2;
   }
+  // An office document is a binary file: read from standard input, written to standard
+  // output (not a terminal).
   if (a->format == edgemt::TextFormat::kOffice && !a->texts.empty()) {
     std::fprintf(stderr,
                  "translate: --format docx/pptx/xlsx/odt/odp/ods/epub reads the document from standard input "
@@ -814,6 +815,26 @@ bool process(std::span<const std::unique_ptr<edgemt::Translator>> chain, const A
   return ok;
 }
 
+// Translates the lines of `in`, `batch` at a time (a line's "\r\n" ending is kept for its
+// output line).
+bool process_lines(std::span<const std::unique_ptr<edgemt::Translator>> chain, const Args& a,
+                   std::istream& in, size_t batch, Counters* c) {
+  bool ok = true;
+  Session s(batch);
+  size_t n = 0;
+  while (std::getline(in, s.lines[n])) {
+    std::string& line = s.lines[n];
+    s.crlf[n] = !line.empty() && line.back() == '\r';
+    if (s.crlf[n]) line.pop_back();
+    if (++n == batch) {
+      ok = process(chain, a, s, n, c) && ok;
+      n = 0;
+    }
+  }
+  if (n > 0) ok = process(chain, a, s, n, c) && ok;
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -974,17 +995,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "translate: %s\n", text.status().message().c_str());
       return 1;
     }
-    const size_t batch = static_cast<size_t>(a.batch) * 4;
-    Session s(batch);
-    size_t n = 0;
     std::istringstream in(text.value());
-    while (std::getline(in, s.lines[n])) {
-      if (++n == batch) {
-        ok = process(chain, a, s, n, &c) && ok;
-        n = 0;
-      }
-    }
-    if (n > 0) ok = process(chain, a, s, n, &c) && ok;
+    ok = process_lines(chain, a, in, static_cast<size_t>(a.batch) * 4, &c);
   } else if (a.document()) {
     // One document: all of standard input.
     Session s(1);
@@ -992,19 +1004,7 @@ int main(int argc, char** argv) {
     ok = process(chain, a, s, 1, &c);
   } else {
     // Interactive input is translated line by line; piped input in batches.
-    const size_t batch = isatty(STDIN_FILENO) ? 1 : static_cast<size_t>(a.batch) * 4;
-    Session s(batch);
-    size_t n = 0;
-    while (std::getline(std::cin, s.lines[n])) {
-      std::string& line = s.lines[n];
-      s.crlf[n] = !line.empty() && line.back() == '\r';
-      if (s.crlf[n]) line.pop_back();
-      if (++n == batch) {
-        ok = process(chain, a, s, n, &c) && ok;
-        n = 0;
-      }
-    }
-    if (n > 0) ok = process(chain, a, s, n, &c) && ok;
+    ok = process_lines(chain, a, std::cin, isatty(STDIN_FILENO) ? 1 : static_cast<size_t>(a.batch) * 4, &c);
   }
   for (size_t k = 0; a.profile && k < chain.size(); ++k) {
     std::fprintf(stderr, "\nper-op profile%s%s (isa %s, %d thread%s):\n%s", chain.size() > 1 ? " of " : "",

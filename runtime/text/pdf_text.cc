@@ -8,78 +8,21 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
+
+#include "runtime/text/markup.h"
 
 extern char** environ;
 
 namespace edgemt {
 namespace {
-
-void append_utf8(uint32_t c, std::string* out) {
-  if (c == 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) c = 0xFFFD;
-  if (c < 0x80) {
-    out->push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
-
-// XML character data with its entities decoded (the five named ones and numeric ones).
-std::string decode_xml(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '&') {
-      out.push_back(s[i]);
-      continue;
-    }
-    const size_t semi = s.find(';', i);
-    if (semi == std::string_view::npos || semi - i > 10) {
-      out.push_back('&');
-      continue;
-    }
-    const std::string_view name = s.substr(i + 1, semi - i - 1);
-    if (name == "amp") {
-      out.push_back('&');
-    } else if (name == "lt") {
-      out.push_back('<');
-    } else if (name == "gt") {
-      out.push_back('>');
-    } else if (name == "quot") {
-      out.push_back('"');
-    } else if (name == "apos") {
-      out.push_back('\'');
-    } else if (name.size() > 1 && name[0] == '#') {
-      const bool hex = name[1] == 'x' || name[1] == 'X';
-      const std::string digits(name.substr(hex ? 2 : 1));
-      char* end = nullptr;
-      const unsigned long c = std::strtoul(digits.c_str(), &end, hex ? 16 : 10);
-      if (digits.empty() || *end != '\0') {
-        out.push_back('&');
-        continue;
-      }
-      append_utf8(static_cast<uint32_t>(std::min<unsigned long>(c, 0x110000)), &out);
-    } else {
-      out.push_back('&');
-      continue;
-    }
-    i = semi;
-  }
-  return out;
-}
 
 bool lowercase_start(std::string_view s) {
   if (s.empty()) return false;
@@ -117,22 +60,192 @@ std::string join_lines(const std::vector<std::string>& lines) {
   return p;
 }
 
+// One block of a page: its vertical extent (points from the page's top) and its text.
+struct Block {
+  double top = 0, bottom = 0;
+  std::string text;
+};
+struct Page {
+  double height = 0;  // 0: unknown (no furniture is looked for on it)
+  std::vector<Block> blocks;
+};
+
+// The number in an attribute `name="..."` of a tag, or `fallback`.
+double attribute(std::string_view tag, std::string_view name, double fallback) {
+  for (size_t at = 0; (at = tag.find(name, at)) != std::string_view::npos; at += name.size()) {
+    if (at > 0 && tag[at - 1] != ' ' && tag[at - 1] != '\n' && tag[at - 1] != '\t') continue;
+    size_t v = at + name.size();
+    if (tag.substr(v, 2) != "=\"") continue;
+    v += 2;
+    const size_t close = tag.find('"', v);
+    if (close == std::string_view::npos) return fallback;
+    const std::string digits(tag.substr(v, close - v));
+    char* end = nullptr;
+    const double d = std::strtod(digits.c_str(), &end);
+    return end != digits.c_str() && *end == '\0' && std::isfinite(d) ? d : fallback;
+  }
+  return fallback;
+}
+
+// The page number a folio shows: "17", "- 17 -", "Page 17", "Seite 17 von 40", "17 / 40",
+// "xiv"; -1 for any other text.
+long folio_number(std::string_view t) {
+  auto skip = [&](std::string_view chars) {
+    while (!t.empty() && chars.find(t.front()) != std::string_view::npos) t.remove_prefix(1);
+    while (!t.empty() && chars.find(t.back()) != std::string_view::npos) t.remove_suffix(1);
+  };
+  skip(" -\xE2\x80\x93\x94[]()|");  // spaces, hyphens, the dashes' bytes, brackets, bars
+  for (std::string_view word : {"Page ", "page ", "Seite ", "S. ", "p. ", "P. "})
+    if (t.substr(0, word.size()) == word) {
+      t.remove_prefix(word.size());
+      break;
+    }
+  // "17 of 40", "17 / 40", "17 von 40": the number before.
+  for (std::string_view sep : {" of ", " von ", " / ", "/"})
+    if (const size_t at = t.find(sep); at != std::string_view::npos) {
+      const std::string_view total = t.substr(at + sep.size());
+      if (total.empty() ||
+          !std::all_of(total.begin(), total.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return -1;
+      t = t.substr(0, at);
+      break;
+    }
+  if (t.empty() || t.size() > 9) return -1;
+  if (std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::stol(std::string(t));
+  // Lowercase roman numerals (a book's front matter), i to xxxix.
+  long value = 0, last = 0;
+  for (auto it = t.rbegin(); it != t.rend(); ++it) {
+    const long v = *it == 'i' ? 1 : *it == 'v' ? 5 : *it == 'x' ? 10 : 0;
+    if (v == 0) return -1;
+    value += v < last ? -v : v;
+    last = std::max(last, v);
+  }
+  return value > 0 ? value : -1;
+}
+
+// A running header or footer's text with its numbers as '#' ("Chapter 3 · 17" and
+// "Chapter 3 · 18" are one), spaces collapsed.
+std::string furniture_key(std::string_view t) {
+  std::string k;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c >= '0' && c <= '9') {
+      if (k.empty() || k.back() != '#') k.push_back('#');
+    } else if (c == ' ') {
+      if (!k.empty() && k.back() != ' ') k.push_back(' ');
+    } else {
+      k.push_back(c);
+    }
+  }
+  return k;
+}
+
+// Page furniture: the running headers and footers and the page numbers a document repeats
+// at the top or bottom of its pages, which in the text would interrupt the paragraphs
+// that run on from page to page. Only blocks wholly in a page's top or bottom tenth count,
+// and only with two pages or more:
+// * a folio (a page number alone, folio_number) when the numbers of at least two pages on
+//   that edge go up with the pages (number - page index the same), so that a lone number
+//   in a table at a page's top stays;
+// * any other block whose text, numbers aside, repeats at about the same height (within 1-2% of
+//   the page) on the same edge of at least two pages (three for five pages or more,
+//   unless the block stands beside a page number: a chapter's title beside the folios of
+//   its pages), so that a heading at the top of one page stays.
+// Linear in the number of blocks (hash maps, not pairs of blocks): pdftotext's output of
+// a hostile file may hold very many.
+std::vector<std::vector<bool>> find_furniture(const std::vector<Page>& pages) {
+  std::vector<std::vector<bool>> drop(pages.size());
+  for (size_t p = 0; p < pages.size(); ++p) drop[p].assign(pages[p].blocks.size(), false);
+  if (pages.size() < 2) return drop;
+  struct Candidate {
+    size_t page, block;
+    int edge;           // 0 top, 1 bottom
+    long bucket;        // height in hundredths of the page
+    std::string text;   // with numbers as '#' (furniture_key); empty for a folio
+    std::string folio;  // edge:number - page index; empty if not a folio
+  };
+  std::vector<Candidate> c;
+  // Pages (in increasing order, each once) per key and per folio offset.
+  std::unordered_map<std::string, std::vector<size_t>> by_key, by_folio;
+  auto add = [](std::vector<size_t>& v, size_t page) {
+    if (v.empty() || v.back() != page) v.push_back(page);
+  };
+  auto key_of = [](int edge, long bucket, std::string_view text) {
+    return std::to_string(edge) + ':' + std::to_string(bucket) + ':' + std::string(text);
+  };
+  for (size_t p = 0; p < pages.size(); ++p) {
+    const double h = pages[p].height;
+    if (!(h > 0)) continue;
+    for (size_t b = 0; b < pages[p].blocks.size(); ++b) {
+      const Block& blk = pages[p].blocks[b];
+      const int edge = blk.bottom <= 0.1 * h ? 0 : blk.top >= 0.9 * h ? 1 : -1;
+      if (edge < 0) continue;
+      // A folio is judged by its number alone: numbers in the same place on every page
+      // that do not follow the pages are not page numbers.
+      Candidate x{p, b, edge, std::lround(std::clamp(blk.top / h, 0.0, 1.0) * 100), "", ""};
+      if (const long n = folio_number(blk.text); n >= 0) {
+        x.folio = std::to_string(edge) + ':' + std::to_string(n - static_cast<long>(p));
+        add(by_folio[x.folio], p);
+      } else {
+        x.text = furniture_key(blk.text);
+        add(by_key[key_of(edge, x.bucket, x.text)], p);
+      }
+      c.push_back(std::move(x));
+    }
+  }
+  // Folios first; where each page has one (edge, height bucket).
+  std::unordered_set<std::string> folio_at;
+  auto place = [](size_t page, int edge, long bucket) {
+    return std::to_string(page) + ':' + std::to_string(edge) + ':' + std::to_string(bucket);
+  };
+  for (const Candidate& x : c)
+    if (!x.folio.empty() && by_folio[x.folio].size() >= 2) {
+      drop[x.page][x.block] = true;
+      folio_at.insert(place(x.page, x.edge, x.bucket));
+    }
+  // The pages of a key with the neighbouring height buckets, counted once per key.
+  std::unordered_map<std::string, size_t> repeated;
+  for (const Candidate& x : c) {
+    if (!x.folio.empty()) continue;
+    bool beside_folio = false;
+    for (long d = -1; d <= 1; ++d)
+      beside_folio = beside_folio || folio_at.count(place(x.page, x.edge, x.bucket + d)) > 0;
+    const size_t need = pages.size() >= 5 && !beside_folio ? 3 : 2;
+    auto [it, fresh] = repeated.try_emplace(key_of(x.edge, x.bucket, x.text), 0);
+    if (fresh) {
+      std::vector<size_t> all;
+      for (long d = -1; d <= 1; ++d)
+        if (auto f = by_key.find(key_of(x.edge, x.bucket + d, x.text)); f != by_key.end())
+          all.insert(all.end(), f->second.begin(), f->second.end());
+      std::sort(all.begin(), all.end());
+      it->second = static_cast<size_t>(std::unique(all.begin(), all.end()) - all.begin());
+    }
+    if (it->second >= need) drop[x.page][x.block] = true;
+  }
+  return drop;
+}
+
 }  // namespace
 
 std::string pdf_layout_to_paragraphs(std::string_view x) {
-  std::string out;
+  std::vector<Page> pages;
   std::vector<std::string> lines;
   std::string line;
+  Block block;
   size_t i = 0;
   while ((i = x.find('<', i)) != std::string_view::npos) {
     const size_t gt = x.find('>', i);
     if (gt == std::string_view::npos) break;
     const std::string_view tag = x.substr(i + 1, gt - i - 1);
     i = gt + 1;
-    if (tag.rfind("word", 0) == 0 && (tag.size() == 4 || tag[4] == ' ') && tag.back() != '/') {
+    auto named = [&](std::string_view name) {
+      return tag.substr(0, name.size()) == name && (tag.size() == name.size() || tag[name.size()] == ' ');
+    };
+    if (named("word") && tag.back() != '/') {
       const size_t end = x.find("</word>", i);
       if (end == std::string_view::npos) break;
-      const std::string w = decode_xml(x.substr(i, end - i));
+      const std::string w = decode_entities(x.substr(i, end - i));
       // A word holds no line break; any other control character is dropped.
       std::string clean;
       for (char c : w)
@@ -142,21 +255,35 @@ std::string pdf_layout_to_paragraphs(std::string_view x) {
         line += clean;
       }
       i = end + 7;
+    } else if (named("page")) {
+      pages.push_back({attribute(tag, "height", 0), {}});
+    } else if (named("block")) {
+      block.top = attribute(tag, "yMin", 0);
+      block.bottom = attribute(tag, "yMax", block.top);
     } else if (tag == "/line") {
       lines.push_back(std::move(line));
       line.clear();
     } else if (tag == "/block") {
       if (!line.empty()) lines.push_back(std::move(line));
       line.clear();
-      const std::string p = join_lines(lines);
+      block.text = join_lines(lines);
       lines.clear();
-      if (!p.empty()) {
-        if (!out.empty()) out += '\n';
-        out += p;
-        out += '\n';
+      if (!block.text.empty()) {
+        if (pages.empty()) pages.emplace_back();
+        pages.back().blocks.push_back(std::move(block));
       }
+      block = Block{};
     }
   }
+  const std::vector<std::vector<bool>> furniture = find_furniture(pages);
+  std::string out;
+  for (size_t p = 0; p < pages.size(); ++p)
+    for (size_t b = 0; b < pages[p].blocks.size(); ++b) {
+      if (furniture[p][b]) continue;
+      if (!out.empty()) out += '\n';
+      out += pages[p].blocks[b].text;
+      out += '\n';
+    }
   return out;
 }
 

@@ -552,6 +552,53 @@ TEST(Pdf, BlocksBecomeParagraphs) {
   EXPECT_EQ(pdf_layout_to_paragraphs("not xml at all <<<>>> </block>"), "");
 }
 
+// Running headers, footers and page numbers (page furniture) are left out; a heading at
+// one page's top, a number in a table, text repeated on too few pages (and not beside a
+// page number) or away from the edges, and everything of a one-page document stay.
+TEST(Pdf, PageFurnitureIsLeftOut) {
+  // A block of one line at `top` (points from the page's top), 10 points high.
+  auto block = [](double top, const std::string& text) {
+    return "<block xMin=\"72\" yMin=\"" + std::to_string(top) + "\" xMax=\"300\" yMax=\"" +
+           std::to_string(top + 10) + "\"><line><word>" + text + "</word></line></block>\n";
+  };
+  auto page = [](const std::string& blocks, const char* height = "792") {
+    return std::string("<page width=\"612\" height=\"") + height + "\"><flow>" + blocks + "</flow></page>\n";
+  };
+  auto doc = [](const std::string& pages) { return "<doc>\n" + pages + "</doc>\n"; };
+  std::string pages;
+  for (int p = 0; p < 5; ++p) {
+    std::string b = block(30 + (p % 2) * 3, "Annual report 2025, part " + std::to_string(p + 1));
+    if (p == 1) b += block(64, "Summary");
+    if (p == 3) b += block(60, "42");
+    if (p == 1 || p == 3) b += block(740, "Confidential");
+    b += block(80 + 20 * p, "Body " + std::to_string(p) + " text.");
+    b += block(400, "Repeated in the middle.");
+    // A chapter's title beside the page numbers of two of its pages.
+    if (p == 2 || p == 3) b += block(752, "Chapter 2: Setup");
+    // Folios: pages 3-7 of a longer book, written three ways.
+    b += block(750, p == 0 ? "3" : p == 1 ? "- 4 -" : p == 2 ? "Page 5 of 9" : p == 3 ? "6" : "Seite 7");
+    pages += page(b);
+  }
+  EXPECT_EQ(pdf_layout_to_paragraphs(doc(pages)),
+            "Body 0 text.\n\nRepeated in the middle.\n\n"
+            "Summary\n\nConfidential\n\nBody 1 text.\n\nRepeated in the middle.\n\n"
+            "Body 2 text.\n\nRepeated in the middle.\n\n"
+            "42\n\nConfidential\n\nBody 3 text.\n\nRepeated in the middle.\n\n"
+            "Body 4 text.\n\nRepeated in the middle.\n");
+  // Two pages: a header on both is enough; roman folios count too.
+  EXPECT_EQ(pdf_layout_to_paragraphs(doc(page(block(20, "Draft") + block(100, "One.") + block(760, "iv")) +
+                                         page(block(20, "Draft") + block(100, "Two.") + block(760, "v")))),
+            "One.\n\nTwo.\n");
+  // The same text at other heights, numbers that do not follow the pages, one page alone,
+  // pages of unknown height: all kept.
+  EXPECT_EQ(pdf_layout_to_paragraphs(doc(page(block(10, "Draft") + block(760, "12")) +
+                                         page(block(60, "Draft") + block(760, "3")))),
+            "Draft\n\n12\n\nDraft\n\n3\n");
+  EXPECT_EQ(pdf_layout_to_paragraphs(doc(page(block(20, "Title") + block(760, "1")))), "Title\n\n1\n");
+  EXPECT_EQ(pdf_layout_to_paragraphs(doc(page(block(20, "Draft"), "") + page(block(20, "Draft"), "0"))),
+            "Draft\n\nDraft\n");
+}
+
 TEST(Pdf, ClearErrors) {
   auto not_pdf = pdf_paragraphs("PK\x03\x04 a zip file");
   ASSERT_FALSE(not_pdf.has_value());
@@ -573,7 +620,8 @@ TEST(Pdf, ClearErrors) {
 
 #ifdef EDGEMT_HAVE_PDFTOTEXT
 // The sample (tools/text/make_pdf_sample.py) through pdftotext: its four paragraphs over
-// two pages; a damaged copy and a text-less PDF are errors.
+// two pages, without the pages' running header and numbers; a damaged copy and a
+// text-less PDF are errors.
 TEST(Pdf, SampleParagraphsThroughPdftotext) {
   const std::string pdf = read_sample("sample.pdf");
   auto text = pdf_paragraphs(pdf);
@@ -599,7 +647,7 @@ TEST(Pdf, SampleParagraphsThroughPdftotext) {
     for (size_t k = at + 5; k < end; ++k) blank[k] = ' ';
     at = end;
   }
-  EXPECT_EQ(found, 6u);
+  EXPECT_EQ(found, 10u);
   auto none = pdf_paragraphs(blank);
   ASSERT_FALSE(none.has_value());
   EXPECT_NE(none.status().message().find("no text"), std::string::npos) << none.status().to_string();

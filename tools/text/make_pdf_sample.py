@@ -2,7 +2,9 @@
 """Writes the PDF the tests translate (tests/data/documents/sample.pdf): two pages of
 Helvetica text as a word processor lays it out, one text line per show operator, with a
 heading, a paragraph whose word is hyphenated at a line end ("pro-" / "gram"), a
-paragraph with an ampersand, parentheses and an accented letter, and a second page. Written
+paragraph with an ampersand, parentheses and an accented letter, and a second page; each
+page has a running header and a page number at its foot (page furniture, which
+pdf_text drops: "User Guide, chapter 1" on both pages, "1" and "- 2 -"). Written
 by hand (the PDF objects, a content stream per page, the cross-reference table), so it
 needs nothing but Python; pdftotext (poppler-utils) reads it as any PDF.
 
@@ -12,12 +14,16 @@ import sys
 
 # Per page: (y, text) lines; a larger gap between lines starts a new paragraph.
 PAGES = [
-    [(720, "Installing the program"),
+    [(760, "User Guide, chapter 1"),
+     (720, "Installing the program"),
      (690, "The file could not be opened because the connection to the server was lost while the pro-"),
      (676, "gram was reading the configuration file of the application. Please try again later."),
      (646, "Do you want to delete this folder? The password is too short (at least eight characters),"),
-     (632, "so the system cannot accept it as a replacement for the administrator account & the caf\u00e9.")],
-    [(720, "Save the document before closing the window.")],
+     (632, "so the system cannot accept it as a replacement for the administrator account & the caf\u00e9."),
+     (36, "1")],
+    [(760, "User Guide, chapter 1"),
+     (720, "Save the document before closing the window."),
+     (36, "- 2 -")],
 ]
 
 
