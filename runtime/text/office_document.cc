@@ -255,18 +255,75 @@ class OoxmlFlattener {
     return nullptr;
   }
 
-  static int field_change(const XmlNode& run) {
-    int d = 0;
+  static int field_change(const XmlNode& run) { return field_chars(run, "begin") - field_chars(run, "end"); }
+  // How many w:fldChar of `type` ("begin", "separate", "end") the run holds.
+  static int field_chars(const XmlNode& run, std::string_view type) {
+    int n = 0;
     for (const XmlNode& c : run.children)
-      if (c.kind == XmlNode::kElement && c.name == "w:fldChar") {
-        const std::string type = attribute(c.open, "w:fldCharType");
-        d += type == "begin" ? 1 : type == "end" ? -1 : 0;
-      }
-    return d;
+      n += c.kind == XmlNode::kElement && c.name == "w:fldChar" && attribute(c.open, "w:fldCharType") == type;
+    return n;
   }
 
-  void children(const XmlNode& parent, size_t from, bool top) {
-    for (size_t i = from; i < parent.children.size(); ++i) {
+  // Does a field instruction (" HYPERLINK \"https://...\" \o \"tip\"") make a link? Its
+  // result is then the link's text, which the reader sees and reads.
+  static bool link_instruction(std::string_view instr) {
+    const size_t b = instr.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return false;
+    const std::string_view word = instr.substr(b, instr.find_first_of(" \t\r\n", b) - b);
+    return word.size() == 9 && std::equal(word.begin(), word.end(), "HYPERLINK", [](char x, char y) {
+             return std::toupper(static_cast<unsigned char>(x)) == y;
+           });
+  }
+
+  // A complex HYPERLINK field whose parts are siblings here: its begin run (at `begin`),
+  // the runs of its instruction, a separate run, the runs of its result (the link's text)
+  // and an end run. Its result is translated as a w:hyperlink's text is: the runs from
+  // begin to separate open a wrapper around it, the end run closes it. Returns the end
+  // run's index, or 0 where the field has another shape, holds another field or no text
+  // (then it is kept whole, untranslated, as every other field).
+  size_t link_field(const XmlNode& parent, size_t begin) {
+    const std::vector<XmlNode>& ch = parent.children;
+    if (field_chars(ch[begin], "begin") != 1 || field_chars(ch[begin], "end") != 0 ||
+        field_chars(ch[begin], "separate") != 0)
+      return 0;
+    std::string instr;
+    size_t separate = 0;
+    for (size_t k = begin + 1; k < ch.size() && separate == 0; ++k) {
+      const XmlNode& x = ch[k];
+      if (x.kind != XmlNode::kElement) continue;
+      if (x.name != "w:r" || field_chars(x, "begin") != 0 || field_chars(x, "end") != 0) return 0;
+      for (const XmlNode& c : x.children)
+        if (c.kind == XmlNode::kElement && c.name == "w:instrText") instr += text_of(c);
+      if (field_chars(x, "separate") != 0) separate = k;
+    }
+    if (separate == 0 || !link_instruction(instr)) return 0;
+    bool words = false;
+    for (size_t k = separate + 1; k < ch.size(); ++k) {
+      const XmlNode& x = ch[k];
+      if (x.kind != XmlNode::kElement || x.name != "w:r") continue;
+      if (field_chars(x, "begin") != 0 || field_chars(x, "separate") != 0) return 0;
+      if (field_chars(x, "end") != 0) {
+        // The end run holds the end alone (and the run's properties).
+        for (const XmlNode& c : x.children)
+          if (c.kind == XmlNode::kElement && c.name != "w:rPr" && c.name != "w:fldChar") return 0;
+        if (!words) return 0;
+        Wrapper w;
+        for (size_t j = begin; j <= separate; ++j) w.open += serialize(ch[j]);
+        w.close = serialize(x);
+        stack_.push_back(w);
+        children(parent, separate + 1, false, k);
+        stack_.pop_back();
+        return k;
+      }
+      for (const XmlNode& c : x.children)
+        words = words || (c.kind == XmlNode::kElement && c.name == "w:t" && has_words(text_of(c)));
+    }
+    return 0;
+  }
+
+  // The children [from, to) of `parent`.
+  void children(const XmlNode& parent, size_t from, bool top, size_t to = SIZE_MAX) {
+    for (size_t i = from; i < std::min(to, parent.children.size()); ++i) {
       const XmlNode& c = parent.children[i];
       // Inside a complex field (w:fldChar begin ... end): kept whole, untranslated.
       if (field_ != nullptr) {
@@ -298,6 +355,10 @@ class OoxmlFlattener {
         // a spelling mark: dropped (the text under it changes anyway)
       } else if (local == "r") {
         if (word_ && field_change(c) > 0) {
+          if (const size_t end = link_field(parent, i); end > 0) {
+            i = end;
+            continue;
+          }
           Item it;
           it.stack = stack_;
           it.nodes.push_back(&c);
@@ -308,7 +369,9 @@ class OoxmlFlattener {
         }
         run(c);
       } else if (word_ && (local == "hyperlink" || local == "smartTag" || local == "ins" ||
-                           local == "customXml" || local == "dir" || local == "bdo" || local == "moveTo")) {
+                           local == "customXml" || local == "dir" || local == "bdo" || local == "moveTo" ||
+                           (local == "fldSimple" && link_instruction(attribute(c.open, "w:instr"))))) {
+        // (A simple HYPERLINK field, w:fldSimple, wraps its result as w:hyperlink does.)
         Wrapper w;
         const size_t first = wrapper_of(c, &w);
         if (c.close.empty()) continue;

@@ -16,7 +16,8 @@
 // (runtime/text/html_document.h) puts each where its words went. The paragraph is then
 // rebuilt: its properties first, runs with the formatting each piece of text came back
 // with, the objects as they were. Fields (page numbers, cross-references) are kept as
-// they were, untranslated; so are tracked deletions and equations.
+// they were, untranslated (but for a HYPERLINK field's result, the link's text, which is
+// translated as a w:hyperlink's), and so are tracked deletions and equations.
 //
 // EPUB: each XHTML content document (and the NCX table of contents) is one HTML unit; the
 // package document's title and description are units too.

@@ -226,6 +226,75 @@ TEST(Office, WordTranslationKeepsRunsFieldsAndEverythingElse) {
   EXPECT_TRUE(has_unit(again.value(), "PLEASE RESTART YOUR COMPUTER TO COMPLETE THE INSTALLATION."));
 }
 
+// A HYPERLINK field's result, the link's text, is translated inside the field, complex
+// (fldChar begin ... end) or simple (w:fldSimple); other fields, and link fields that
+// hold another field, no text or no end, are kept whole.
+TEST(Office, WordLinkFieldsTextIsTranslated) {
+  auto entries = read_zip(read_sample("sample.docx"));
+  ASSERT_TRUE(entries.has_value());
+  std::string* xml = nullptr;
+  for (ZipEntry& e : entries.value())
+    if (e.name == "word/document.xml") xml = &e.data;
+  ASSERT_NE(xml, nullptr);
+  auto r = [](const std::string& inner) { return "<w:r>" + inner + "</w:r>"; };
+  auto fld = [&](const std::string& type) { return r("<w:fldChar w:fldCharType=\"" + type + "\"/>"); };
+  auto t = [&](const std::string& text) { return r("<w:t xml:space=\"preserve\">" + text + "</w:t>"); };
+  auto instr = [&](const std::string& text) {
+    return r("<w:instrText xml:space=\"preserve\">" + text + "</w:instrText>");
+  };
+  auto p = [](const std::string& runs) { return "<w:p>" + runs + "</w:p>"; };
+  const std::string link =
+      fld("begin") + instr(" HYPERLINK \"https://example.org/\" \\o \"Home\" ") + fld("separate");
+  const std::string page = fld("begin") + instr(" PAGE ") + fld("separate");
+  const std::string body =
+      p(t("Visit ") + link + r("<w:rPr><w:u w:val=\"single\"/></w:rPr><w:t>our website</w:t>") + fld("end") +
+        t(" for news.")) +
+      p(t("See ") + "<w:fldSimple w:instr=\" hyperlink &quot;https://example.org/&quot; \">" +
+        t("the home page") + "</w:fldSimple>" + t(" today.")) +
+      p(t("Page ") + page + t("3") + fld("end") + t(" of the guide.")) +
+      p(t("Nested ") + link + t("outer ") + page + t("4") + fld("end") + fld("end") + t(" here.")) +
+      p(t("Empty ") + link + fld("end") + t(" link.")) + p(t("Open ") + link + t("never ends"));
+  const size_t b = xml->find("<w:body>"), e = xml->find("<w:sectPr");
+  ASSERT_NE(b, std::string::npos);
+  ASSERT_NE(e, std::string::npos);
+  xml->replace(b + 8, e - b - 8, body);
+  auto bytes = write_zip(entries.value());
+  ASSERT_TRUE(bytes.has_value());
+  auto doc = OfficeDocument::parse(bytes.value());
+  ASSERT_TRUE(doc.has_value()) << doc.status().to_string();
+  const std::vector<std::string>& u = doc.value().units();
+  ASSERT_EQ(u.size(), 9u);  // and the sample's header, footer and comment
+  EXPECT_EQ(u[0].substr(0, 12), "Visit <span ");
+  EXPECT_NE(u[0].find(">our website</span> for news."), std::string::npos) << u[0];
+  EXPECT_EQ(u[1], "<span id=\"e0\">See </span>the home page<span id=\"e0\"> today.</span>");
+  EXPECT_EQ(u[2], "Page <img id=\"o1\"> of the guide.");
+  EXPECT_EQ(u[3], "Nested <img id=\"o1\"> here.");
+  EXPECT_EQ(u[4], "Empty <img id=\"o1\"> link.");
+  EXPECT_EQ(u[5], "Open <img id=\"o1\">");
+
+  const std::string out = doc.value().render(shout_all(u));
+  const std::string x = part(out, "word/document.xml");
+  EXPECT_NE(
+      x.find("\\o \"Home\" </w:instrText></w:r><w:r><w:fldChar w:fldCharType=\"separate\"/></w:r>"
+             "<w:r><w:rPr><w:u w:val=\"single\"/></w:rPr><w:t xml:space=\"preserve\">OUR WEBSITE</w:t></w:r>"
+             "<w:r><w:fldChar w:fldCharType=\"end\"/></w:r>"),
+      std::string::npos)
+      << x;
+  EXPECT_NE(x.find("&quot; \"><w:r><w:t xml:space=\"preserve\">THE HOME PAGE</w:t></w:r></w:fldSimple>"),
+            std::string::npos)
+      << x;
+  for (const char* kept : {">3</w:t>", ">outer </w:t>", ">4</w:t>", ">never ends</w:t>", "PAGE"})
+    EXPECT_NE(x.find(kept), std::string::npos) << kept;
+  EXPECT_EQ(count(x, "w:fldCharType=\"begin\""), 6u);
+  EXPECT_EQ(count(x, "w:fldCharType=\"separate\""), 6u);
+  EXPECT_EQ(count(x, "w:fldCharType=\"end\""), 5u);
+  EXPECT_EQ(count(x, "HYPERLINK"), 4u);
+  auto again = OfficeDocument::parse(out);
+  ASSERT_TRUE(again.has_value()) << again.status().to_string();
+  ASSERT_EQ(again.value().units().size(), 9u);
+  EXPECT_NE(again.value().units()[0].find(">OUR WEBSITE</span> FOR NEWS."), std::string::npos);
+}
+
 TEST(Office, WordRunsFollowTheirWordsAndLostObjectsComeBack) {
   auto doc = OfficeDocument::parse(read_sample("sample.docx"));
   ASSERT_TRUE(doc.has_value());
