@@ -154,6 +154,16 @@ bool marked_no_translate(std::string_view tag, const TagName& t) {
   return false;
 }
 
+// translate="yes" (or translate="", which HTML reads as yes): the element's content is
+// translated, also inside one that is not.
+bool marked_translate_yes(std::string_view tag, const TagName& t) {
+  for (const Attribute& a : read_attributes(tag, t.name_end)) {
+    const std::string_view v = tag.substr(a.value_begin, a.value_end - a.value_begin);
+    if (a.name == "translate") return v.empty() || lower(v) == "yes";
+  }
+  return false;
+}
+
 std::string primary_language(std::string_view code) {
   return lower(code.substr(0, code.find_first_of("-_")));
 }
@@ -312,8 +322,14 @@ Segmented segment_html(std::string_view html, std::string_view source_language) 
   Segmented doc;
   doc.html = true;
   size_t i = 0;
-  std::string_view raw_end;          // inside a raw element: its closing tag name
-  std::vector<std::string> no_text;  // inside an element not to be translated: the open ones
+  std::string_view raw_end;  // inside a raw element: its closing tag name
+  // Inside an element not to be translated: the elements open since it (it first), and
+  // where the translation is switched, (depth in `open`, content kept?): it first, then
+  // each element inside that says translate="yes" (its content is translated again) and
+  // each inside one of those that keeps its content again.
+  std::vector<std::string> open;
+  std::vector<std::pair<size_t, bool>> modes;
+  auto keeping = [&modes] { return !modes.empty() && modes.back().second; };
   auto keep = [&doc](std::string_view piece) {
     doc.kept.push_back(doc.pieces.size());
     doc.pieces.emplace_back(piece);
@@ -334,7 +350,7 @@ Segmented segment_html(std::string_view html, std::string_view source_language) 
       const size_t lt = html.find('<', i);
       const size_t end = lt == std::string_view::npos ? html.size() : lt;
       const std::string_view chunk = html.substr(i, end - i);
-      if (raw_end.empty() && no_text.empty()) {
+      if (raw_end.empty() && !keeping()) {
         // Text nodes are translated decoded; the whitespace around them stays as written.
         size_t b = 0, e = chunk.size();
         while (b < e && is_ascii_space(chunk[b])) ++b;
@@ -387,32 +403,47 @@ Segmented segment_html(std::string_view html, std::string_view source_language) 
     } else if (tag.size() > 2 && tag[1] == '/' && iequals_prefix(tag, 2, raw_end)) {
       raw_end = {};
     }
-    // Inside an element not to be translated, everything but its own end is content.
+    // Inside an element not to be translated, everything but its own tags is content, up
+    // to an element inside it that says translate="yes" (whose tags are markup again).
     const TagName t = read_tag_name(tag);
     const bool opens = !t.name.empty() && !t.closing && !t.self_closing && !one_of(t.name, kVoidElements);
     bool inside = false;
-    if (!no_text.empty()) {
+    if (!open.empty()) {
       if (t.name.empty() || (!t.closing && !opens)) {
-        inside = true;
+        inside = keeping();
       } else if (t.closing) {
-        const auto at = std::find(no_text.rbegin(), no_text.rend(), t.name);
-        if (at == no_text.rend()) {
-          no_text.clear();  // the element around it ends: so does this one
+        const auto at = std::find(open.rbegin(), open.rend(), t.name);
+        if (at == open.rend()) {
+          open.clear();  // the element around it ends: so does this one
+          modes.clear();
         } else {
-          no_text.erase(std::prev(at.base()), no_text.end());
-          inside = !no_text.empty();  // its own end tag is markup again
+          const size_t depth = static_cast<size_t>(open.rend() - at) - 1;
+          open.resize(depth);
+          while (!modes.empty() && modes.back().first > depth) modes.pop_back();
+          if (!modes.empty() && modes.back().first == depth) {
+            modes.pop_back();  // the end of an element that switched: markup, as its start
+          } else {
+            inside = keeping();
+          }
         }
-      } else if (no_text.size() == 1 && ends_open_element(no_text[0], t.name)) {
-        no_text.clear();  // "<li translate=no>...<li>": the next item
+      } else if (open.size() == 1 && ends_open_element(open[0], t.name)) {
+        open.clear();  // "<li translate=no>...<li>": the next item
+        modes.clear();
       } else {
-        no_text.push_back(t.name);
-        inside = true;
+        const bool kept = keeping();
+        const bool switches = kept ? marked_translate_yes(tag, t) : keeps_content(tag, t, source_language);
+        if (switches) modes.emplace_back(open.size(), !kept);
+        open.push_back(t.name);
+        inside = kept && !switches;
       }
     }
     if (inside) {
       keep(tag);
     } else {
-      if (no_text.empty() && opens && keeps_content(tag, t, source_language)) no_text.push_back(t.name);
+      if (open.empty() && opens && keeps_content(tag, t, source_language)) {
+        open.push_back(t.name);
+        modes.emplace_back(0, true);
+      }
       doc.pieces.emplace_back(tag);
     }
     i = end;

@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "runtime/text/html_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/letter_case.h"
 #include "runtime/text/markdown.h"
@@ -1071,6 +1073,50 @@ TEST(HtmlNoTranslate, MarkedElementsAreKeptWithEverythingInside) {
   EXPECT_EQ(texts_of(two), (Strings{"One.", "Two.", "Three."}));
   ASSERT_EQ(two.kept.size(), 1u);
   EXPECT_EQ(two.pieces[two.kept[0]], "a. b.");
+}
+
+// translate="yes" (or translate="") inside an element not to be translated: its content
+// is translated again, and an element inside it that keeps its content keeps it again.
+TEST(HtmlNoTranslate, TranslateYesInsideIsTranslatedAgain) {
+  using Strings = std::vector<std::string>;
+  const std::string doc =
+      "<div translate=\"no\">Brand <span translate=\"yes\">Tagline here</span> Corp<p>Kept</p>"
+      "<p translate>Empty means yes</p><p translate=\"yes\">Outer yes <b translate=\"no\">inner no "
+      "<i translate=\"yes\">deep yes</i> still no</b> back</p> tail</div>After."
+      "<kbd>ls <span translate=\"yes\">comment</span></kbd><p class=\"notranslate\">x <q "
+      "translate=\"YES\">y</q></p>";
+  const Segmented seg = segment_html(doc);
+  EXPECT_EQ(texts_of(seg), (Strings{"Tagline here", "Empty means yes", "Outer yes", "deep yes", "back",
+                                    "After.", "comment", "y"}));
+  EXPECT_EQ(joined(seg), doc);
+  std::string kept;
+  for (size_t k : seg.kept) kept += seg.pieces[k] + "|";
+  EXPECT_EQ(kept, "Brand | Corp|<p>|Kept|</p>|inner no | still no| tail|ls |x |");
+
+  // Through the HTML path (a stand-in translator: letters outside placeholders upper-cased):
+  // the kept words stay, the words around and inside are translated, every tag stays.
+  auto upper = [](const std::vector<std::string>& units) -> Expected<std::vector<std::vector<std::string>>> {
+    std::vector<std::vector<std::string>> out;
+    for (const std::string& u : units) {
+      std::string t;
+      bool holder = false;
+      for (char c : u) {
+        holder = c == '{' ? true : c == '}' ? false : holder;
+        t.push_back(holder ? c : static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+      }
+      out.push_back({t});
+    }
+    return out;
+  };
+  const std::function<Expected<std::vector<std::vector<AlignedText>>>(const std::vector<std::string>&)> none;
+  auto out =
+      translate_html({"<p>Click <span translate=\"no\">Save <span translate=\"yes\">all</span> files</span> "
+                      "now.</p><div translate=\"no\">Brand <em translate=\"yes\">Tagline</em></div>"},
+                     true, upper, none);
+  ASSERT_TRUE(out.has_value()) << out.status().to_string();
+  EXPECT_EQ(out.value()[0][0],
+            "<p>CLICK <span translate=\"no\">Save <span translate=\"yes\">ALL</span> files</span> NOW.</p>"
+            "<div translate=\"no\">Brand <em translate=\"yes\">TAGLINE</em></div>");
 }
 
 TEST(HtmlNoTranslate, KeyboardInputAndOtherLanguagesAreKept) {
