@@ -377,6 +377,7 @@ HttpResponse LibreTranslateApi::health() const {
                          {"largest_batch", s.max_batch_seen},
                          {"cache_hits", s.cache_hits},
                          {"repeated_segments", s.repeats},
+                         {"joined_segments", s.joined},
                          {"cached_segments", s.cached}});
 }
 

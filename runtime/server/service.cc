@@ -98,8 +98,10 @@ class ModelWorkers {
       }
       if (segs[i].ids.size() <= 1) segs[i].ids.clear();  // blank: translates to ""
     }
-    // What is translated: each segment neither cached nor repeating an earlier one.
+    // What is translated: each segment neither cached nor repeating an earlier one (nor,
+    // below, one being translated for another request).
     std::vector<size_t> queued;
+    std::vector<std::string> keys;  // with the cache: each queued segment's key
     std::vector<std::vector<size_t>> followers;
     uint64_t repeats = 0;
     if (o_.cache_size > 0) {
@@ -115,9 +117,10 @@ class ModelWorkers {
           segs[i].alignment = std::move(hit.alignment);
           continue;
         }
-        const auto [it, inserted] = first.emplace(std::move(key), i);
+        const auto [it, inserted] = first.emplace(key, i);
         if (inserted) {
           queued.push_back(i);
+          keys.push_back(std::move(key));
         } else {
           if (followers.empty()) followers.resize(segs.size());
           followers[it->second].push_back(i);
@@ -145,6 +148,7 @@ class ModelWorkers {
       out.job = std::move(job);
       return out;
     }
+    size_t late_hits = 0;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (stopping_) {
@@ -152,14 +156,42 @@ class ModelWorkers {
         out.message = "the server is shutting down";
         return out;
       }
-      if (queue_.size() + pending > static_cast<size_t>(o_.queue_capacity)) {
+      // With the cache, a segment that another request's segment is translating now waits
+      // for that one (joins it) instead of being translated again; one finished since the
+      // lookup above is in the cache now (workers store before they let go of the
+      // segment), so each is translated once.
+      std::vector<char> joins(queued.size(), 0);
+      size_t to_queue = queued.size();
+      for (size_t k = 0; k < keys.size(); ++k) {
+        if (in_flight_.count(keys[k]) > 0) {
+          joins[k] = 1;
+          --to_queue;
+        } else if (CachedTranslation hit; cache_.get(keys[k], &hit)) {
+          fill(&job->segments_[queued[k]], hit);
+          joins[k] = 2;
+          --to_queue;
+          ++late_hits;
+        }
+      }
+      if (queue_.size() + to_queue > static_cast<size_t>(o_.queue_capacity)) {
         ++rejected_;
         out.refusal = R::kBusy;
         out.message = "the server is busy (translation queue full); retry later";
         return out;
       }
-      for (size_t i : queued) queue_.push_back({job, i});
+      for (size_t k = 0; k < queued.size(); ++k) {
+        if (keys.empty()) {
+          queue_.push_back({job, queued[k]});
+        } else if (joins[k] == 1) {
+          in_flight_[keys[k]].push_back({job, queued[k]});
+          ++joined_;
+        } else if (joins[k] == 0) {
+          in_flight_.emplace(keys[k], std::vector<Item>());
+          queue_.push_back({job, queued[k]});
+        }
+      }
       repeats_ += repeats;
+      if (late_hits > 0) job->finish_segments(late_hits);
     }
     cv_.notify_all();
     out.job = std::move(job);
@@ -187,6 +219,7 @@ class ModelWorkers {
     s->queued += queue_.size();
     s->max_batch_seen = std::max(s->max_batch_seen, max_batch_seen_);
     s->repeats += repeats_;
+    s->joined += joined_;
     s->cache_hits += cache_.hits();
     s->cached += cache_.size();
   }
@@ -202,14 +235,65 @@ class ModelWorkers {
     return j.cancelled_;
   }
 
+  static std::string key_of(const Item& it) {
+    return TranslationCache::key(it.job->segments_[it.segment].ids, it.job->alternatives_, it.job->align_);
+  }
+
+  static void fill(Job::Segment* seg, const CachedTranslation& t) {
+    seg->text = t.text;
+    seg->alternatives = t.alternatives;
+    seg->target_ids = t.target_ids;
+    seg->alignment = t.alignment;
+  }
+  static void copy(Job::Segment* to, const Job::Segment& from) {
+    to->text = from.text;
+    to->alternatives = from.alternatives;
+    to->target_ids = from.target_ids;
+    to->alignment = from.alignment;
+  }
+
+  // A request's segment is done: its copies within the request get its result.
+  static void finished(Job& job, size_t segment) {
+    if (!job.followers_.empty())
+      for (size_t f : job.followers_[segment]) copy(&job.segments_[f], job.segments_[segment]);
+    job.finish_segments(1);
+  }
+
+  // The segments of other requests that wait for `key` (and no longer do); under mu_.
+  std::vector<Item> take_joined(const std::string& key) {
+    std::vector<Item> w;
+    if (auto it = in_flight_.find(key); it != in_flight_.end()) {
+      w = std::move(it->second);
+      in_flight_.erase(it);
+    }
+    return w;
+  }
+
   // Takes the next batch from the queue (blocking); false when stopping with nothing left.
   bool next_batch(std::vector<Item>* batch) {
     batch->clear();
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
       cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      // Segments of requests that timed out are dropped.
-      while (!queue_.empty() && cancelled(*queue_.front().job)) queue_.pop_front();
+      // Segments of requests that timed out are dropped; one that others joined hands
+      // its place to the first of them whose request still waits.
+      while (!queue_.empty() && cancelled(*queue_.front().job)) {
+        Item dropped = std::move(queue_.front());
+        queue_.pop_front();
+        if (o_.cache_size <= 0) continue;
+        const std::string key = key_of(dropped);
+        auto it = in_flight_.find(key);
+        if (it == in_flight_.end()) continue;
+        std::vector<Item>& waiting = it->second;
+        const auto next =
+            std::find_if(waiting.begin(), waiting.end(), [](const Item& w) { return !cancelled(*w.job); });
+        if (next == waiting.end()) {
+          in_flight_.erase(it);
+          continue;
+        }
+        queue_.push_front(std::move(*next));
+        waiting.erase(next);
+      }
       if (!queue_.empty()) break;
       if (stopping_) return false;
     }
@@ -289,8 +373,17 @@ class ModelWorkers {
       }
       for (size_t i = 0; i < batch.size(); ++i) {
         Job& job = *batch[i].job;
+        std::vector<Item> joined;
         if (!s.is_ok()) {
           job.fail(s);
+          if (o_.cache_size > 0) {
+            std::lock_guard<std::mutex> lock(mu_);
+            joined = take_joined(key_of(batch[i]));
+          }
+          for (Item& w : joined) {
+            w.job->fail(s);
+            w.job->finish_segments(1);
+          }
         } else {
           Job::Segment& seg = job.segments_[batch[i].segment];
           if (align && !nbest[i].empty()) {
@@ -313,19 +406,24 @@ class ModelWorkers {
             }
           }
           if (o_.cache_size > 0) {
-            cache_.put(TranslationCache::key(seg.ids, alternatives, align),
-                       {seg.text, seg.alternatives, seg.target_ids, seg.alignment});
-            if (!job.followers_.empty())
-              for (size_t f : job.followers_[batch[i].segment]) {
-                Job::Segment& copy = job.segments_[f];
-                copy.text = seg.text;
-                copy.alternatives = seg.alternatives;
-                copy.target_ids = seg.target_ids;
-                copy.alignment = seg.alignment;
-              }
+            // Stored first, then let go of (submit relies on that order).
+            const std::string key = TranslationCache::key(seg.ids, alternatives, align);
+            cache_.put(key, {seg.text, seg.alternatives, seg.target_ids, seg.alignment});
+            {
+              std::lock_guard<std::mutex> lock(mu_);
+              joined = take_joined(key);
+            }
+            for (Item& w : joined) {
+              copy(&w.job->segments_[w.segment], seg);
+              finished(*w.job, w.segment);
+            }
           }
         }
-        job.finish_segments(1);
+        if (s.is_ok()) {
+          finished(job, batch[i].segment);
+        } else {
+          job.finish_segments(1);
+        }
       }
       batch.clear();  // drop the job references
     }
@@ -341,7 +439,10 @@ class ModelWorkers {
   std::deque<Item> queue_;
   bool stopping_ = false;
   TranslationCache cache_;
-  uint64_t batches_ = 0, segments_ = 0, rejected_ = 0, repeats_ = 0;
+  // With the cache: per segment key queued or being translated, the segments of later
+  // requests that wait for its result (Item: their request and segment).
+  std::unordered_map<std::string, std::vector<Item>> in_flight_;
+  uint64_t batches_ = 0, segments_ = 0, rejected_ = 0, repeats_ = 0, joined_ = 0;
   size_t max_batch_seen_ = 0;
 };
 

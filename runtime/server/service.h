@@ -47,8 +47,9 @@ struct ServiceOptions {
   float rerank_weight = 0.3f;
   // Translation cache (TranslationCache): the results of up to cache_size recently
   // translated segments per model, reused for a segment asked for again with the same
-  // alternatives and alignment flag; a segment repeated within one request is translated
-  // once. 0: off (every segment is translated).
+  // alternatives and alignment flag; a segment repeated within one request, or asked for
+  // while another request's equal segment is being translated, is translated once. 0: off
+  // (every segment is translated).
   int cache_size = 4096;
 };
 
@@ -114,6 +115,7 @@ struct ServiceStats {
   size_t max_batch_seen = 0;
   uint64_t cache_hits = 0;  // segments answered from the translation cache
   uint64_t repeats = 0;     // segments answered by an equal segment of the same request
+  uint64_t joined = 0;      // segments answered by an equal one being translated for another request
   size_t cached = 0;        // segments held in the caches now
 };
 

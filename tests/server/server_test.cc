@@ -1026,6 +1026,62 @@ TEST(Service, CacheAnswersRepeatedSegments) {
   EXPECT_EQ(svc->stats().cached, 3u);
 }
 
+// A segment asked for while another request's equal segment waits or is being translated
+// joins it: translated once, with the result the model gives. When the request it joined
+// times out before its segment is reached, the one that joined is translated in its place.
+TEST(Service, SegmentsInFlightAreSharedAcrossRequests) {
+  ServiceOptions off;
+  off.cache_size = 0;
+  auto plain = make_service(off);
+  ServiceOptions o;
+  o.workers = 1;
+  o.max_batch = 1;
+  auto svc = make_service(o);
+  auto deadline = [] { return std::chrono::steady_clock::now() + std::chrono::seconds(120); };
+  auto texts = [](const Job& j) {
+    std::vector<std::string> t;
+    for (const Job::Segment& g : j.segments()) t.push_back(g.text);
+    return t;
+  };
+  // Eight segments keep the one worker busy (one a batch); the second request asks for
+  // the last three of them and one of its own.
+  const std::vector<std::string> a(kSentences.begin(), kSentences.end());
+  const std::vector<std::string> b = {kSentences[7], kSentences[6], "Open the file.", kSentences[5]};
+  auto ja = svc->submit(0, a, 0);
+  auto jb = svc->submit(0, b, 0);
+  ASSERT_TRUE(ja.job && jb.job);
+  ASSERT_TRUE(ja.job->wait_until(deadline()));
+  ASSERT_TRUE(jb.job->wait_until(deadline()));
+  EXPECT_EQ(texts(*ja.job), reference(a));
+  EXPECT_EQ(texts(*jb.job), reference(b));
+  ServiceStats s = svc->stats();
+  EXPECT_EQ(s.segments, 9u);  // a's eight and "Open the file."
+  EXPECT_EQ(s.joined + s.cache_hits, 3u);
+  EXPECT_GE(s.joined, 1u);  // a's last segment was still waiting when b came
+  // c's segment waits behind eight others; d joins it; c times out (cancelled).
+  std::vector<std::string> blocker;
+  for (int i = 0; i < 8; ++i)
+    blocker.push_back("Chapter " + std::to_string(i + 2) + " describes the settings.");
+  const std::vector<std::string> window = {"The window was closed."};
+  auto jblock = svc->submit(0, blocker, 0);
+  auto jc = svc->submit(0, window, 0);
+  auto jd = svc->submit(0, window, 0);
+  ASSERT_TRUE(jblock.job && jc.job && jd.job);
+  EXPECT_FALSE(jc.job->wait_until(std::chrono::steady_clock::now()));
+  ASSERT_TRUE(jd.job->wait_until(deadline()));
+  EXPECT_TRUE(jd.job->status().is_ok());
+  EXPECT_EQ(texts(*jd.job), reference(window));
+  ASSERT_TRUE(jblock.job->wait_until(deadline()));
+  const ServiceStats t = svc->stats();
+  EXPECT_EQ(t.joined, s.joined + 1);
+  EXPECT_EQ(t.segments, s.segments + 9);  // the eight and the window's, once
+  // Without the cache nothing is shared.
+  auto p1 = plain->submit(0, a, 0), p2 = plain->submit(0, b, 0);
+  ASSERT_TRUE(p1.job->wait_until(deadline()) && p2.job->wait_until(deadline()));
+  EXPECT_EQ(plain->stats().joined, 0u);
+  EXPECT_EQ(plain->stats().segments, 12u);
+}
+
 // Over HTTP: the cache is invisible but in /health, and a repeated request gives the same.
 TEST(Api, RepeatedRequestsFromTheCache) {
   auto svc = make_service();
@@ -1046,6 +1102,7 @@ TEST(Api, RepeatedRequestsFromTheCache) {
   EXPECT_EQ(health["repeated_segments"], 1);
   EXPECT_EQ(health["cache_hits"], 3);
   EXPECT_EQ(health["cached_segments"], 2);
+  EXPECT_EQ(health["joined_segments"], 0);
 }
 
 }  // namespace
