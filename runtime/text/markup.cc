@@ -521,19 +521,15 @@ struct TagInfo {
   std::string name;
 };
 
+// A tag's name (read_tag_name) and what inline runs need of it.
 TagInfo parse_tag(std::string_view t) {
   TagInfo info;
-  if (t.size() < 3 || t[0] != '<' || t.back() != '>') return info;
-  size_t i = 1;
-  info.open = t[i] != '/';
-  if (!info.open) ++i;
-  while (i < t.size() && std::isalnum(static_cast<unsigned char>(t[i])))
-    info.name.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(t[i++]))));
-  if (info.name.empty() || i >= t.size() || !(t[i] == '>' || t[i] == '/' || is_ascii_space(t[i])))
-    return info;
-  for (std::string_view n : kInlineElements) info.inline_tag = info.inline_tag || n == info.name;
-  for (std::string_view n : kVoidInline) info.is_void = info.is_void || n == info.name;
-  info.is_void = info.is_void || (info.open && t.size() >= 2 && t[t.size() - 2] == '/');
+  const TagName n = read_tag_name(t);
+  info.open = !n.closing;
+  if (n.name.empty()) return info;
+  info.name = n.name;
+  info.inline_tag = one_of(n.name, kInlineElements);
+  info.is_void = one_of(n.name, kVoidInline) || n.self_closing;
   return info;
 }
 
