@@ -13,13 +13,15 @@ import argparse
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from benchlib import start_server  # noqa: E402
+
 CONFIGS = [
     ("cache off", ["--cache-size", "0"]),
     ("cache on", ["--cache-size", "4096"]),
@@ -67,14 +69,8 @@ def main():
         sys.exit(f"{a.sentences_file}: {len(pool)} sentences, {a.sentences * a.rounds} needed")
     results = {}
     for name, extra in CONFIGS:
-        proc = subprocess.Popen([a.server, "--port", "0", "--model", a.model, "--queue", "4096", "--workers",
-                                 a.workers, "--threads", a.threads, *extra],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = proc.stdout.readline()
-        if "listening on " not in line:
-            proc.kill()
-            sys.exit("server did not start: " + line)
-        url = line.split("listening on ")[1].split(" ")[0]
+        proc, url = start_server(
+            a.server, ["--model", a.model, "--queue", "4096", "--workers", a.workers, "--threads", a.threads, *extra])
         try:
             post(url, {"q": "Warm-up.", "source": "en", "target": "de"})
             times = []

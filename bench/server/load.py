@@ -24,7 +24,7 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from benchlib import cpu_name  # noqa: E402
+from benchlib import cpu_name, start_server  # noqa: E402
 
 # (name, server options). The translation cache is off (--cache-size 0) but in the last
 # row: the requests draw from a few hundred sentences, so after the warm-up every request
@@ -74,13 +74,7 @@ def main():
     conc = [int(c) for c in a.concurrency.split(",")]
     rows = []
     for name, extra in configs:
-        proc = subprocess.Popen([a.server, "--port", "0", "--model", a.model, "--queue", "4096", *extra],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = proc.stdout.readline()
-        if "listening on " not in line:
-            proc.kill()
-            sys.exit("server did not start: " + line)
-        url = line.split("listening on ")[1].split(" ")[0]
+        proc, url = start_server(a.server, ["--model", a.model, "--queue", "4096", *extra])
         try:
             for c in conc:
                 run_wrk(url, c, 2, a.sentences)  # warm-up

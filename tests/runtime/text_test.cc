@@ -1043,6 +1043,13 @@ std::string joined(const Segmented& seg) {
   return out;
 }
 
+// The pieces kept as written, each followed by '|'.
+std::string kept_of(const Segmented& seg) {
+  std::string kept;
+  for (size_t k : seg.kept) kept += seg.pieces[k] + "|";
+  return kept;
+}
+
 TEST(HtmlNoTranslate, MarkedElementsAreKeptWithEverythingInside) {
   using Strings = std::vector<std::string>;
   const std::string doc =
@@ -1060,9 +1067,7 @@ TEST(HtmlNoTranslate, MarkedElementsAreKeptWithEverythingInside) {
                                     "Translated.", "Last."}));
   EXPECT_EQ(joined(seg), doc);
   // Kept pieces are exactly those inside the marked elements (and raw content).
-  std::string kept;
-  for (size_t k : seg.kept) kept += seg.pieces[k] + "|";
-  EXPECT_EQ(kept,
+  EXPECT_EQ(kept_of(seg),
             "<div>|Inner|</div>| |<p>|Kept |<b>|too|</b>|</p>|ACME Corp|Brand|Name|Intro|x|<b>|y|"
             "<script>|if (a < b) x = '</div>';|</script>|Still kept|");
   // Sentence splitting carries the kept pieces along.
@@ -1089,9 +1094,7 @@ TEST(HtmlNoTranslate, TranslateYesInsideIsTranslatedAgain) {
   EXPECT_EQ(texts_of(seg), (Strings{"Tagline here", "Empty means yes", "Outer yes", "deep yes", "back",
                                     "After.", "comment", "y"}));
   EXPECT_EQ(joined(seg), doc);
-  std::string kept;
-  for (size_t k : seg.kept) kept += seg.pieces[k] + "|";
-  EXPECT_EQ(kept, "Brand | Corp|<p>|Kept|</p>|inner no | still no| tail|ls |x |");
+  EXPECT_EQ(kept_of(seg), "Brand | Corp|<p>|Kept|</p>|inner no | still no| tail|ls |x |");
 
   // Through the HTML path (a stand-in translator: letters outside placeholders upper-cased):
   // the kept words stay, the words around and inside are translated, every tag stays.
