@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  14 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
+  15 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
@@ -52,7 +52,8 @@ extern "C" {
        10: edgemt_score_ids, edgemt_score, edgemt_model_target_token_id;       \
        11: EDGEMT_FORMAT_SUBTITLES, _WRAPPED;                                  \
        12: edgemt_translate_document;                                          \
-       13: edgemt_translator_set_reranker; 14: edgemt_translate_pdf */
+       13: edgemt_translator_set_reranker; 14: edgemt_translate_pdf;           \
+       15: edgemt_translate_options.cancel, EDGEMT_CANCELLED */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
  * _SUBTITLES and _WRAPPED since 11). */
@@ -74,7 +75,8 @@ typedef enum edgemt_status {
   EDGEMT_UNSUPPORTED = 5,      /* valid, but not something edgemt implements */
   EDGEMT_OUT_OF_RANGE = 6,     /* a limit was exceeded */
   EDGEMT_OUT_OF_MEMORY = 7,    /* an allocation failed */
-  EDGEMT_INTERNAL = 8          /* a bug in edgemt */
+  EDGEMT_INTERNAL = 8,         /* a bug in edgemt */
+  EDGEMT_CANCELLED = 9         /* the caller cancelled the call (edgemt_translate_options.cancel) */
 } edgemt_status;
 
 typedef enum edgemt_early_stopping {
@@ -164,6 +166,12 @@ typedef struct edgemt_translate_options {
   int32_t sampling_topk;
   float sampling_temperature;
   uint64_t seed;
+  /* Since C API version 15. NULL, or a flag another thread may set nonzero while the call
+   * runs (with C11's atomic_store on an _Atomic int32_t, or __atomic_store_n): the call
+   * stops within one decoder step and returns EDGEMT_CANCELLED, its outputs not written.
+   * Set before the call, it cancels the call at once. The translator is ready for the
+   * next call; clear the flag before giving it to one. */
+  const int32_t* cancel;
 } edgemt_translate_options;
 
 EDGEMT_API void edgemt_translator_options_init(edgemt_translator_options* options);

@@ -22,10 +22,15 @@ from typing import Dict, Iterable, List, Optional, Sequence, Union
 
 from . import _edgemt
 
-__all__ = ["Translator", "TranslationResult", "Model", "version", "active_isa"]
+__all__ = ["Translator", "TranslationResult", "Model", "CancelFlag", "CancelledError", "version", "active_isa"]
 __version__ = _edgemt.version()
 
 Model = _edgemt.Model
+# A flag to stop a call from another thread: pass cancel=flag to a translate call and
+# call flag.cancel(); the call raises CancelledError (a RuntimeError) within one decoder
+# step. flag.reset() readies it for the next call.
+CancelFlag = _edgemt.CancelFlag
+CancelledError = _edgemt.CancelledError
 
 
 def version() -> str:
@@ -153,8 +158,12 @@ class Translator:
     @staticmethod
     def _options(beam_size, max_decoding_length, length_penalty, max_length_factor=None,
                  max_length_offset=None, sampling_topk=1, sampling_temperature=1.0,
-                 seed=0) -> "_edgemt.Options":
+                 seed=0, cancel=None) -> "_edgemt.Options":
         o = _edgemt.Options()
+        if cancel is not None:
+            if not isinstance(cancel, CancelFlag):
+                raise TypeError("cancel must be an edgemt.CancelFlag, got %s" % type(cancel).__name__)
+            o.cancel = cancel
         if int(sampling_topk) < 1:
             raise ValueError(f"sampling_topk must be at least 1, got {sampling_topk}")
         if not float(sampling_temperature) > 0.0:
@@ -202,7 +211,7 @@ class Translator:
                         num_hypotheses: int = 1, length_penalty: Optional[float] = None,
                         max_decoding_length: Optional[int] = None, return_scores: bool = False,
                         sampling_topk: int = 1, sampling_temperature: float = 1.0, seed: int = 0,
-                        **kwargs) -> List[TranslationResult]:
+                        cancel: Optional[CancelFlag] = None, **kwargs) -> List[TranslationResult]:
         """Translates token sequences (SentencePiece pieces, without the end token).
 
         beam_size / length_penalty: None means the model's settings; max_decoding_length:
@@ -214,6 +223,9 @@ class Translator:
         (at most 1024) with probabilities softmax(logits / sampling_temperature); needs
         beam_size 1 (None becomes 1); a sentence's draws depend only on `seed` and the
         sentence (CTranslate2 takes a global random seed instead).
+        cancel: an edgemt.CancelFlag another thread may set (flag.cancel()) to stop the
+        call, which then raises edgemt.CancelledError; this method and the other translate
+        calls take one.
         """
         self._check_unsupported(kwargs)
         self._direct_only("translate_batch")
@@ -221,7 +233,7 @@ class Translator:
             raise ValueError(f"num_hypotheses must be at least 1, got {num_hypotheses}")
         tokens = [list(map(str, s)) for s in source]
         options = self._options(beam_size, max_decoding_length, length_penalty, None, None, sampling_topk,
-                                sampling_temperature, seed)
+                                sampling_temperature, seed, cancel)
         if num_hypotheses == 1 and not return_scores:
             return [TranslationResult(hypotheses=[h]) for h in self._t.translate_tokens(tokens, options)]
         out = self._t.translate_tokens_nbest(tokens, int(num_hypotheses), options)
@@ -238,7 +250,7 @@ class Translator:
                   glossary: Optional[Dict[str, str]] = None,
                   format: str = "text",
                   sampling_topk: int = 1, sampling_temperature: float = 1.0,
-                  seed: int = 0) -> Union[str, List[str]]:
+                  seed: int = 0, cancel: Optional[CancelFlag] = None) -> Union[str, List[str]]:
         """Text to text with the model's own tokenizer (a str gives a str).
 
         max_length_factor / max_length_offset: each sentence generates at most
@@ -266,6 +278,8 @@ class Translator:
         wrapped lines are translated together and wrapped again, short lines kept.
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
+        cancel: an edgemt.CancelFlag another thread may set to stop the call (raises
+        edgemt.CancelledError).
         """
         if format not in _FORMATS:
             raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt' or 'vtt', got %r"
@@ -277,11 +291,12 @@ class Translator:
                 texts, beam_size=beam_size, length_penalty=length_penalty, max_decoding_length=max_decoding_length,
                 max_length_factor=max_length_factor, max_length_offset=max_length_offset,
                 split_sentences=split_sentences, repetition_guard=repetition_guard, protect_spans=protect_spans,
-                format=format, sampling_topk=sampling_topk, sampling_temperature=sampling_temperature, seed=seed)
+                format=format, sampling_topk=sampling_topk, sampling_temperature=sampling_temperature, seed=seed,
+                cancel=cancel)
         single = isinstance(texts, str)
         batch = [texts] if single else list(texts)
         options = self._options(beam_size, max_decoding_length, length_penalty, max_length_factor,
-                                max_length_offset, sampling_topk, sampling_temperature, seed)
+                                max_length_offset, sampling_topk, sampling_temperature, seed, cancel)
         options.split_sentences = bool(split_sentences)
         options.repetition_guard = bool(repetition_guard)
         options.protect_spans = bool(protect_spans)
@@ -298,7 +313,7 @@ class Translator:
 
     def translate_document(self, data: Union[bytes, bytearray, memoryview], *, beam_size: Optional[int] = None,
                            length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,
-                           protect_spans: bool = True) -> bytes:
+                           protect_spans: bool = True, cancel: Optional[CancelFlag] = None) -> bytes:
         """An office document or e-book to its translation: the bytes of a .docx, .pptx, .xlsx,
         .odt, .odp, .ods or .epub file in, the translated file's bytes out (the type is read
         from the file). Each paragraph is translated whole, its bold, italics, links and styles put on
@@ -313,14 +328,14 @@ class Translator:
         if self.pivot is not None:
             data = self.pivot.translate_document(data, beam_size=beam_size, length_penalty=length_penalty,
                                                  max_decoding_length=max_decoding_length,
-                                                 protect_spans=protect_spans)
-        options = self._options(beam_size, max_decoding_length, length_penalty)
+                                                 protect_spans=protect_spans, cancel=cancel)
+        options = self._options(beam_size, max_decoding_length, length_penalty, cancel=cancel)
         options.protect_spans = bool(protect_spans)
         return self._t.translate_document(data, options)
 
     def translate_pdf(self, data: Union[bytes, bytearray, memoryview], *, beam_size: Optional[int] = None,
                       length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,
-                      protect_spans: bool = True) -> str:
+                      protect_spans: bool = True, cancel: Optional[CancelFlag] = None) -> str:
         """A PDF file's bytes to the translation of its text: each paragraph (found by
         pdftotext, from poppler-utils) translated and written on a line of its own, a blank
         line between paragraphs; the layout is not kept. Not a PDF, a damaged or encrypted
@@ -330,18 +345,20 @@ class Translator:
         """
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError("translate_pdf() takes the file's bytes, got %s" % type(data).__name__)
-        options = self._options(beam_size, max_decoding_length, length_penalty)
+        options = self._options(beam_size, max_decoding_length, length_penalty, cancel=cancel)
         options.protect_spans = bool(protect_spans)
         if self.pivot is not None:
             text = self.pivot.translate_pdf(data, beam_size=beam_size, length_penalty=length_penalty,
-                                            max_decoding_length=max_decoding_length, protect_spans=protect_spans)
+                                            max_decoding_length=max_decoding_length, protect_spans=protect_spans,
+                                            cancel=cancel)
             return self._t.translate([text], options)[0]
         return self._t.translate_pdf(bytes(data), options)
 
     def translate_scored(self, texts: Union[str, Iterable[str]], *, num_hypotheses: int = 1,
                          beam_size: Optional[int] = None, length_penalty: Optional[float] = None,
                          max_decoding_length: Optional[int] = None, split_sentences: bool = True,
-                         protect_spans: bool = True) -> Union[dict, List[dict]]:
+                         protect_spans: bool = True,
+                         cancel: Optional[CancelFlag] = None) -> Union[dict, List[dict]]:
         """Plain text to scored translations with word alignments (a str gives one dict).
 
         Each text gives what `translate --output jsonl` prints for it: {"translation",
@@ -361,7 +378,7 @@ class Translator:
         batch = [texts] if single else list(texts)
         if beam_size is None and num_hypotheses > 1:
             beam_size = num_hypotheses
-        options = self._options(beam_size, max_decoding_length, length_penalty)
+        options = self._options(beam_size, max_decoding_length, length_penalty, cancel=cancel)
         options.split_sentences = bool(split_sentences)
         options.protect_spans = bool(protect_spans)
         out = [json.loads(x) for x in self._t.translate_scored(batch, num_hypotheses, options)]
@@ -411,9 +428,10 @@ class Translator:
     def translate_ids(self, ids: Sequence[Sequence[int]], *, beam_size: Optional[int] = None,
                       length_penalty: Optional[float] = None, max_decoding_length: Optional[int] = None,
                       max_length_factor: Optional[float] = None,
-                      max_length_offset: Optional[int] = None) -> List[List[int]]:
+                      max_length_offset: Optional[int] = None,
+                      cancel: Optional[CancelFlag] = None) -> List[List[int]]:
         """Token ids to token ids (an end-of-sentence id is appended when missing)."""
         self._direct_only("translate_ids")
         return self._t.translate_ids([list(map(int, s)) for s in ids],
                                      self._options(beam_size, max_decoding_length, length_penalty,
-                                                   max_length_factor, max_length_offset))
+                                                   max_length_factor, max_length_offset, cancel=cancel))

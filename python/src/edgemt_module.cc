@@ -17,6 +17,8 @@ namespace py = pybind11;
 
 namespace {
 
+PyObject* g_cancelled_error = nullptr;  // edgemt.CancelledError (a RuntimeError)
+
 // Sets the Python exception for a failed C API call (with the GIL held) and unwinds.
 [[noreturn]] void raise(edgemt_status s) {
   PyObject* type = PyExc_RuntimeError;
@@ -34,6 +36,9 @@ namespace {
       break;
     case EDGEMT_OUT_OF_MEMORY:
       type = PyExc_MemoryError;
+      break;
+    case EDGEMT_CANCELLED:
+      type = g_cancelled_error != nullptr ? g_cancelled_error : PyExc_RuntimeError;
       break;
     default:
       break;
@@ -61,6 +66,14 @@ struct Model {
   Model& operator=(const Model&) = delete;
 };
 
+// A flag another thread sets to stop a call (edgemt_translate_options.cancel).
+struct CancelFlag {
+  alignas(4) int32_t flag = 0;
+  void cancel() { __atomic_store_n(&flag, 1, __ATOMIC_RELAXED); }
+  void reset() { __atomic_store_n(&flag, 0, __ATOMIC_RELAXED); }
+  bool cancelled() const { return __atomic_load_n(&flag, __ATOMIC_RELAXED) != 0; }
+};
+
 struct Options {
   int beam = 0, max_length = 0;
   bool has_length_penalty = false;
@@ -75,6 +88,7 @@ struct Options {
   int sampling_topk = 0;              // 0 or 1: no sampling
   float sampling_temperature = 0.0f;  // 0: 1
   uint64_t seed = 0;
+  std::shared_ptr<CancelFlag> cancel;  // none: not cancellable
   edgemt_translate_options c() const {
     edgemt_translate_options o;
     edgemt_translate_options_init(&o);
@@ -92,6 +106,7 @@ struct Options {
     o.sampling_topk = sampling_topk;
     o.sampling_temperature = sampling_temperature;
     o.seed = seed;
+    o.cancel = cancel ? &cancel->flag : nullptr;
     return o;
   }
 };
@@ -365,8 +380,16 @@ PYBIND11_MODULE(_edgemt, m) {
       .def_property_readonly("target_language", [](const Model& self) {
         return std::string(edgemt_model_target_language(self.handle));
       });
+  g_cancelled_error = PyErr_NewException("edgemt._edgemt.CancelledError", PyExc_RuntimeError, nullptr);
+  m.attr("CancelledError") = py::handle(g_cancelled_error);
+  py::class_<CancelFlag, std::shared_ptr<CancelFlag>>(m, "CancelFlag")
+      .def(py::init<>())
+      .def("cancel", &CancelFlag::cancel)
+      .def("reset", &CancelFlag::reset)
+      .def_property_readonly("cancelled", &CancelFlag::cancelled);
   py::class_<Options>(m, "Options")
       .def(py::init<>())
+      .def_readwrite("cancel", &Options::cancel)
       .def_readwrite("beam", &Options::beam)
       .def_readwrite("max_length", &Options::max_length)
       .def_readwrite("has_length_penalty", &Options::has_length_penalty)

@@ -66,6 +66,8 @@ edgemt_status from_status(const edgemt::Status& s) {
       return EDGEMT_UNSUPPORTED;
     case StatusCode::kOutOfRange:
       return EDGEMT_OUT_OF_RANGE;
+    case StatusCode::kCancelled:
+      return EDGEMT_CANCELLED;
     default:
       return EDGEMT_INTERNAL;
   }
@@ -127,6 +129,7 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
   if (EDGEMT_HAS_FIELD(o, T, sampling_temperature) && o->sampling_temperature != 0.0f)
     out->sampling_temperature = o->sampling_temperature;  // negative or NaN: refused by the translator
   if (EDGEMT_HAS_FIELD(o, T, seed)) out->seed = o->seed;
+  if (EDGEMT_HAS_FIELD(o, T, cancel)) out->cancel = o->cancel;
   if (EDGEMT_HAS_FIELD(o, T, format)) {
     switch (o->format) {
       case EDGEMT_FORMAT_TEXT:
@@ -233,6 +236,8 @@ const char* edgemt_status_string(edgemt_status status) {
       return "out of memory";
     case EDGEMT_INTERNAL:
       return "internal error";
+    case EDGEMT_CANCELLED:
+      return "cancelled";
   }
   return "unknown status";
 }

@@ -82,6 +82,7 @@ Expected<SearchParams> Translator::resolve(const TranslateOptions& o) const {
     return invalid_argument("sampling temperature " + std::to_string(p.sampling_temperature) +
                             " is not a finite number > 0");
   p.seed = o.seed.value_or(0);
+  p.cancel = o.cancel;
   const bool sampling = p.sampling_topk > 1;
   p.beam = o.beam.value_or(sampling ? 1 : std::min(std::max(1, gen.num_beams), lim.max_beam));
   if (sampling && p.beam != 1)

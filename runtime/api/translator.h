@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/core/cancel.h"
 #include "runtime/core/profiler.h"
 #include "runtime/core/status.h"
 #include "runtime/model/model.h"
@@ -125,6 +126,12 @@ struct TranslateOptions {
   // layer (transformer-guided-alignment-layer, as marian-decoder --alignment); else
   // SearchParams::alignment_layer -1, heads averaged. Set: that layer, heads averaged.
   std::optional<int> alignment_layer;
+  // Cooperative cancellation: a flag another thread may set while the call runs
+  // (CancelFlag::flag() of runtime/core/cancel.h, or a C caller's int32_t); the call then
+  // stops within one decoder step and fails with StatusCode::kCancelled, its outputs
+  // incomplete. A flag set before the call cancels it at once. The translator is ready
+  // for the next call. nullptr: none.
+  const int32_t* cancel = nullptr;
   // Text calls with a reranker (Translator::set_reranker): the weight of the backward
   // score. Unset: the reranker's; 0: no reranking for this call. Set above 0 on a
   // translator without a reranker: an error.

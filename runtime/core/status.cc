@@ -20,6 +20,8 @@ const char* status_code_name(StatusCode code) {
       return "out of range";
     case StatusCode::kInternal:
       return "internal error";
+    case StatusCode::kCancelled:
+      return "cancelled";
   }
   return "unknown";
 }

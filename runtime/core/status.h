@@ -18,6 +18,7 @@ enum class StatusCode {
   kUnsupported,      // valid, but not something edgemt implements
   kOutOfRange,       // a limit was exceeded
   kInternal,         // a bug in edgemt
+  kCancelled,        // the caller cancelled the call (CancelFlag)
 };
 
 const char* status_code_name(StatusCode code);
@@ -47,6 +48,7 @@ inline Status invalid_model(std::string m) { return {StatusCode::kInvalidModel, 
 inline Status unsupported(std::string m) { return {StatusCode::kUnsupported, std::move(m)}; }
 inline Status out_of_range(std::string m) { return {StatusCode::kOutOfRange, std::move(m)}; }
 inline Status internal_error(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+inline Status cancelled(std::string m) { return {StatusCode::kCancelled, std::move(m)}; }
 
 // A value or the Status that explains why there is none.
 template <class T>

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "runtime/core/cancel.h"
 #include "runtime/nmt/context.h"
 #include "runtime/nmt/decoder.h"
 #include "runtime/nmt/encoder.h"
@@ -201,6 +202,7 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
                               std::to_string(d.target_vocab) + ")");
     }
   }
+  if (CancelFlag::is_set(params.cancel)) return cancelled("the translation was cancelled");
   EDGEMT_RETURN_IF_ERROR(m.source.fill(sources, d, m.context.config->source_vocab_size));
 
   m.encoder.run(m.source);
@@ -236,6 +238,8 @@ Status Engine::run(std::span<const std::span<const int32_t>> sources, const Sear
   } else {
     m.beam.run(n, max_new, params, m.decoder);
   }
+  // Stopped within its steps: what it has is incomplete.
+  if (CancelFlag::is_set(params.cancel)) return cancelled("the translation was cancelled");
   for (size_t s = 0; s < n; ++s) results[s] = m.search.result(s);
   return Status::ok();
 }

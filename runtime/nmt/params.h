@@ -63,6 +63,10 @@ struct SearchParams {
   // sentence draws from its own generator, seeded from `seed` and its source ids, so a
   // sentence gets the same sample whatever the batch or thread count, every time it is
   // translated with the same seed.
+  // Cooperative cancellation: a flag (CancelFlag::flag()) another thread may set; the
+  // search stops at its next step and Engine::run returns StatusCode::kCancelled.
+  // nullptr: none.
+  const int32_t* cancel = nullptr;
   int sampling_topk = 1;  // 1 .. kMaxSamplingTopK
   float sampling_temperature = 1.0f;
   uint64_t seed = 0;

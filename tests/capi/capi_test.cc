@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "edgemt.h"
@@ -490,6 +492,47 @@ TEST(CApiBundled, ModelForALanguagePair) {
   EXPECT_EQ(edgemt_bundled_model_path("", "", &path), EDGEMT_INVALID_ARGUMENT);
   EXPECT_EQ(edgemt_bundled_model_path("en", "de", nullptr), EDGEMT_INVALID_ARGUMENT);
   EXPECT_STREQ(edgemt_model_source_language(nullptr), "");
+}
+
+// Version 15: a cancel flag set (from another thread, or before the call) stops the call
+// with EDGEMT_CANCELLED; cleared, the next call translates as before.
+TEST(CApiBundled, CancelFlagStopsTheCall) {
+  const char* path = nullptr;
+  ASSERT_EQ(edgemt_bundled_model_path("en", "de", &path), EDGEMT_OK) << edgemt_last_error();
+  edgemt_model* m = nullptr;
+  ASSERT_EQ(edgemt_model_load(path, &m), EDGEMT_OK) << edgemt_last_error();
+  edgemt_translator* tr = nullptr;
+  ASSERT_EQ(edgemt_translator_create(m, nullptr, &tr), EDGEMT_OK) << edgemt_last_error();
+  alignas(4) int32_t flag = 1;
+  edgemt_translate_options o;
+  edgemt_translate_options_init(&o);
+  EXPECT_EQ(o.cancel, nullptr);
+  o.cancel = &flag;
+  const char* one[] = {"The file could not be opened."};
+  const char* const* out = nullptr;
+  EXPECT_EQ(edgemt_translate(tr, one, 1, &o, &out), EDGEMT_CANCELLED);
+  EXPECT_NE(std::string(edgemt_last_error()).find("cancelled"), std::string::npos) << edgemt_last_error();
+  EXPECT_STREQ(edgemt_status_string(EDGEMT_CANCELLED), "cancelled");
+  __atomic_store_n(&flag, 0, __ATOMIC_RELAXED);
+  std::vector<std::string> many;
+  for (int i = 0; i < 400; ++i)
+    many.push_back("Please restart the computer number " + std::to_string(i) + ".");
+  std::vector<const char*> texts;
+  for (const std::string& t : many) texts.push_back(t.c_str());
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    __atomic_store_n(&flag, 1, __ATOMIC_RELAXED);
+  });
+  EXPECT_EQ(edgemt_translate(tr, texts.data(), texts.size(), &o, &out), EDGEMT_CANCELLED);
+  canceller.join();
+  __atomic_store_n(&flag, 0, __ATOMIC_RELAXED);
+  ASSERT_EQ(edgemt_translate(tr, one, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
+  const std::string got = out[0];
+  ASSERT_EQ(edgemt_translate(tr, one, 1, nullptr, &out), EDGEMT_OK) << edgemt_last_error();
+  EXPECT_EQ(got, out[0]);
+  EXPECT_FALSE(got.empty());
+  edgemt_translator_free(tr);
+  edgemt_model_free(m);
 }
 
 // Version 12: an office document's bytes in, the translated file's bytes out, as the C++

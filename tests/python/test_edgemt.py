@@ -450,6 +450,45 @@ def test_sampling_is_seeded():
     assert toks == [r.hypotheses[0] for r in tr.translate_batch([["a", "b"]], sampling_topk=50, seed=3)]
 
 
+def test_cancel_flag_stops_a_call_from_another_thread():
+    """A CancelFlag set before a call, or by another thread while a long one runs, makes it
+    raise CancelledError (a RuntimeError); reset, the next call translates as before."""
+    tr = edgemt.Translator(edgemt._edgemt.bundled_model_path("en", "de"))
+    flag = edgemt.CancelFlag()
+    assert not flag.cancelled
+    flag.cancel()
+    assert flag.cancelled
+    for call in (lambda: tr.translate("The file could not be opened.", cancel=flag),
+                 lambda: tr.translate_scored("The file could not be opened.", cancel=flag),
+                 lambda: tr.translate_ids([[52, 7, 0]], cancel=flag)):
+        try:
+            call()
+        except edgemt.CancelledError as e:
+            assert isinstance(e, RuntimeError) and "cancelled" in str(e), e
+        else:
+            raise AssertionError("a cancelled call returned")
+    flag.reset()
+    many = ["Please restart the computer number %d." % i for i in range(400)]
+    timer = threading.Timer(0.02, flag.cancel)
+    timer.start()
+    try:
+        tr.translate(many, cancel=flag)
+    except edgemt.CancelledError:
+        pass
+    else:
+        raise AssertionError("the call ended before the flag was set")
+    finally:
+        timer.join()
+    flag.reset()
+    assert tr.translate("Save the document.", cancel=flag) == tr.translate("Save the document.")
+    try:
+        tr.translate("x", cancel=True)
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("cancel=True was taken")
+
+
 def test_threads_share_a_model_and_release_the_gil():
     ref = reference()
     model = edgemt.Model(model_path())

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -165,6 +166,49 @@ TEST_P(Concurrency, ModelsLoadedInParallel) {
     });
   for (auto& th : threads) th.join();
   for (int i = 0; i < 3; ++i) EXPECT_EQ(got[i], want) << "thread " << i;
+}
+
+// Cooperative cancellation (TranslateOptions::cancel): a flag set before a call fails it
+// at once; one set by another thread while a long call runs stops it (kCancelled), in
+// greedy and beam search; the translator then gives the outputs a fresh one gives.
+TEST_P(Concurrency, CancelFlagStopsACallFromAnotherThread) {
+  const auto model = load(GetParam());
+  ASSERT_NE(model, nullptr);
+  auto t = Translator::create(model, options(2));
+  ASSERT_TRUE(t.has_value()) << t.status().to_string();
+  Translator& tr = *t.value();
+  std::vector<std::string> many;
+  for (int i = 0; i < 4000; ++i)
+    many.push_back(kSentences[static_cast<size_t>(i) % kSentences.size()] + " " + std::to_string(i));
+  for (int beam : {1, 2}) {
+    CancelFlag flag;
+    TranslateOptions o;
+    o.beam = beam;
+    o.cancel = flag.flag();
+    flag.cancel();
+    auto before = tr.translate({kSentences[0]}, o);
+    ASSERT_FALSE(before.has_value());
+    EXPECT_EQ(before.status().code(), StatusCode::kCancelled) << before.status().to_string();
+    flag.reset();
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      flag.cancel();
+    });
+    auto during = tr.translate(many, o);
+    canceller.join();
+    ASSERT_FALSE(during.has_value()) << "beam " << beam << ": the call ended before the flag was set";
+    EXPECT_EQ(during.status().code(), StatusCode::kCancelled);
+    flag.reset();
+    auto after = tr.translate(kSentences, o);
+    ASSERT_TRUE(after.has_value()) << after.status().to_string();
+    TranslateOptions plain;
+    plain.beam = beam;
+    auto fresh = Translator::create(model, options(2));
+    ASSERT_TRUE(fresh.has_value());
+    auto want = fresh.value()->translate(kSentences, plain);
+    ASSERT_TRUE(want.has_value());
+    EXPECT_EQ(after.value(), want.value()) << "beam " << beam;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(ParityModels, Concurrency,

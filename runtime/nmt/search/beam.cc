@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "runtime/core/cancel.h"
+
 namespace edgemt {
 namespace {
 
@@ -61,7 +63,7 @@ void BeamSearch::run(size_t sentences, size_t max_new, const SearchParams& param
     for (size_t i = 0; i < K; ++i) running_scores_[s * K + i] = i == 0 ? 0.0f : kBeamMasked;
   }
   current_ = 0;
-  for (size_t t = 0; t < max_new && rows > 0; ++t) {
+  for (size_t t = 0; t < max_new && rows > 0 && !CancelFlag::is_set(params.cancel); ++t) {
     columns_ = scorer.columns();
     column_ids_ = scorer.column_ids();
     if (!fused_candidates(scorer, rows, t)) {

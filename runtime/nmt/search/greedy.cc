@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "runtime/core/cancel.h"
+
 namespace edgemt {
 
 void GreedySearch::sample(size_t s, const float* row, size_t columns, size_t k, float temperature,
@@ -56,7 +58,7 @@ void GreedySearch::run(size_t sentences, size_t max_new, const SearchParams& par
   const bool forcing = !forced.empty();  // scoring given targets (SearchParams::forced_targets)
   const bool scores = params.greedy_scores || forcing;
   const bool has_forced = c_.model->generation().forced_eos_id >= 0;
-  for (size_t t = 0; t < max_new && rows > 0; ++t) {
+  for (size_t t = 0; t < max_new && rows > 0 && !CancelFlag::is_set(params.cancel); ++t) {
     const size_t columns = scorer.columns();
     const uint32_t* ids = scorer.column_ids();
     // A step where no row samples or has a forced token needs only each row's best
