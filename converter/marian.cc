@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -39,6 +40,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "converter/decompress.h"
 #include "converter/marian_bin.h"
 #include "converter/marian_yaml.h"
 #include "converter/npz.h"
@@ -91,6 +93,133 @@ std::vector<fs::path> model_files(const fs::path& dir) {
   return out;
 }
 
+// A model file compressed as Firefox ships them (model.*.bin.gz, model.npz.zst): by its
+// name less the suffix, and for a .bin, by the version that starts its decompressed data.
+bool is_compressed_model(const fs::path& p) {
+  const std::string name = p.filename().string();
+  const Compression c = compression_of(name);
+  if (c == Compression::kNone) return false;
+  const std::string plain = without_compression_suffix(name);
+  if (!is_model_name(plain)) return false;
+  // Without libzstd a .zst cannot be looked into: taken by its name, so that reading
+  // it says why it cannot be read.
+  if (ends_with(plain, ".npz") || (c == Compression::kZstd && !have_zstd())) return true;
+  const std::string v = decompressed_prefix(p, c, 8);
+  return v.size() == 8 && v == std::string("\x01\0\0\0\0\0\0\0", 8);
+}
+
+// A file of a Marian model's directory that is worth decompressing: the model, its
+// vocabularies, configurations and shortlist (not, say, Firefox's quality model).
+bool is_model_part(const std::string& plain) {
+  return is_model_name(plain) || ends_with(plain, ".spm") || ends_with(plain, ".yml") ||
+         ends_with(plain, ".yaml") || ends_with(plain, ".json") || starts_with(plain, "lex");
+}
+
+// A model whose files are compressed (some or all), read uncompressed: a private
+// temporary directory in which each compressed part of the model's directory is
+// decompressed under its name less the suffix, and every other file is a symbolic link
+// to the original. A file there uncompressed wins over a compressed one of the same
+// name. The directory is removed when reading is done: the SourceModel owns its data
+// and nothing stays mapped from it. Messages and the model's metadata name the files
+// the user gave, never the temporary ones.
+class Staging {
+ public:
+  // Whether `input` (a model file, or the directory of one) has compressed parts.
+  static bool needed(const fs::path& input) {
+    std::error_code ec;
+    if (fs::is_regular_file(input, ec)) {
+      if (compression_of(input.filename().string()) != Compression::kNone) return true;
+    } else if (!fs::is_directory(input, ec)) {
+      return false;
+    }
+    const fs::path dir = fs::is_directory(input, ec) ? input : parent_of(input);
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const std::string n = e.path().filename().string();
+      if (e.is_regular_file(ec) && compression_of(n) != Compression::kNone &&
+          is_model_part(without_compression_suffix(n)))
+        return true;
+    }
+    return false;
+  }
+
+  explicit Staging(const fs::path& input) {
+    std::error_code ec;
+    const bool is_dir = fs::is_directory(input, ec);
+    original_dir_ = fs::absolute(is_dir ? input : parent_of(input)).lexically_normal();
+    std::string tmpl = (fs::temp_directory_path(ec) / "edgemt-convert-XXXXXX").string();
+    if (ec || ::mkdtemp(tmpl.data()) == nullptr)
+      throw ConvertError("cannot create a temporary directory to decompress " + input.string() +
+                         " in (set TMPDIR to a writable directory)");
+    dir_ = tmpl;
+    try {
+      fill(input, is_dir);
+    } catch (...) {
+      fs::remove_all(dir_, ec);
+      throw;
+    }
+  }
+  ~Staging() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+
+  const fs::path& input() const { return input_; }
+  const fs::path& original_dir() const { return original_dir_; }
+  // A staged path as the user knows it: the compressed file it came from, or the
+  // original beside which it is linked.
+  std::string original(const std::string& staged) const {
+    for (const auto& [from, to] : names_)
+      if (staged == from) return to;
+    return replace(staged);
+  }
+  // A message with every staged path replaced by its original.
+  std::string replace(std::string msg) const {
+    for (const auto& [from, to] : names_) replace_all(msg, from, to);
+    replace_all(msg, dir_.string(), original_dir_.string());
+    return msg;
+  }
+
+ private:
+  void fill(const fs::path& input, bool is_dir) {
+    std::error_code ec;
+    std::vector<fs::path> entries;
+    for (const auto& e : fs::directory_iterator(original_dir_, ec))
+      if (e.is_regular_file(ec)) entries.push_back(e.path());
+    std::sort(entries.begin(), entries.end());
+    const std::string named = is_dir ? std::string() : input.filename().string();
+    for (const fs::path& from : entries) {
+      const std::string n = from.filename().string();
+      const Compression c = compression_of(n);
+      const std::string plain = without_compression_suffix(n);
+      const bool wanted = n == named || is_model_part(plain);
+      if (c == Compression::kNone || !wanted || fs::exists(original_dir_ / plain) ||
+          fs::exists(dir_ / plain)) {
+        if (fs::exists(dir_ / n)) continue;
+        fs::create_symlink(from, dir_ / n, ec);
+        if (ec)
+          throw ConvertError("cannot link " + from.string() + " into " + dir_.string() + ": " + ec.message());
+        continue;
+      }
+      decompress_file(from, dir_ / plain, c, from.string());
+      names_.emplace_back((dir_ / plain).string(), from.string());
+    }
+    input_ = is_dir ? dir_ : dir_ / without_compression_suffix(named);
+    if (!is_dir && !fs::exists(input_)) input_ = dir_ / named;
+  }
+  static fs::path parent_of(const fs::path& p) {
+    return p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  }
+  static void replace_all(std::string& s, const std::string& from, const std::string& to) {
+    if (from.empty()) return;
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
+  }
+  fs::path dir_, original_dir_, input_;
+  std::vector<std::pair<std::string, std::string>> names_;  // decompressed -> compressed original
+};
+
 // Files in `dir` whose name starts with `prefix` and ends with `suffix`.
 std::vector<fs::path> files_like(const fs::path& dir, std::string_view prefix, std::string_view suffix) {
   std::vector<fs::path> out;
@@ -104,9 +233,20 @@ std::vector<fs::path> files_like(const fs::path& dir, std::string_view prefix, s
 
 // A path from a configuration: relative to the configuration's directory (Marian's
 // --relative-paths), else as given.
-fs::path config_path(const fs::path& config_dir, const std::string& p) {
+// A staged model's configuration resolves a path that leaves its directory ("../x")
+// against the original directory.
+fs::path config_path(const fs::path& config_dir, const std::string& p, const Staging* staging) {
   const fs::path rel = config_dir / p;
-  if (fs::path(p).is_relative() && fs::exists(rel)) return rel;
+  if (fs::path(p).is_relative()) {
+    if (staging && p.find("..") != std::string::npos) {
+      const fs::path orig = staging->original_dir() / p;
+      if (fs::exists(orig)) return orig;
+    }
+    if (fs::exists(rel)) return rel;
+    // model.bin.gz named by a decoder.yml: staged as model.bin.
+    if (const fs::path plain = config_dir / without_compression_suffix(p); staging && fs::exists(plain))
+      return plain;
+  }
   return fs::path(p);
 }
 
@@ -141,7 +281,7 @@ float search_number(const Located& loc, const std::string& key, float fallback, 
   return v;
 }
 
-Located locate(const std::string& input) {
+Located locate(const std::string& input, const Staging* staging) {
   Located out;
   const fs::path in(input);
   fs::path dir;
@@ -167,11 +307,12 @@ Located locate(const std::string& input) {
         throw ConvertError(cfg.string() + " names an ensemble of " +
                            std::to_string(models->second.items.size()) +
                            " models; edgemt-convert converts one model (name its .npz file)");
-      out.model = config_path(cfg.parent_path(), models->second.items[0]);
+      out.model = config_path(cfg.parent_path(), models->second.items[0], staging);
       if (const auto v = y.find("vocabs"); v != y.end() && v->second.is_list) {
         if (v->second.items.size() != 2)
           throw ConvertError(cfg.string() + ": vocabs should name a source and a target vocabulary");
-        for (const std::string& p : v->second.items) out.vocabs.push_back(config_path(cfg.parent_path(), p));
+        for (const std::string& p : v->second.items)
+          out.vocabs.push_back(config_path(cfg.parent_path(), p, staging));
         if (out.vocabs[0] == out.vocabs[1]) out.vocabs.pop_back();
       }
       for (const char* key : {"beam-size", "normalize", "word-penalty", "max-length-factor"})
@@ -182,7 +323,7 @@ Located locate(const std::string& input) {
         std::vector<std::string> items =
             s->second.is_list ? s->second.items : std::vector<std::string>{s->second.scalar};
         if (!items.empty() && !items[0].empty()) {
-          out.shortlist = config_path(cfg.parent_path(), items[0]);
+          out.shortlist = config_path(cfg.parent_path(), items[0], staging);
           out.shortlist_args.assign(items.begin() + 1, items.end());
         }
       }
@@ -567,18 +708,23 @@ ModelSpec::Shortlist read_shortlist(const fs::path& file, const std::vector<std:
 bool is_marian_input(const std::string& input) {
   std::error_code ec;
   if (fs::is_regular_file(input, ec))
-    return ends_with(input, ".npz") || (ends_with(input, ".bin") && is_marian_bin(input));
+    return ends_with(input, ".npz") || (ends_with(input, ".bin") && is_marian_bin(input)) ||
+           is_compressed_model(input);
   if (!fs::is_directory(input, ec) || fs::exists(fs::path(input) / "config.json", ec)) return false;
   for (const auto& e : fs::directory_iterator(input, ec)) {
     const std::string n = e.path().filename().string();
-    if (e.is_regular_file() && is_model_name(n) && (ends_with(n, ".npz") || is_marian_bin(e.path())))
-      return true;
+    if (!e.is_regular_file(ec)) continue;
+    if (is_model_name(n) && (ends_with(n, ".npz") || is_marian_bin(e.path()))) return true;
+    if (is_compressed_model(e.path())) return true;
   }
   return false;
 }
 
-SourceModel read_marian(const std::string& input) {
-  const Located loc = locate(input);
+namespace {
+
+SourceModel read_marian_files(const std::string& input, const Staging* staging) {
+  const Located loc = locate(input, staging);
+  const auto shown = [&](const fs::path& p) { return staging ? staging->original(p.string()) : p.string(); };
   const std::string file = loc.model.string();
   // An .npz, or Marian's binary format (its int8 matrices dequantized here: value =
   // q / multiplier, the float weights Marian's int8 gemm approximates).
@@ -860,11 +1006,11 @@ SourceModel read_marian(const std::string& input) {
         stderr,
         "edgemt-convert: note: %s holds int8 (intgemm) matrices: without --quantize int8 they are "
         "dequantized to float32 (q / multiplier); with it their int8 values and multipliers are kept\n",
-        file.c_str());
+        shown(file).c_str());
   if (!loc.shortlist.empty()) {
     m.shortlist = read_shortlist(loc.shortlist, loc.shortlist_args, sv, tv);
     m.shortlist.add_source_ids = one_vocab;  // Marian adds the source ids with one vocabulary
-    m.metadata.emplace_back("shortlist", loc.shortlist.filename().string());
+    m.metadata.emplace_back("shortlist", fs::path(shown(loc.shortlist)).filename().string());
   }
   // Word alignment as marian-decoder --alignment gives it: the first head of the guided
   // alignment layer (transformer-guided-alignment-layer: "last" or a 1-based number).
@@ -886,9 +1032,21 @@ SourceModel read_marian(const std::string& input) {
   m.metadata.emplace_back("source_format", int8_source               ? "marian-bin-intgemm"
                                            : ends_with(file, ".bin") ? "marian-bin"
                                                                      : "marian-npz");
-  m.metadata.emplace_back("source_file", fs::absolute(loc.model).lexically_normal().string());
+  m.metadata.emplace_back("source_file", fs::absolute(shown(loc.model)).lexically_normal().string());
   if (const std::string v = cfg.str("version", ""); !v.empty()) m.metadata.emplace_back("marian_version", v);
   return m;
+}
+
+}  // namespace
+
+SourceModel read_marian(const std::string& input) {
+  if (!Staging::needed(input)) return read_marian_files(input, nullptr);
+  const Staging staging(input);
+  try {
+    return read_marian_files(staging.input().string(), &staging);
+  } catch (const ConvertError& e) {
+    throw ConvertError(staging.replace(e.what()));
+  }
 }
 
 }  // namespace edgemt::convert

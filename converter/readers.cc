@@ -18,7 +18,8 @@ std::span<const CheckpointReader> checkpoint_readers() {
       {"marian-npz",
        "Marian transformer: model.npz or Marian's .bin (float32 or intgemm8, as Firefox Translations "
        "ships them), or a directory with it and vocab*.spm, or srcvocab*.spm + trgvocab*.spm, or a "
-       "decoder.yml naming them",
+       "decoder.yml naming them; any of these files may be gzip'd (.gz) or zstd'd (.zst), as Firefox "
+       "ships them",
        &is_marian_input, &read_marian},
   };
   return kReaders;
