@@ -378,6 +378,7 @@ HttpResponse LibreTranslateApi::health() const {
                          {"cache_hits", s.cache_hits},
                          {"repeated_segments", s.repeats},
                          {"joined_segments", s.joined},
+                         {"cancelled_batches", s.cancelled_batches},
                          {"cached_segments", s.cached}});
 }
 

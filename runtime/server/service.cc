@@ -4,19 +4,11 @@
 #include <filesystem>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 namespace edgemt::server {
 
 // ---- Job ------------------------------------------------------------------------------
-
-bool Job::wait_until(std::chrono::steady_clock::time_point deadline) {
-  std::unique_lock<std::mutex> lock(mu_);
-  if (!done_cv_.wait_until(lock, deadline, [&] { return remaining_ == 0; })) {
-    cancelled_ = true;
-    return false;
-  }
-  return true;
-}
 
 Status Job::status() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -36,7 +28,7 @@ void Job::fail(const Status& s) {
 
 // ---- ModelWorkers: one model, its queue and its workers --------------------------------
 
-class ModelWorkers {
+class ModelWorkers : public std::enable_shared_from_this<ModelWorkers> {
  public:
   ModelWorkers(std::shared_ptr<const Model> model, const ServiceOptions& o)
       : model_(std::move(model)), o_(o), cache_(static_cast<size_t>(std::max(0, o.cache_size))) {}
@@ -65,7 +57,9 @@ class ModelWorkers {
       translators_.push_back(std::move(t.value()));
     }
     reranked_ = reverse != nullptr;
-    for (int w = 0; w < o_.workers; ++w) threads_.emplace_back([this, w] { loop(*translators_[w]); });
+    running_ = std::vector<Running>(static_cast<size_t>(o_.workers));
+    for (int w = 0; w < o_.workers; ++w)
+      threads_.emplace_back([this, w] { loop(*translators_[w], running_[static_cast<size_t>(w)]); });
     return Status::ok();
   }
 
@@ -143,6 +137,7 @@ class ModelWorkers {
     }
     auto job = std::make_shared<Job>(std::move(segs), alternatives, align);
     job->followers_ = std::move(followers);
+    job->owner_ = weak_from_this();
     job->remaining_ = pending;
     if (pending == 0) {
       out.job = std::move(job);
@@ -220,14 +215,55 @@ class ModelWorkers {
     s->max_batch_seen = std::max(s->max_batch_seen, max_batch_seen_);
     s->repeats += repeats_;
     s->joined += joined_;
+    s->cancelled_batches += cancelled_batches_;
     s->cache_hits += cache_.hits();
     s->cached += cache_.size();
+  }
+
+  // A request timed out (Job::wait_until): a batch being translated whose requests, and
+  // those that joined its segments, have all timed out is stopped through its worker's
+  // cancel flag; the segments that joined it are let go of.
+  void timed_out() {
+    std::vector<Item> dropped;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (Running& r : running_) {
+        if (r.batch == nullptr || r.cancelled) continue;
+        bool wanted = false;
+        for (const Item& it : *r.batch) {
+          wanted = !cancelled(*it.job);
+          if (!wanted && o_.cache_size > 0)
+            if (const auto f = in_flight_.find(key_of(it)); f != in_flight_.end())
+              wanted = std::any_of(f->second.begin(), f->second.end(),
+                                   [](const Item& w) { return !cancelled(*w.job); });
+          if (wanted) break;
+        }
+        if (wanted) continue;
+        r.cancelled = true;
+        r.flag.cancel();
+        ++cancelled_batches_;
+        // Their keys leave in_flight_ now: a request that comes later queues its own.
+        if (o_.cache_size > 0)
+          for (const Item& it : *r.batch)
+            for (Item& w : take_joined(key_of(it))) dropped.push_back(std::move(w));
+      }
+    }
+    for (Item& w : dropped) {
+      w.job->fail(edgemt::cancelled("the request timed out"));
+      w.job->finish_segments(1);
+    }
   }
 
  private:
   struct Item {
     std::shared_ptr<Job> job;
     size_t segment;
+  };
+  // A worker's batch being translated (under mu_): timed_out() reads it and may stop it.
+  struct Running {
+    const std::vector<Item>* batch = nullptr;
+    CancelFlag flag;         // TranslateOptions::cancel of the worker's calls
+    bool cancelled = false;  // this batch was stopped: its keys already left in_flight_
   };
 
   static bool cancelled(const Job& j) {
@@ -270,7 +306,7 @@ class ModelWorkers {
   }
 
   // Takes the next batch from the queue (blocking); false when stopping with nothing left.
-  bool next_batch(std::vector<Item>* batch) {
+  bool next_batch(std::vector<Item>* batch, Running& running) {
     batch->clear();
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
@@ -316,10 +352,13 @@ class ModelWorkers {
     ++batches_;
     segments_ += batch->size();
     max_batch_seen_ = std::max(max_batch_seen_, batch->size());
+    running.batch = batch;
+    running.flag.reset();
+    running.cancelled = false;
     return true;
   }
 
-  void loop(Translator& tr) {
+  void loop(Translator& tr, Running& running) {
     std::vector<Item> batch;
     std::vector<std::span<const int32_t>> src;
     std::vector<std::vector<int32_t>> out;
@@ -337,7 +376,8 @@ class ModelWorkers {
       opts.max_length_offset = o_.max_length_offset;
     }
     const int default_beam = tr.resolve(opts).value().beam;
-    while (next_batch(&batch)) {
+    opts.cancel = running.flag.flag();
+    while (next_batch(&batch, running)) {
       src.clear();
       for (const Item& it : batch) src.push_back(it.job->segments_[it.segment].ids);
       const int alternatives = batch.front().job->alternatives_;
@@ -371,12 +411,18 @@ class ModelWorkers {
           }
         }
       }
+      bool stopped = false;  // by timed_out(), which let go of the segments that joined it
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        running.batch = nullptr;
+        stopped = running.cancelled;
+      }
       for (size_t i = 0; i < batch.size(); ++i) {
         Job& job = *batch[i].job;
         std::vector<Item> joined;
         if (!s.is_ok()) {
           job.fail(s);
-          if (o_.cache_size > 0) {
+          if (o_.cache_size > 0 && !stopped) {
             std::lock_guard<std::mutex> lock(mu_);
             joined = take_joined(key_of(batch[i]));
           }
@@ -442,9 +488,21 @@ class ModelWorkers {
   // With the cache: per segment key queued or being translated, the segments of later
   // requests that wait for its result (Item: their request and segment).
   std::unordered_map<std::string, std::vector<Item>> in_flight_;
-  uint64_t batches_ = 0, segments_ = 0, rejected_ = 0, repeats_ = 0, joined_ = 0;
+  std::vector<Running> running_;  // one per worker
+  uint64_t batches_ = 0, segments_ = 0, rejected_ = 0, repeats_ = 0, joined_ = 0, cancelled_batches_ = 0;
   size_t max_batch_seen_ = 0;
 };
+
+bool Job::wait_until(std::chrono::steady_clock::time_point deadline) {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (done_cv_.wait_until(lock, deadline, [&] { return remaining_ == 0; })) return true;
+    cancelled_ = true;
+  }
+  // Outside the job's lock: the workers' lock comes first (ModelWorkers::timed_out).
+  if (const std::shared_ptr<ModelWorkers> w = owner_.lock()) w->timed_out();
+  return false;
+}
 
 // ---- TranslationService ---------------------------------------------------------------
 
@@ -508,7 +566,7 @@ Expected<std::unique_ptr<TranslationService>> TranslationService::create(
   for (size_t i = 0; i < loaded.size(); ++i) {
     const int r = options.rerank ? s->find(s->entries_[i].target, s->entries_[i].source) : -1;
     s->rerankers_.push_back(r);
-    auto w = std::make_unique<ModelWorkers>(loaded[i], options);
+    auto w = std::make_shared<ModelWorkers>(loaded[i], options);
     EDGEMT_RETURN_IF_ERROR(w->start(r >= 0 ? loaded[static_cast<size_t>(r)] : nullptr));
     s->models_.push_back(std::move(w));
   }

@@ -64,6 +64,8 @@ struct ModelEntry {
 // else a file name ending in "-<src>-<tgt>.emt" (e.g. edgemt-en-de.emt, opus-mt-en-de.emt).
 Expected<ModelEntry> describe_model(const std::string& path, const Model& model);
 
+class ModelWorkers;
+
 // One translation request: segments of text, translated independently.
 class Job {
  public:
@@ -82,7 +84,8 @@ class Job {
 
   // Waits until every segment is translated or an error ends the job, at most until
   // `deadline`. False on timeout (the job is then cancelled: its waiting segments are
-  // dropped from the queue).
+  // dropped from the queue, and a batch being translated stops within one decoder step
+  // when every request it serves has timed out).
   bool wait_until(std::chrono::steady_clock::time_point deadline);
   Status status() const;
   const std::vector<Segment>& segments() const { return segments_; }
@@ -105,6 +108,7 @@ class Job {
   size_t remaining_ = 0;
   bool cancelled_ = false;
   Status status_;
+  std::weak_ptr<ModelWorkers> owner_;  // told when the job times out
 };
 
 struct ServiceStats {
@@ -116,7 +120,10 @@ struct ServiceStats {
   uint64_t cache_hits = 0;  // segments answered from the translation cache
   uint64_t repeats = 0;     // segments answered by an equal segment of the same request
   uint64_t joined = 0;      // segments answered by an equal one being translated for another request
-  size_t cached = 0;        // segments held in the caches now
+  // Batches stopped while being translated because every request they served had timed
+  // out (the worker goes on with the queue within one decoder step).
+  uint64_t cancelled_batches = 0;
+  size_t cached = 0;  // segments held in the caches now
 };
 
 class ModelWorkers;
@@ -166,7 +173,7 @@ class TranslationService {
   TranslationService() = default;
   ServiceOptions options_;
   std::vector<ModelEntry> entries_;
-  std::vector<std::unique_ptr<ModelWorkers>> models_;
+  std::vector<std::shared_ptr<ModelWorkers>> models_;
   std::vector<int> rerankers_;  // per model: reranker()'s
 };
 

@@ -906,6 +906,45 @@ TEST(Service, TimeoutAnswers503AndDropsTheWork) {
   EXPECT_LT(svc->stats().segments, 17u);
 }
 
+// A batch being translated stops (cancel flag, within one decoder step) once every
+// request it serves has timed out, and not while another request that joined one of its
+// segments still waits; a later request for the same text is translated afresh.
+TEST(Service, TimeoutAnswersStopTheBatchWhenNoRequestWaits) {
+  ServiceOptions so;
+  so.max_batch = 16;
+  auto svc = make_service(so);
+  std::vector<std::string> texts;
+  for (int i = 0; i < 16; ++i) texts.push_back(long_text(6 + i % 3) + " " + std::to_string(i));
+  auto a = svc->submit(0, texts, 0);
+  ASSERT_TRUE(a.job != nullptr) << a.message;
+  // Wait until the worker holds A's segments (none queued), then B joins one of them.
+  for (int i = 0; i < 2000 && svc->stats().queued > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(svc->stats().queued, 0u);
+  auto b = svc->submit(0, {texts[3]}, 0);
+  ASSERT_TRUE(b.job != nullptr) << b.message;
+  EXPECT_EQ(svc->stats().joined, 1u);
+  // 16 sentences of 60-90 tokens at beam 4 take far longer than 20 ms on any CPU.
+  ASSERT_FALSE(a.job->wait_until(std::chrono::steady_clock::now() + std::chrono::milliseconds(20)));
+  EXPECT_EQ(svc->stats().cancelled_batches, 0u) << "B still waits for one of the batch's segments";
+  ASSERT_FALSE(b.job->wait_until(std::chrono::steady_clock::now() + std::chrono::milliseconds(1)));
+  EXPECT_EQ(svc->stats().cancelled_batches, 1u);
+  EXPECT_EQ(b.job->status().code(), StatusCode::kCancelled) << b.job->status().to_string();
+  // C asks for B's text again: not joined to the stopped batch, translated on its own.
+  auto c = svc->submit(0, {texts[3]}, 0);
+  ASSERT_TRUE(c.job != nullptr) << c.message;
+  ASSERT_TRUE(c.job->wait_until(std::chrono::steady_clock::now() + std::chrono::seconds(600)));
+  ASSERT_TRUE(c.job->status().is_ok()) << c.job->status().to_string();
+  auto fresh = make_service(so);  // the same segment on a service that never timed out
+  auto f = fresh->submit(0, {texts[3]}, 0);
+  ASSERT_TRUE(f.job != nullptr &&
+              f.job->wait_until(std::chrono::steady_clock::now() + std::chrono::seconds(600)));
+  EXPECT_EQ(c.job->segments()[0].text, f.job->segments()[0].text);
+  EXPECT_EQ(svc->stats().joined, 1u);
+  // The worker took C after the batch came back: stopped, not run to its end.
+  EXPECT_EQ(a.job->status().code(), StatusCode::kCancelled) << a.job->status().to_string();
+}
+
 TEST(Service, ShutdownFinishesQueuedWork) {
   auto svc = make_service();
   auto sub = svc->submit(0, {long_text(4), long_text(5), "Print"}, 0);
@@ -1103,6 +1142,7 @@ TEST(Api, RepeatedRequestsFromTheCache) {
   EXPECT_EQ(health["cache_hits"], 3);
   EXPECT_EQ(health["cached_segments"], 2);
   EXPECT_EQ(health["joined_segments"], 0);
+  EXPECT_EQ(health["cancelled_batches"], 0);
 }
 
 }  // namespace
