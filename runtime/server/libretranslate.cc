@@ -379,7 +379,8 @@ HttpResponse LibreTranslateApi::health() const {
                          {"repeated_segments", s.repeats},
                          {"joined_segments", s.joined},
                          {"cancelled_batches", s.cancelled_batches},
-                         {"cached_segments", s.cached}});
+                         {"cached_segments", s.cached},
+                         {"cached_bytes", s.cached_bytes}});
 }
 
 // One model's translations of `qs` (in `source`, the model's source language; HTML

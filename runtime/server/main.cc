@@ -66,6 +66,8 @@ options:
   --cache-size N      translations of segments kept per model and reused when the same
                       segment is asked for again (default 4096; 0: off); a segment
                       repeated within a request is translated once
+  --cache-memory MB   the most memory each model's cache takes (default 32); least
+                      recently used segments go first past it
   --api-keys FILE     require api_key, one key per line of FILE
   --http-threads N    connections handled at once (default 256; a connection holds its
                       thread while kept alive, so set it above the number of clients)
@@ -177,6 +179,12 @@ std::string apply(Args* a, const std::string& name, const std::string& value, bo
   };
   if (name == "rerank") return flag(&a->service.rerank);
   if (name == "cache-size") return num(0, 1 << 24, &a->service.cache_size);
+  if (name == "cache-memory") {
+    long mb = 0;
+    if (!parse_int(value, 1, 1 << 20, &mb)) return "--cache-memory needs megabytes in [1, 1048576]";
+    a->service.cache_bytes = static_cast<size_t>(mb) << 20;
+    return "";
+  }
   if (name == "http-threads") return num(1, 4096, &a->http_threads);
   if (name == "timeout") {
     long s = 0;
@@ -428,9 +436,10 @@ int main(int argc, char** argv) {
     }
   }
   std::printf(
-      "edgemt-server listening on http://%s:%d (%s; isa %s; batching %s; cache %d segments per model)\n",
+      "edgemt-server listening on http://%s:%d (%s; isa %s; batching %s; cache %d segments, %zu MiB per "
+      "model)\n",
       args.host.c_str(), port, pairs.c_str(), active_isa(), args.service.batching ? "on" : "off",
-      args.service.cache_size);
+      args.service.cache_size, args.service.cache_bytes >> 20);
   std::fflush(stdout);
 
   const bool ok = http.listen_after_bind();

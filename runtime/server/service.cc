@@ -31,7 +31,9 @@ void Job::fail(const Status& s) {
 class ModelWorkers : public std::enable_shared_from_this<ModelWorkers> {
  public:
   ModelWorkers(std::shared_ptr<const Model> model, const ServiceOptions& o)
-      : model_(std::move(model)), o_(o), cache_(static_cast<size_t>(std::max(0, o.cache_size))) {}
+      : model_(std::move(model)),
+        o_(o),
+        cache_(static_cast<size_t>(std::max(0, o.cache_size)), o.cache_bytes) {}
 
   // reverse (optional): each worker's translator reranks with its own translator of it.
   Status start(const std::shared_ptr<const Model>& reverse) {
@@ -218,6 +220,7 @@ class ModelWorkers : public std::enable_shared_from_this<ModelWorkers> {
     s->cancelled_batches += cancelled_batches_;
     s->cache_hits += cache_.hits();
     s->cached += cache_.size();
+    s->cached_bytes += cache_.bytes();
   }
 
   // A request timed out (Job::wait_until): a batch being translated whose requests, and
@@ -540,7 +543,7 @@ Expected<std::unique_ptr<TranslationService>> TranslationService::create(
   if (models.empty()) return invalid_argument("no models to serve");
   if (options.workers < 1 || options.max_batch < 1 || options.batch_tokens < 1 ||
       options.queue_capacity < 1 || options.max_source_length < 2 || options.max_alternatives < 0 ||
-      options.beam < 0 || options.cache_size < 0 ||
+      options.beam < 0 || options.cache_size < 0 || options.cache_bytes == 0 ||
       !(options.max_length_factor >= 0.0f && options.max_length_factor <= 1000.0f))
     return invalid_argument("service options out of range");
   if (options.rerank && !(options.rerank_weight >= 0.0f && options.rerank_weight <= 100.0f))

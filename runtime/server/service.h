@@ -51,6 +51,10 @@ struct ServiceOptions {
   // while another request's equal segment is being translated, is translated once. 0: off
   // (every segment is translated).
   int cache_size = 4096;
+  // The most memory each model's cache may take (TranslationCache::entry_bytes): least
+  // recently used entries go first past it, so long segments with alternatives and
+  // alignments cannot make 4096 entries grow without bound.
+  size_t cache_bytes = size_t{32} << 20;
 };
 
 // One model file and the language pair it serves.
@@ -123,7 +127,8 @@ struct ServiceStats {
   // Batches stopped while being translated because every request they served had timed
   // out (the worker goes on with the queue within one decoder step).
   uint64_t cancelled_batches = 0;
-  size_t cached = 0;  // segments held in the caches now
+  size_t cached = 0;        // segments held in the caches now
+  size_t cached_bytes = 0;  // the memory they take (TranslationCache::bytes)
 };
 
 class ModelWorkers;

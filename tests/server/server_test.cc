@@ -955,6 +955,45 @@ TEST(Service, ShutdownFinishesQueuedWork) {
   EXPECT_EQ(svc->submit(0, {"Print"}, 0).refusal, TranslationService::Submitted::Refusal::kStopping);
 }
 
+// The cache's memory bound: entries go least recently used first once their bytes pass
+// it, the count follows refreshes, and an entry larger than the bound is not kept.
+TEST(TranslationCache, MemoryBoundEvictsTheLeastRecentlyUsed) {
+  const auto key = [](int32_t i) {
+    return TranslationCache::key(std::vector<int32_t>{i, i + 1, 0}, 0, false);
+  };
+  const CachedTranslation small{"klein", {}, {4, 5, 0}, {}};
+  const size_t one = TranslationCache::entry_bytes(key(1), small);
+  EXPECT_GT(one, key(1).size() + small.text.size() + 12);  // the nodes count too
+  TranslationCache c(100, 3 * one + one / 2);
+  for (int32_t i = 1; i <= 4; ++i) c.put(key(i), small);
+  EXPECT_EQ(c.size(), 3u);
+  EXPECT_EQ(c.bytes(), 3 * one);
+  CachedTranslation got;
+  EXPECT_FALSE(c.get(key(1), &got));  // the oldest went
+  ASSERT_TRUE(c.get(key(2), &got));   // 2 is now the most recent: 3 goes next
+  // A refresh with a larger value: counted as it is now, and others make room.
+  const CachedTranslation bigger{
+      std::string(one, 'g'), {"eine Alternative"}, {4, 5, 6, 7, 0}, {0, 1, 1, 2, 3}};
+  ASSERT_LE(TranslationCache::entry_bytes(key(4), bigger) + one, c.max_bytes());
+  c.put(key(4), bigger);
+  EXPECT_LE(c.bytes(), c.max_bytes());
+  EXPECT_TRUE(c.get(key(4), &got));
+  EXPECT_EQ(got.text, bigger.text);
+  EXPECT_TRUE(c.get(key(2), &got));
+  EXPECT_FALSE(c.get(key(3), &got));
+  EXPECT_EQ(c.bytes(), TranslationCache::entry_bytes(key(4), bigger) + one);
+  // Too large for the bound: not kept, and nothing else is evicted for it.
+  const CachedTranslation huge{std::string(4 * one, 'x'), {}, {}, {}};
+  c.put(key(9), huge);
+  EXPECT_FALSE(c.get(key(9), &got));
+  EXPECT_EQ(c.size(), 2u);
+  EXPECT_EQ(c.bytes(), TranslationCache::entry_bytes(key(4), bigger) + one);
+  // Refreshing a key to a value too large drops the old value too (it is stale).
+  c.put(key(2), huge);
+  EXPECT_FALSE(c.get(key(2), &got));
+  EXPECT_EQ(c.bytes(), TranslationCache::entry_bytes(key(4), bigger));
+}
+
 // The cache alone: least recently used out first, keys apart by alternatives and alignment.
 TEST(TranslationCache, KeepsTheMostRecentlyUsed) {
   TranslationCache c(2);
@@ -1143,6 +1182,20 @@ TEST(Api, RepeatedRequestsFromTheCache) {
   EXPECT_EQ(health["cached_segments"], 2);
   EXPECT_EQ(health["joined_segments"], 0);
   EXPECT_EQ(health["cancelled_batches"], 0);
+  EXPECT_EQ(health["cached_bytes"], svc->stats().cached_bytes);
+  EXPECT_GT(health["cached_bytes"].get<size_t>(), kSentences[4].size() + kSentences[5].size());
+  EXPECT_LT(health["cached_bytes"].get<size_t>(), 4096u);
+  // A memory bound smaller than one entry keeps nothing: the same request is translated again.
+  ServiceOptions tiny;
+  tiny.cache_bytes = 64;
+  auto t = make_service(tiny);
+  LibreTranslateApi tapi(*t, {});
+  const json one = {{"q", std::vector<std::string>{kSentences[4]}}, {"source", "en"}, {"target", "de"}};
+  ASSERT_EQ(post_json(tapi, one).status, 200);
+  ASSERT_EQ(post_json(tapi, one).status, 200);
+  EXPECT_EQ(t->stats().segments, 2u);
+  EXPECT_EQ(t->stats().cached, 0u);
+  EXPECT_EQ(t->stats().cached_bytes, 0u);
 }
 
 }  // namespace

@@ -328,11 +328,11 @@ def test_bad_command_lines():
 
 def test_cache_answers_a_repeated_request():
     """A request asked again is answered from the cache, with the same translations, and
-    /health counts it; --cache-size 0 turns the cache off."""
+    /health counts it (and the memory it takes); --cache-size 0 turns the cache off."""
     q = ["Save the document before closing the window.", "Print", "Save the document before closing the window."]
     for size, hits in (("4096", 3), ("0", 0)):
-        with Server("--cache-size", size) as srv:
-            assert f"cache {size} segments per model" in srv.first_line, srv.first_line
+        with Server("--cache-size", size, "--cache-memory", "8") as srv:
+            assert f"cache {size} segments, 8 MiB per model" in srv.first_line, srv.first_line
             s1, b1, _ = translate(srv.url, q)
             s2, b2, _ = translate(srv.url, q)
             assert s1 == 200 and s2 == 200 and b1 == b2, (b1, b2)
@@ -341,6 +341,7 @@ def test_cache_answers_a_repeated_request():
             assert health["cache_hits"] == hits, health
             assert health["segments"] == (2 if hits else 6), health
             assert health["repeated_segments"] == (1 if hits else 0), health
+            assert (health["cached_bytes"] > 0) == (hits > 0), health
             assert srv.stop() == 0
 
 
