@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <system_error>
@@ -31,8 +32,30 @@ using File = std::unique_ptr<std::FILE, FileCloser>;
 
 constexpr size_t kChunk = size_t{1} << 18;
 
+// Where decompressed bytes go; write() false: enough, stop.
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual bool write(const void* data, size_t n) = 0;
+};
+
+// The first bytes only (decompressed_prefix).
+class Prefix final : public Sink {
+ public:
+  explicit Prefix(size_t n) : n_(n) {}
+  bool write(const void* data, size_t n) override {
+    const size_t take = std::min(n, n_ - bytes.size());
+    bytes.append(static_cast<const char*>(data), take);
+    return bytes.size() < n_;
+  }
+  std::string bytes;
+
+ private:
+  size_t n_;
+};
+
 // The output file, removed unless done() is called: no partial file is ever left.
-class Output {
+class Output final : public Sink {
  public:
   Output(const fs::path& to, std::string shown, uint64_t max_bytes)
       : to_(to), shown_(std::move(shown)), max_(max_bytes), f_(std::fopen(to.c_str(), "wb")) {
@@ -45,7 +68,7 @@ class Output {
     std::error_code ec;
     fs::remove(to_, ec);
   }
-  void write(const void* data, size_t n) {
+  bool write(const void* data, size_t n) override {
     written_ += n;
     if (written_ > max_)
       throw ConvertError(shown_ + " decompresses to more than " +
@@ -55,6 +78,7 @@ class Output {
     if (n && std::fwrite(data, 1, n, f_.get()) != n)
       throw ConvertError("cannot write the decompressed " + shown_ + " to " + to_.string() +
                          " (is the disk full?)");
+    return true;
   }
   void done() {
     if (std::fclose(f_.release()) != 0)
@@ -76,7 +100,7 @@ File open_input(const fs::path& from, const std::string& shown) {
   return in;
 }
 
-void gunzip(const fs::path& from, Output& out, const std::string& shown) {
+void gunzip(const fs::path& from, Sink& out, const std::string& shown) {
   File in = open_input(from, shown);
   z_stream z{};
   if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw ConvertError("zlib cannot start to inflate " + shown);
@@ -110,7 +134,7 @@ void gunzip(const fs::path& from, Output& out, const std::string& shown) {
     if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
       throw ConvertError(shown + " is not gzip data, or it is corrupt (zlib: " +
                          (z.msg ? std::string(z.msg) : std::to_string(rc)) + ")");
-    out.write(obuf.data(), obuf.size() - z.avail_out);
+    if (!out.write(obuf.data(), obuf.size() - z.avail_out)) return;
     if (rc == Z_STREAM_END) {
       in_member = false;
       any = true;
@@ -120,7 +144,7 @@ void gunzip(const fs::path& from, Output& out, const std::string& shown) {
   if (in_member || !any) throw ConvertError(shown + " is truncated or empty: its gzip data end early");
 }
 
-void unzstd(const fs::path& from, Output& out, const std::string& shown) {
+void unzstd(const fs::path& from, Sink& out, const std::string& shown) {
 #if EDGEMT_HAVE_ZSTD
   File in = open_input(from, shown);
   std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> d(ZSTD_createDCtx(), ZSTD_freeDCtx);
@@ -142,7 +166,7 @@ void unzstd(const fs::path& from, Output& out, const std::string& shown) {
       if (ZSTD_isError(last))
         throw ConvertError(shown + " is not zstd data, or it is corrupt (zstd: " +
                            std::string(ZSTD_getErrorName(last)) + ")");
-      out.write(obuf.data(), zout.pos);
+      if (!out.write(obuf.data(), zout.pos)) return;
     }
   }
   // Flush what the last frame still holds.
@@ -152,7 +176,7 @@ void unzstd(const fs::path& from, Output& out, const std::string& shown) {
     last = ZSTD_decompressStream(d.get(), &zout, &zin);
     if (ZSTD_isError(last))
       throw ConvertError(shown + " is corrupt (zstd: " + std::string(ZSTD_getErrorName(last)) + ")");
-    out.write(obuf.data(), zout.pos);
+    if (!out.write(obuf.data(), zout.pos)) return;
     if (zout.pos == 0) break;
   }
   if (!any || last != 0) throw ConvertError(shown + " is truncated or empty: its zstd data end early");
@@ -183,54 +207,16 @@ std::string without_compression_suffix(std::string_view name) {
 bool have_zstd() { return EDGEMT_HAVE_ZSTD != 0; }
 
 std::string decompressed_prefix(const fs::path& from, Compression c, size_t n) {
-  // Reads on until n bytes come out (a zstd block gives nothing before it is whole:
-  // up to 128 KiB), or 1 MiB of input has gone in.
-  File in(std::fopen(from.c_str(), "rb"));
-  if (!in || n == 0) return {};
-  std::string out(n, '\0');
-  std::vector<unsigned char> ibuf(size_t{1} << 16);
-  size_t made = 0, fed = 0;
-  if (c == Compression::kGzip) {
-    z_stream z{};
-    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return {};
-    z.next_out = reinterpret_cast<unsigned char*>(out.data());
-    z.avail_out = static_cast<uInt>(n);
-    while (z.avail_out > 0 && fed < (size_t{1} << 20)) {
-      const size_t got = std::fread(ibuf.data(), 1, ibuf.size(), in.get());
-      if (got == 0) break;
-      fed += got;
-      z.next_in = ibuf.data();
-      z.avail_in = static_cast<uInt>(got);
-      const int rc = inflate(&z, Z_SYNC_FLUSH);
-      if (rc != Z_OK && rc != Z_BUF_ERROR) break;
-    }
-    made = n - z.avail_out;
-    inflateEnd(&z);
+  Prefix p(n);
+  if (n == 0) return {};
+  try {
+    if (c == Compression::kGzip)
+      gunzip(from, p, from.string());
+    else if (c == Compression::kZstd && have_zstd())
+      unzstd(from, p, from.string());
+  } catch (const ConvertError&) {  // corrupt after (or before) the first bytes
   }
-#if EDGEMT_HAVE_ZSTD
-  if (c == Compression::kZstd) {
-    std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> d(ZSTD_createDCtx(), ZSTD_freeDCtx);
-    if (!d) return {};
-    ZSTD_outBuffer zout{out.data(), n, 0};
-    bool ok = true;
-    while (ok && zout.pos < zout.size && fed < (size_t{1} << 20)) {
-      const size_t got = std::fread(ibuf.data(), 1, ibuf.size(), in.get());
-      if (got == 0) break;
-      fed += got;
-      ZSTD_inBuffer zin{ibuf.data(), got, 0};
-      while (zin.pos < zin.size && zout.pos < zout.size) {
-        const size_t r = ZSTD_decompressStream(d.get(), &zout, &zin);
-        if (ZSTD_isError(r) || r == 0) {
-          ok = false;
-          break;
-        }
-      }
-    }
-    made = zout.pos;
-  }
-#endif
-  out.resize(made);
-  return out;
+  return p.bytes;
 }
 
 void decompress_file(const fs::path& from, const fs::path& to, Compression c, const std::string& shown,

@@ -264,6 +264,10 @@ TEST(Decompress, GzipMembersConcatenateAndBadDataLeavesNoFile) {
   decompress_file(dir / "two.gz", dir / "two", Compression::kGzip, "two.gz");
   EXPECT_EQ(slurp(dir / "two"), "first member, second member");
   EXPECT_EQ(decompressed_prefix(dir / "two.gz", Compression::kGzip, 5), "first");
+  // An empty first member: the prefix comes from the next one, as the whole file's does.
+  spill(dir / "late.gz", gzip("") + gzip("abcdef"));
+  EXPECT_EQ(decompressed_prefix(dir / "late.gz", Compression::kGzip, 3), "abc");
+  EXPECT_EQ(decompressed_prefix(dir / "late.gz", Compression::kGzip, 100), "abcdef");
   spill(dir / "empty.gz", "");
   EXPECT_NE(error_of([&] {
               decompress_file(dir / "empty.gz", dir / "empty", Compression::kGzip, "empty.gz");
@@ -285,6 +289,8 @@ TEST(Decompress, GzipMembersConcatenateAndBadDataLeavesNoFile) {
     spill(dir / "two.zst", zstd("first frame, ") + zstd("second frame"));
     decompress_file(dir / "two.zst", dir / "twoz", Compression::kZstd, "two.zst");
     EXPECT_EQ(slurp(dir / "twoz"), "first frame, second frame");
+    spill(dir / "late.zst", zstd("") + zstd("abcdef"));
+    EXPECT_EQ(decompressed_prefix(dir / "late.zst", Compression::kZstd, 3), "abc");
   }
   fs::remove_all(dir);
 }
