@@ -21,10 +21,10 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 
 #include "converter/checkpoint.h"
+#include "converter/pack.h"
 #include "runtime/model/names.h"
 
 namespace edgemt::convert {
@@ -435,8 +435,7 @@ SourceModel read_hf_marian(const std::string& dir_path) {
   auto language_code = [&](const char* key) -> std::string {
     if (!tok.contains(key) || !tok[key].is_string()) return "";
     const std::string v = tok[key].get<std::string>();
-    static const std::regex code("[a-z]{2,3}(-[A-Za-z0-9]{2,8})?");
-    return std::regex_match(v, code) ? v : "";
+    return is_language_code(v) ? v : "";
   };
   if (const std::string s = language_code("source_lang"), t = language_code("target_lang");
       !s.empty() && !t.empty()) {

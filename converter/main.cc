@@ -4,6 +4,7 @@
 #include <string>
 
 #include "converter/checkpoint.h"
+#include "converter/pack.h"
 #include "converter/readers.h"
 #include "converter/writer.h"
 
@@ -27,6 +28,11 @@ weights. The reader is chosen from what INPUT holds (see formats below), or by
                           measured at that level on Zen 5), the same elsewhere, at a
                           small cost in precision (intgemm8 rows whose values exceed
                           63 are requantized)
+  --source-language CODE  the language pair the model translates, recorded in its
+  --target-language CODE  metadata (translate --from/--to and edgemt-server find models
+                          by it), over what the reader found (Hugging Face's
+                          tokenizer_config.json, Firefox's file names such as
+                          model.enit.intgemm.alphas.bin); both or neither
   --help                  show this help
 
 formats:
@@ -69,6 +75,17 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "edgemt-convert: unknown quantization '%s' (supported: int8)\n", v.c_str());
         return 2;
       }
+    } else if (a == "--source-language" || a == "--target-language") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "edgemt-convert: %s needs a language code (such as en)\n", a.c_str());
+        return 2;
+      }
+      (a == "--source-language" ? opt.source_language : opt.target_language) = argv[++i];
+      if (!edgemt::convert::is_language_code(argv[i])) {
+        std::fprintf(stderr, "edgemt-convert: %s '%s' is not a language code (such as en, de, pt-br)\n",
+                     a.c_str(), argv[i]);
+        return 2;
+      }
     } else if (a == "--keep-embeddings-f32") {
       opt.keep_embeddings_f32 = true;
     } else if (a == "--int8-weight-bits") {
@@ -95,6 +112,10 @@ int main(int argc, char** argv) {
   }
   if (in.empty() || out.empty()) {
     print_usage(stderr);
+    return 2;
+  }
+  if (opt.source_language.empty() != opt.target_language.empty()) {
+    std::fprintf(stderr, "edgemt-convert: give both --source-language and --target-language, or neither\n");
     return 2;
   }
   if (opt.int8_levels != 127 && !opt.quantize_int8) {

@@ -722,6 +722,39 @@ bool is_marian_input(const std::string& input) {
 
 namespace {
 
+// Firefox Translations names a model's files by its language pair: model.<pair>.intgemm
+// .alphas.bin (or .intgemm8.bin), vocab.<pair>.spm (srcvocab, trgvocab),
+// lex.50.50.<pair>.s2t.bin, the pair being two ISO 639-1 codes run together ("enit").
+// The pair when at least one such name gives one and every one agrees; else none.
+std::optional<std::pair<std::string, std::string>> firefox_pair(const std::vector<std::string>& names) {
+  std::string pair;
+  for (const std::string& full : names) {
+    std::vector<std::string> t;
+    std::string name = without_compression_suffix(full);
+    for (size_t at = 0;;) {
+      const size_t dot = name.find('.', at);
+      t.push_back(name.substr(at, dot == std::string::npos ? std::string::npos : dot - at));
+      if (dot == std::string::npos) break;
+      at = dot + 1;
+    }
+    std::string found;
+    if (t.size() >= 3 && t[0] == "model" && starts_with(t[2], "intgemm")) found = t[1];
+    if (t.size() >= 3 && (t[0] == "vocab" || t[0] == "srcvocab" || t[0] == "trgvocab") && t[2] == "spm")
+      found = t[1];
+    if (t.size() >= 3 && t[0] == "lex")
+      for (size_t i = 1; i + 1 < t.size(); ++i)
+        if (t[i + 1] == "s2t") found = t[i];
+    if (found.empty()) continue;
+    const bool letters = found.size() == 4 &&
+                         std::all_of(found.begin(), found.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    if (!letters || found.substr(0, 2) == found.substr(2)) continue;  // e.g. srcvocab.en.spm
+    if (!pair.empty() && pair != found) return std::nullopt;
+    pair = found;
+  }
+  if (pair.empty()) return std::nullopt;
+  return std::make_pair(pair.substr(0, 2), pair.substr(2));
+}
+
 SourceModel read_marian_files(const std::string& input, const Staging* staging) {
   const Located loc = locate(input, staging);
   const auto shown = [&](const fs::path& p) { return staging ? staging->original(p.string()) : p.string(); };
@@ -1034,6 +1067,17 @@ SourceModel read_marian_files(const std::string& input, const Staging* staging) 
                                                                      : "marian-npz");
   m.metadata.emplace_back("source_file", fs::absolute(shown(loc.model)).lexically_normal().string());
   if (const std::string v = cfg.str("version", ""); !v.empty()) m.metadata.emplace_back("marian_version", v);
+  // The language pair from Firefox's file names (translate --from/--to and the server
+  // find models by it; edgemt-convert --source-language/--target-language set it).
+  {
+    std::vector<std::string> names = {fs::path(shown(loc.model)).filename().string()};
+    for (const fs::path& v : loc.vocabs) names.push_back(fs::path(shown(v)).filename().string());
+    if (!loc.shortlist.empty()) names.push_back(fs::path(shown(loc.shortlist)).filename().string());
+    if (const auto pair = firefox_pair(names)) {
+      m.metadata.emplace_back("source_language", pair->first);
+      m.metadata.emplace_back("target_language", pair->second);
+    }
+  }
   return m;
 }
 

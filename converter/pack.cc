@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <regex>
 
 #include "converter/checkpoint.h"
 #include "converter/quantize.h"
@@ -42,6 +43,11 @@ void check(const std::string& name, const std::vector<float>& v, size_t want,
 
 }  // namespace
 
+bool is_language_code(std::string_view code) {
+  static const std::regex kCode("[a-z]{2,3}(-[A-Za-z0-9]{2,8})?");
+  return std::regex_match(code.begin(), code.end(), kCode);
+}
+
 ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
   ModelSpec spec;
   spec.config = src.config;
@@ -51,6 +57,16 @@ ModelSpec pack_model(SourceModel src, const ConvertOptions& opt) {
   spec.source_vocab = std::move(src.source_vocab);
   spec.target_vocab = std::move(src.target_vocab);
   spec.metadata = std::move(src.metadata);
+  if (!opt.source_language.empty() || !opt.target_language.empty()) {
+    for (const std::string* code : {&opt.source_language, &opt.target_language})
+      if (!is_language_code(*code))
+        throw ConvertError("'" + *code + "' is not a language code (such as en, de, pt-br)");
+    std::erase_if(spec.metadata, [](const auto& kv) {
+      return kv.first == "source_language" || kv.first == "target_language";
+    });
+    spec.metadata.emplace_back("source_language", opt.source_language);
+    spec.metadata.emplace_back("target_language", opt.target_language);
+  }
   spec.shortlist = std::move(src.shortlist);
   ModelConfig& c = spec.config;
   const size_t d = static_cast<size_t>(c.d_model);

@@ -20,6 +20,7 @@
 #include "converter/marian_bin.h"
 #include "converter/marian_yaml.h"
 #include "converter/npz.h"
+#include "converter/pack.h"
 #include "converter/quantize.h"
 #include "converter/readers.h"
 #include "ops/gemm/pack.h"
@@ -445,6 +446,54 @@ TEST(MarianWordVocab, OpusMtLayoutConvertsAndMissingPiecesAreNamed) {
   msg = error_of([&] { read_checkpoint(dir.string()); });
   EXPECT_NE(msg.find("has no </s> piece"), std::string::npos) << msg;
   fs::remove_all(dir);
+}
+
+std::string metadata_of(const std::vector<std::pair<std::string, std::string>>& md, const std::string& key) {
+  for (const auto& [k, v] : md)
+    if (k == key) return v;
+  return "(none)";
+}
+
+// Firefox names a model's files by its pair (model.enit.intgemm.alphas.bin,
+// vocab.enit.spm, lex.50.50.enit.s2t.bin): the converted model records it, unless the
+// names disagree; ConvertOptions (edgemt-convert --source-language/--target-language)
+// set it for any model.
+TEST(MarianLanguages, FirefoxFileNamesGiveThePairAndOptionsSetIt) {
+  const fs::path src = fs::path(EDGEMT_MARIAN_SOURCE_DIR) / "mar9_shortlist_bin";
+  const SourceModel m9 = read_checkpoint(src.string());  // lex.10.5.ende.s2t.bin
+  EXPECT_EQ(metadata_of(m9.metadata, "source_language"), "en");
+  EXPECT_EQ(metadata_of(m9.metadata, "target_language"), "de");
+  const fs::path dir = fs::temp_directory_path() / ("edgemt_marian_pair_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path mar6 = fs::path(EDGEMT_MARIAN_SOURCE_DIR) / "mar6_ssru_intgemm8_bin";
+  fs::copy_file(mar6 / "model.intgemm8.bin", dir / "model.deen.intgemm8.bin");
+  fs::copy_file(mar6 / "vocab.spm", dir / "vocab.deen.spm");
+  SourceModel m = read_checkpoint(dir.string());
+  EXPECT_EQ(metadata_of(m.metadata, "source_language"), "de");
+  EXPECT_EQ(metadata_of(m.metadata, "target_language"), "en");
+  // Names that disagree give no pair.
+  fs::rename(dir / "vocab.deen.spm", dir / "vocab.enit.spm");
+  m = read_checkpoint(dir.string());
+  EXPECT_EQ(metadata_of(m.metadata, "source_language"), "(none)");
+  // No pair in the names (mar6 as it is): none.
+  EXPECT_EQ(metadata_of(read_checkpoint(mar6.string()).metadata, "source_language"), "(none)");
+  fs::remove_all(dir);
+
+  ConvertOptions o;
+  o.source_language = "pt-br";
+  o.target_language = "de";
+  const ModelSpec spec = pack_model(m9, o);
+  EXPECT_EQ(metadata_of(spec.metadata, "source_language"), "pt-br");
+  EXPECT_EQ(metadata_of(spec.metadata, "target_language"), "de");
+  EXPECT_EQ(std::count_if(spec.metadata.begin(), spec.metadata.end(),
+                          [](const auto& kv) { return kv.first == "source_language"; }),
+            1);
+  o.source_language = "ROMANCE";
+  EXPECT_NE(error_of([&] { pack_model(m9, o); }).find("'ROMANCE' is not a language code"), std::string::npos);
+  EXPECT_TRUE(is_language_code("zh-Hans"));
+  EXPECT_FALSE(is_language_code("e"));
+  EXPECT_FALSE(is_language_code("en_US"));
 }
 
 // intgemm8 matrices (mar6: Firefox's int8 form) keep Marian's int8 values and

@@ -215,7 +215,9 @@ TEST_F(SpecVariant, UnknownDecoderLayerKindIsNamed) {
 }
 
 TEST_F(SpecVariant, NonFiniteScaleInInt8IsRejected) {
-  spec_ = convert::convert_checkpoint(parity_dir("m2_joint_swish_d40h4_untied").string(), {true, false});
+  convert::ConvertOptions int8;
+  int8.quantize_int8 = true;
+  spec_ = convert::convert_checkpoint(parity_dir("m2_joint_swish_d40h4_untied").string(), int8);
   convert::SpecTensor* t = find("encoder/layer_0/fc1/weight");
   ASSERT_NE(t, nullptr);
   ASSERT_FALSE(t->scales.empty());
