@@ -27,7 +27,37 @@ Status check_range(const char* what, int64_t v, int64_t lo, int64_t hi) {
 
 }  // namespace
 
+namespace {
+
+// What a file that is not an edgemt model seems to be, by its first bytes: the
+// checkpoints and compressed files people point a runtime at before converting them.
+std::string_view looks_like(const uint8_t* d, size_t n) {
+  auto starts = [&](std::string_view magic) {
+    return n >= magic.size() && std::memcmp(d, magic.data(), magic.size()) == 0;
+  };
+  if (starts(std::string_view("PK\x03\x04", 4)))
+    return "a zip archive (a Marian .npz, or a pytorch_model.bin)";
+  if (starts("\x1f\x8b")) return "a gzip-compressed file (Firefox Translations ships its models' files so)";
+  if (starts("\x28\xb5\x2f\xfd"))
+    return "a zstd-compressed file (Firefox Translations ships its models' files so)";
+  if (starts(std::string_view("\x01\0\0\0\0\0\0\0", 8))) return "a Marian binary model (.bin)";
+  if (n >= 9 && d[8] == '{') {
+    uint64_t header = 0;
+    std::memcpy(&header, d, 8);
+    if (header > 1 && header < n) return "a safetensors file";
+  }
+  return {};
+}
+
+}  // namespace
+
 Expected<std::shared_ptr<const Model>> Model::load(const std::string& path) {
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    return invalid_argument(
+        path +
+        " is a directory, not an edgemt model file (.emt); a model directory (Hugging Face "
+        "MarianMT, Marian, Firefox Translations) converts into one: edgemt-convert " +
+        path + " model.emt");
   auto file = MappedFile::open(path);
   if (!file) return file.status();
   std::shared_ptr<Model> m(new Model());
@@ -63,8 +93,13 @@ Status Model::parse() {
   if (size_ < 16)
     return invalid_model("the file is too small to be an edgemt model (" + std::to_string(size_) + " bytes)");
   if (size_ >= (size_t{1} << 31)) return invalid_model("the file is larger than the 2 GiB FlatBuffers limit");
-  if (!flatbuffers::BufferHasIdentifier(data_, kFileIdentifier, /*size_prefixed=*/true))
-    return invalid_model("not an edgemt model file (file identifier is not \"EMT1\")");
+  if (!flatbuffers::BufferHasIdentifier(data_, kFileIdentifier, /*size_prefixed=*/true)) {
+    const std::string_view seems = looks_like(data_, size_);
+    return invalid_model("not an edgemt model file (file identifier is not \"EMT1\")" +
+                         (seems.empty() ? std::string()
+                                        : "; it looks like " + std::string(seems) +
+                                              ": convert the model with edgemt-convert first"));
+  }
   // The file starts with its own length: a truncated or extended file is caught even
   // where only padding is missing.
   const size_t declared =

@@ -2,10 +2,13 @@
 // a message that says what is wrong; it never crashes. Variants are built from the
 // parity models with the converter's own reader and writer, then broken on purpose.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "converter/readers.h"
@@ -88,6 +91,31 @@ TEST(ModelLoad, WrongIdentifierAndVersion) {
   auto m = Model::from_bytes(wrong_id.data(), wrong_id.size());
   ASSERT_FALSE(m.has_value());
   EXPECT_NE(m.status().message().find("identifier"), std::string::npos) << m.status().message();
+
+  EXPECT_EQ(m.status().message().find("edgemt-convert"), std::string::npos) << "no guess for random bytes";
+  // Checkpoints people load before converting them are named, with what to do.
+  for (const auto& [magic, what] : std::vector<std::pair<std::string, std::string>>{
+           {std::string("PK\x03\x04", 4), "zip archive"},
+           {"\x1f\x8b\x08", "gzip-compressed"},
+           {"\x28\xb5\x2f\xfd", "zstd-compressed"},
+           {std::string("\x01\0\0\0\0\0\0\0", 8), "Marian binary model"},
+           {std::string("\x10\0\0\0\0\0\0\0{\"a\":{}}", 18), "safetensors"}}) {
+    std::vector<uint8_t> f(64, 0);
+    std::memcpy(f.data(), magic.data(), magic.size());
+    m = Model::from_bytes(f.data(), f.size());
+    ASSERT_FALSE(m.has_value());
+    EXPECT_NE(m.status().message().find(what), std::string::npos) << m.status().message();
+    EXPECT_NE(m.status().message().find("edgemt-convert first"), std::string::npos) << m.status().message();
+  }
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("edgemt_model_dir_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  m = Model::load(dir.string());
+  ASSERT_FALSE(m.has_value());
+  EXPECT_NE(m.status().message().find("is a directory"), std::string::npos) << m.status().message();
+  EXPECT_NE(m.status().message().find("edgemt-convert " + dir.string()), std::string::npos)
+      << m.status().message();
+  std::filesystem::remove_all(dir);
 
   fb::GetMutableSizePrefixedModel(bytes.data())->mutate_schema_version(99);
   m = Model::from_bytes(bytes.data(), bytes.size());
