@@ -99,7 +99,7 @@ TEST(ModelLoad, WrongIdentifierAndVersion) {
            {"\x1f\x8b\x08", "gzip-compressed"},
            {"\x28\xb5\x2f\xfd", "zstd-compressed"},
            {std::string("\x01\0\0\0\0\0\0\0", 8), "Marian binary model"},
-           {std::string("\x10\0\0\0\0\0\0\0{\"a\":{}}", 18), "safetensors"}}) {
+           {std::string("\x10\0\0\0\0\0\0\0{\"a\":{}}", 16), "safetensors"}}) {
     std::vector<uint8_t> f(64, 0);
     std::memcpy(f.data(), magic.data(), magic.size());
     m = Model::from_bytes(f.data(), f.size());
