@@ -21,6 +21,7 @@
 #include "converter/pack.h"
 #include "converter/readers.h"
 #include "converter/writer.h"
+#include "tests/converter/convert_error.h"
 
 #if EDGEMT_HAVE_ZSTD
 #include <zstd.h>
@@ -64,14 +65,7 @@ std::string zstd(const std::string& data) {
 #endif
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConvertError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using edgemt::testing::convert_error_of;
 
 // The model file edgemt-convert writes for `m`, less the metadata that names the files
 // it came from (source_file, shortlist: checked on their own).
@@ -212,14 +206,14 @@ TEST_F(Compressed, BadCompressedFilesAreNamed) {
   const std::string gz = (dir / "model.bin.gz").string();
 
   spill(gz, good.substr(0, good.size() / 2));
-  std::string msg = error_of([&] { read_checkpoint(dir.string()); });
+  std::string msg = convert_error_of([&] { read_checkpoint(dir.string()); });
   EXPECT_NE(msg.find(gz + " is truncated"), std::string::npos) << msg;
   EXPECT_EQ(staged_left(), 0u);
 
   std::string flipped = good;
   for (size_t i = 20; i < 60 && i < flipped.size(); ++i) flipped[i] = static_cast<char>(flipped[i] ^ 0x5a);
   spill(gz, flipped);
-  msg = error_of([&] { read_checkpoint((dir / "model.bin.gz").string(), "marian-npz"); });
+  msg = convert_error_of([&] { read_checkpoint((dir / "model.bin.gz").string(), "marian-npz"); });
   EXPECT_NE(msg.find(gz), std::string::npos) << msg;
   EXPECT_TRUE(msg.find("corrupt") != std::string::npos || msg.find("truncated") != std::string::npos) << msg;
   EXPECT_EQ(msg.find((root_ / "tmp").string()), std::string::npos) << msg;
@@ -227,7 +221,7 @@ TEST_F(Compressed, BadCompressedFilesAreNamed) {
 
   // A .gz holding a bad model: the model's own error, naming the .gz.
   spill(gz, gzip(slurp(src / "model.bin").substr(0, 4000)));
-  msg = error_of([&] { read_checkpoint(dir.string()); });
+  msg = convert_error_of([&] { read_checkpoint(dir.string()); });
   EXPECT_NE(msg.find("model.bin.gz"), std::string::npos) << msg;
   EXPECT_EQ(msg.find((root_ / "tmp").string()), std::string::npos) << msg;
   EXPECT_EQ(staged_left(), 0u);
@@ -235,7 +229,7 @@ TEST_F(Compressed, BadCompressedFilesAreNamed) {
 
   // A compressed vocabulary that is not gzip data.
   spill(dir / "srcvocab.en.spm.gz", slurp(src / "srcvocab.en.spm"));
-  msg = error_of([&] { read_checkpoint(dir.string()); });
+  msg = convert_error_of([&] { read_checkpoint(dir.string()); });
   EXPECT_NE(msg.find((dir / "srcvocab.en.spm.gz").string() + " is not gzip data"), std::string::npos) << msg;
   EXPECT_EQ(staged_left(), 0u);
   spill(dir / "srcvocab.en.spm.gz", gzip(slurp(src / "srcvocab.en.spm")));
@@ -245,7 +239,7 @@ TEST_F(Compressed, BadCompressedFilesAreNamed) {
   fs::remove(gz);
   const std::string z = zstd(slurp(src / "model.bin"));
   spill(dir / "model.bin.zst", z.substr(0, z.size() - 9));
-  msg = error_of([&] { read_checkpoint(dir.string()); });
+  msg = convert_error_of([&] { read_checkpoint(dir.string()); });
   EXPECT_NE(msg.find((dir / "model.bin.zst").string()), std::string::npos) << msg;
   if (have_zstd())
     EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
@@ -269,14 +263,14 @@ TEST(Decompress, GzipMembersConcatenateAndBadDataLeavesNoFile) {
   EXPECT_EQ(decompressed_prefix(dir / "late.gz", Compression::kGzip, 3), "abc");
   EXPECT_EQ(decompressed_prefix(dir / "late.gz", Compression::kGzip, 100), "abcdef");
   spill(dir / "empty.gz", "");
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(convert_error_of([&] {
               decompress_file(dir / "empty.gz", dir / "empty", Compression::kGzip, "empty.gz");
             }).find("empty.gz is truncated or empty"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(dir / "empty"));
   // Output past the limit stops with an error (a decompression bomb fills no disk).
   spill(dir / "big.gz", gzip(std::string(1 << 20, 'a')));
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(convert_error_of([&] {
               decompress_file(dir / "big.gz", dir / "big", Compression::kGzip, "big.gz", 1 << 16);
             }).find("big.gz decompresses to more than"),
             std::string::npos);

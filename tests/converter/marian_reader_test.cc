@@ -24,6 +24,7 @@
 #include "converter/quantize.h"
 #include "converter/readers.h"
 #include "ops/gemm/pack.h"
+#include "tests/converter/convert_error.h"
 #include "tests/converter/stored_zip.h"
 
 namespace edgemt::convert {
@@ -51,14 +52,7 @@ std::string bytes_of(const std::vector<T>& v) {
   return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConvertError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using edgemt::testing::convert_error_of;
 
 TEST(Npz, ReadsDtypesShapesAndFortranOrder) {
   const std::vector<float> f = {1, 2, 3, 4, 5, 6};
@@ -82,7 +76,7 @@ TEST(Npz, ReadsDtypesShapesAndFortranOrder) {
   EXPECT_EQ(z->read("f").data, f);
   EXPECT_EQ(z->text("special:model.yml").value(), yml);
   EXPECT_FALSE(z->text("missing").has_value());
-  EXPECT_NE(error_of([&] { z->read("missing"); }).find("missing"), std::string::npos);
+  EXPECT_NE(convert_error_of([&] { z->read("missing"); }).find("missing"), std::string::npos);
 }
 
 TEST(Npz, MalformedArchivesGiveNamedErrors) {
@@ -113,7 +107,7 @@ TEST(Npz, MalformedArchivesGiveNamedErrors) {
   }
   bad.push_back({"deflated", deflated, "savez_compressed"});
   for (const Bad& b : bad) {
-    const std::string msg = error_of([&] { Npz::from_bytes("bad.npz", b.bytes)->read("a"); });
+    const std::string msg = convert_error_of([&] { Npz::from_bytes("bad.npz", b.bytes)->read("a"); });
     EXPECT_NE(msg.find("bad.npz"), std::string::npos) << b.what << ": " << msg;
     EXPECT_NE(msg.find(b.expect), std::string::npos) << b.what << ": " << msg;
   }
@@ -178,7 +172,8 @@ TEST(MarianBin, MalformedFilesGiveNamedErrors) {
       {marian_bin({{"a", 0x0404, {2}, f2}}).substr(0, 100), "truncated"},
   };
   for (const auto& [bytes, expect] : bad) {
-    const std::string msg = error_of([&b = bytes] { MarianBin::from_bytes("bad.bin", b)->read("a"); });
+    const std::string msg =
+        convert_error_of([&b = bytes] { MarianBin::from_bytes("bad.bin", b)->read("a"); });
     EXPECT_NE(msg.find("bad.bin"), std::string::npos) << msg;
     EXPECT_NE(msg.find(expect), std::string::npos) << expect << " -> " << msg;
   }
@@ -187,7 +182,7 @@ TEST(MarianBin, MalformedFilesGiveNamedErrors) {
       "bad.bin",
       marian_bin(
           {{"a", 0x4101, {1, 2}, bytes_of(std::vector<int8_t>{1, 2}) + bytes_of(std::vector<float>{0})}}));
-  EXPECT_NE(error_of([&] { z->read("a"); }).find("multiplier"), std::string::npos);
+  EXPECT_NE(convert_error_of([&] { z->read("a"); }).find("multiplier"), std::string::npos);
 }
 
 TEST(MarianYaml, ReadsBlockAndFlowListsAndQuotedScalars) {
@@ -218,7 +213,7 @@ TEST(MarianYaml, RefusesWhatItDoesNotReadWithTheLine) {
       {"a:\n  - - x\n", "nested lists"},
   };
   for (const auto& [text, expect] : bad) {
-    const std::string msg = error_of([&t = text] { parse_marian_yaml(t, "t.yml"); });
+    const std::string msg = convert_error_of([&t = text] { parse_marian_yaml(t, "t.yml"); });
     EXPECT_NE(msg.find(expect), std::string::npos) << text << " -> " << msg;
   }
 }
@@ -251,7 +246,7 @@ TEST(MarianVocab, RefusesBadVocabulariesWithTheLine) {
       {"\n", "an empty vocabulary"},
   };
   for (const auto& [text, expect] : bad) {
-    const std::string msg = error_of([&t = text] { parse_marian_vocab(t, "v.yml"); });
+    const std::string msg = convert_error_of([&t = text] { parse_marian_vocab(t, "v.yml"); });
     EXPECT_NE(msg.find(expect), std::string::npos) << text << " -> " << msg;
   }
 }
@@ -296,7 +291,7 @@ class MarianReader : public ::testing::Test {
     return y.substr(0, at + 1) + key + ": " + value + y.substr(end);
   }
   std::string convert_error() {
-    return error_of([&] { read_checkpoint(dir_.string()); });
+    return convert_error_of([&] { read_checkpoint(dir_.string()); });
   }
 
   fs::path src_, dir_;
@@ -438,12 +433,12 @@ TEST(MarianWordVocab, OpusMtLayoutConvertsAndMissingPiecesAreNamed) {
   EXPECT_EQ(json.target_spm, yml.target_spm);
   // Without target.spm there is nothing to split the target side's text.
   fs::remove(dir / "target.spm");
-  std::string msg = error_of([&] { read_checkpoint(dir.string()); });
+  std::string msg = convert_error_of([&] { read_checkpoint(dir.string()); });
   EXPECT_NE(msg.find("target.spm does not exist"), std::string::npos) << msg;
   fs::copy_file(src / "target.spm", dir / "target.spm");
   // A vocabulary without </s>.
   std::ofstream(dir / "opus.vocab.json") << "{\"<unk>\": 0, \"a\": 1}";
-  msg = error_of([&] { read_checkpoint(dir.string()); });
+  msg = convert_error_of([&] { read_checkpoint(dir.string()); });
   EXPECT_NE(msg.find("has no </s> piece"), std::string::npos) << msg;
   fs::remove_all(dir);
 }
@@ -490,7 +485,8 @@ TEST(MarianLanguages, FirefoxFileNamesGiveThePairAndOptionsSetIt) {
                           [](const auto& kv) { return kv.first == "source_language"; }),
             1);
   o.source_language = "ROMANCE";
-  EXPECT_NE(error_of([&] { pack_model(m9, o); }).find("'ROMANCE' is not a language code"), std::string::npos);
+  EXPECT_NE(convert_error_of([&] { pack_model(m9, o); }).find("'ROMANCE' is not a language code"),
+            std::string::npos);
   EXPECT_TRUE(is_language_code("zh-Hans"));
   EXPECT_FALSE(is_language_code("e"));
   EXPECT_FALSE(is_language_code("en_US"));
