@@ -23,6 +23,7 @@
 #include "runtime/text/pdf_text.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/subtitles.h"
+#include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
 
 namespace edgemt {
@@ -684,6 +685,21 @@ Status Translator::run_protected(const std::vector<std::string>& texts, Segments
   return Status::ok();
 }
 
+namespace {
+// texts, or where one holds a break hint (U+00AD, U+2060, U+FEFF: runtime/text/utf8.h)
+// *store, every text without them: what is translated and what the translations are
+// put into.
+const std::vector<std::string>& visible_texts(const std::vector<std::string>& texts,
+                                              std::vector<std::string>* store) {
+  if (std::none_of(texts.begin(), texts.end(), [](const std::string& t) { return has_break_hints(t); }))
+    return texts;
+  store->clear();
+  store->reserve(texts.size());
+  for (const std::string& t : texts) store->push_back(without_break_hints(t));
+  return *store;
+}
+}  // namespace
+
 Status Translator::segment(const std::vector<std::string>& texts, bool split, Protection protect,
                            Segments* seg) {
   ScopedProf sp(&engine_->profiler(), ProfOp::kTokenize);
@@ -889,11 +905,13 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
   auto rerank = call_rerank_weight(options);
   if (!rerank) return rerank.status();
   const bool split = options.split_sentences.value_or(true);
+  std::vector<std::string> store;
+  const std::vector<std::string>& src = visible_texts(texts, &store);
   Segments seg;
-  EDGEMT_RETURN_IF_ERROR(segment(texts, split, protection(options), &seg));
+  EDGEMT_RETURN_IF_ERROR(segment(src, split, protection(options), &seg));
   std::vector<std::vector<int32_t>> out;
   EDGEMT_RETURN_IF_ERROR(
-      run_segments(texts, &seg, p.value(), &out, 0, nullptr, nullptr, nullptr, nullptr, rerank.value()));
+      run_segments(src, &seg, p.value(), &out, 0, nullptr, nullptr, nullptr, nullptr, rerank.value()));
   std::vector<std::string> result(texts.size());
   const Tokenizer& tok = model_->tokenizer();
   ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
@@ -904,8 +922,7 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
       result[i] = seg.finish(j, tok.decode(out[j]));
     } else {
       while (last < seg.ids.size() && seg.text[last] == i) ++last;
-      result[i] =
-          assemble(texts[i], seg, j, last, [&](size_t k) { return seg.finish(k, tok.decode(out[k])); });
+      result[i] = assemble(src[i], seg, j, last, [&](size_t k) { return seg.finish(k, tok.decode(out[k])); });
     }
     j = last;
   }
@@ -974,7 +991,7 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
         for (const std::vector<int32_t>& h : hyps[k]) decoded[k - j].push_back(seg.finish(k, tok.decode(h)));
       }
       for (size_t h = 0; h < count; ++h)
-        r.push_back(assemble(texts[i], seg, j, last, [&](size_t k) {
+        r.push_back(assemble((*run.texts)[i], seg, j, last, [&](size_t k) {
           const std::vector<std::string>& d = decoded[k - j];
           return d.empty() ? std::string() : d[std::min(h, d.size() - 1)];
         }));
@@ -1051,7 +1068,7 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
     size_t count = 1;
     for (size_t k = j; k < last; ++k) {
       ScoredSentence s;
-      s.source = split ? texts[i].substr(seg.span[k].begin, seg.span[k].size()) : texts[i];
+      s.source = split ? (*run.texts)[i].substr(seg.span[k].begin, seg.span[k].size()) : (*run.texts)[i];
       const bool verbatim = !seg.kept.empty() && seg.kept[k].verbatim;
       if (verbatim || seg.ids[k].size() <= 1) {  // given back as it is
         ScoredTranslation t;
@@ -1095,8 +1112,8 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
       }
       t.log_prob = static_cast<float>(sum);
       t.confidence = confidence_of(sum, t.tokens);
-      t.text =
-          split ? assemble(texts[i], seg, j, last, [&](size_t k) { return pick(k).text; }) : pick(j).text;
+      t.text = split ? assemble((*run.texts)[i], seg, j, last, [&](size_t k) { return pick(k).text; })
+                     : pick(j).text;
       locate(t.text, &t.words);
       r.hypotheses.push_back(std::move(t));
     }
@@ -1117,9 +1134,11 @@ Status Translator::run_text_nbest(const std::vector<std::string>& texts, size_t 
   if (!rerank) return rerank.status();
   p.value().greedy_scores = scored;
   p.value().alignments = aligned;
+  run->texts = &visible_texts(texts, &run->visible);
+  const std::vector<std::string>& src = *run->texts;
   EDGEMT_RETURN_IF_ERROR(
-      segment(texts, options.split_sentences.value_or(true), protection(options), &run->seg));
-  return run_segments(texts, &run->seg, p.value(), &run->best, num_hypotheses, &run->hyps,
+      segment(src, options.split_sentences.value_or(true), protection(options), &run->seg));
+  return run_segments(src, &run->seg, p.value(), &run->best, num_hypotheses, &run->hyps,
                       scored ? &run->scores : nullptr, scored ? &run->lps : nullptr,
                       aligned ? &run->aligns : nullptr, rerank.value());
 }
@@ -1137,7 +1156,7 @@ Translator::Aligner Translator::aligner(const TranslateOptions& options, size_t 
     std::vector<std::vector<AlignedText>> out(texts.size());
     for (size_t j = 0; j < seg.ids.size();) {
       const size_t i = seg.text[j];
-      const std::string& text = texts[i];
+      const std::string& text = (*run.texts)[i];
       size_t last = j + 1;
       if (split)
         while (last < seg.ids.size() && seg.text[last] == i) ++last;

@@ -406,6 +406,8 @@ class Translator {
   // hypotheses found with options; `scored` adds their scores and token log-probabilities
   // (greedy search included), `aligned` each token's aligned source position.
   struct NbestRun {
+    const std::vector<std::string>* texts = nullptr;  // as translated: the input, or `visible`
+    std::vector<std::string> visible;                 // the input without break hints, where it had any
     Segments seg;
     std::vector<std::vector<int32_t>> best;
     std::vector<std::vector<std::vector<int32_t>>> hyps, aligns;

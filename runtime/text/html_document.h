@@ -12,12 +12,15 @@
 
 #include "runtime/core/status.h"
 #include "runtime/text/markup.h"
+#include "runtime/text/utf8.h"
 
 namespace edgemt {
 
 // A run of whitespace with a line break is one space in HTML: it does not end a
-// sentence there.
-inline std::string flatten_html_space(std::string_view node) {
+// sentence there. Break hints (&shy;, U+2060, U+FEFF: runtime/text/utf8.h) go.
+inline std::string flatten_html_space(std::string_view text) {
+  const std::string visible = has_break_hints(text) ? without_break_hints(text) : std::string();
+  const std::string_view node = visible.empty() ? text : std::string_view(visible);
   std::string flat;
   flat.reserve(node.size());
   for (size_t b = 0; b < node.size();) {

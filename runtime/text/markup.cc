@@ -192,64 +192,97 @@ bool keeps_content(std::string_view tag, const TagName& t, std::string_view sour
 
 size_t count_chars(std::string_view s) { return count_utf8_chars(s); }
 
+namespace {
+
+struct NamedReference {
+  std::string_view name;   // without '&' and ';'
+  uint32_t first, second;  // second: 0 where the name stands for one code point
+  bool legacy;             // also read without the semicolon ("&eacute", "&amp")
+};
+constexpr NamedReference kNamedReferences[] = {
+#include "runtime/text/html_entities.inc"
+};
+constexpr size_t kLongestName = 32;  // "CounterClockwiseContourIntegral"
+constexpr size_t kLongestLegacyName = 6;
+
+const NamedReference* find_named(std::string_view name) {
+  const auto it = std::lower_bound(std::begin(kNamedReferences), std::end(kNamedReferences), name,
+                                   [](const NamedReference& r, std::string_view n) { return r.name < n; });
+  return it != std::end(kNamedReferences) && it->name == name ? it : nullptr;
+}
+
+// What a numeric reference's value stands for, as HTML reads it: 0x80-0x9F as the
+// Windows-1252 characters legacy pages meant ("&#150;" an en dash, "&#146;" an
+// apostrophe), NUL, surrogates and values past U+10FFFF as U+FFFD.
+uint32_t numeric_reference(uint32_t cp) {
+  static constexpr uint16_t kWindows1252[32] = {
+      0x20AC, 0x81,   0x201A, 0x192,  0x201E, 0x2026, 0x2020, 0x2021, 0x2C6,  0x2030, 0x160,
+      0x2039, 0x152,  0x8D,   0x17D,  0x8F,   0x90,   0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+      0x2013, 0x2014, 0x2DC,  0x2122, 0x161,  0x203A, 0x153,  0x9D,   0x17E,  0x178};
+  if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0xFFFD;
+  if (cp >= 0x80 && cp <= 0x9F) return kWindows1252[cp - 0x80];
+  return cp;
+}
+
+bool is_ascii_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+}  // namespace
+
 std::string decode_entities(std::string_view s) {
-  struct Named {
-    std::string_view name;
-    uint32_t cp;
-  };
-  static constexpr Named kNamed[] = {
-      {"amp", '&'},       {"lt", '<'},       {"gt", '>'},       {"quot", '"'},
-      {"apos", '\''},     {"nbsp", 0xA0},    {"ndash", 0x2013}, {"mdash", 0x2014},
-      {"hellip", 0x2026}, {"lsquo", 0x2018}, {"rsquo", 0x2019}, {"ldquo", 0x201C},
-      {"rdquo", 0x201D},  {"copy", 0xA9},    {"reg", 0xAE},     {"euro", 0x20AC}};
   std::string out;
   out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    if (s[i] != '&') {
-      out.push_back(s[i++]);
+  size_t i = 0;
+  while (i < s.size()) {
+    const size_t amp = s.find('&', i);
+    if (amp == std::string_view::npos) break;
+    out.append(s, i, amp - i);
+    i = amp + 1;
+    if (i < s.size() && s[i] == '#') {  // &#233; &#xE9; (the semicolon may be missing)
+      const bool hex = i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X');
+      size_t d = i + (hex ? 2 : 1), e = d;
+      uint64_t cp = 0;
+      while (e < s.size() && (hex ? std::isxdigit(static_cast<unsigned char>(s[e]))
+                                  : std::isdigit(static_cast<unsigned char>(s[e])))) {
+        const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(s[e])));
+        cp = std::min<uint64_t>(
+            cp * (hex ? 16 : 10) + static_cast<uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10), 0x110000);
+        ++e;
+      }
+      if (e == d) {  // "&#" or "&#x" without digits: kept as written
+        out.push_back('&');
+        continue;
+      }
+      append_utf8(numeric_reference(static_cast<uint32_t>(cp)), &out);
+      i = e < s.size() && s[e] == ';' ? e + 1 : e;
       continue;
     }
-    const size_t semi = s.find(';', i + 1);
-    if (semi == std::string_view::npos || semi - i > 12) {
-      out.push_back(s[i++]);
+    size_t e = i;
+    while (e < s.size() && is_ascii_alnum(s[e])) ++e;
+    const std::string_view name = s.substr(i, e - i);
+    const NamedReference* r = nullptr;
+    size_t used = 0;  // bytes of s after '&' the reference takes
+    if (e < s.size() && s[e] == ';' && name.size() <= kLongestName && (r = find_named(name)) != nullptr) {
+      used = name.size() + 1;
+    } else {
+      // Without its semicolon (or with letters after it), only a legacy name, the
+      // longest one the text starts with: "&copy 2024", "&notit;" is "¬it;".
+      for (size_t n = std::min(name.size(), kLongestLegacyName); n >= 2 && r == nullptr; --n) {
+        const NamedReference* c = find_named(name.substr(0, n));
+        if (c != nullptr && c->legacy) {
+          r = c;
+          used = n;
+        }
+      }
+    }
+    if (r == nullptr) {  // not a reference: kept as written ("AT&T", "&bogus;")
+      out.push_back('&');
       continue;
     }
-    const std::string_view ref = s.substr(i + 1, semi - i - 1);
-    bool done = false;
-    if (!ref.empty() && ref[0] == '#') {
-      uint32_t cp = 0;
-      const bool hex = ref.size() > 1 && (ref[1] == 'x' || ref[1] == 'X');
-      const std::string_view digits = ref.substr(hex ? 2 : 1);
-      bool ok = !digits.empty();
-      for (char c : digits) {
-        const int v = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
-                      : hex && std::isxdigit(static_cast<unsigned char>(c))
-                          ? std::tolower(static_cast<unsigned char>(c)) - 'a' + 10
-                          : -1;
-        if (v < 0 || cp > 0x10FFFF) {
-          ok = false;
-          break;
-        }
-        cp = cp * (hex ? 16 : 10) + static_cast<uint32_t>(v);
-      }
-      if (ok && cp > 0 && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF)) {
-        append_utf8(cp, &out);
-        done = true;
-      }
-    } else {
-      for (const Named& n : kNamed)
-        if (ref == n.name) {
-          append_utf8(n.cp, &out);
-          done = true;
-          break;
-        }
-    }
-    if (done) {
-      i = semi + 1;
-    } else {
-      out.push_back(s[i++]);
-    }
+    append_utf8(r->first, &out);
+    if (r->second != 0) append_utf8(r->second, &out);
+    i += used;
   }
+  out.append(s, i, std::string_view::npos);
   return out;
 }
 

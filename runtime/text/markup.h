@@ -126,8 +126,11 @@ std::string reassemble_runs(const Segmented& doc, const std::vector<InlineRun>& 
                             const std::vector<std::string>& run_html,
                             const std::vector<std::string>& translations);
 
-// HTML character references (&amp; &lt; &#233; &#xE9; ...) decoded to UTF-8; unknown
-// ones are kept as written.
+// HTML character references decoded to UTF-8 as an HTML parser reads text: every named
+// reference of HTML5 (&amp; &eacute; &shy; &NotEqualTilde; ..., and the legacy ones also
+// without the semicolon: "&copy 2024"), numeric ones (&#233; &#xE9;, the semicolon
+// optional; &#128;-&#159; as Windows-1252's characters, invalid values as U+FFFD).
+// What is no reference is kept as written ("AT&T", "&bogus;").
 std::string decode_entities(std::string_view s);
 // &, < and > escaped.
 std::string escape_html(std::string_view s);

@@ -89,4 +89,30 @@ inline size_t count_utf8_chars(std::string_view s) {
   return n;
 }
 
+// The invisible characters that only say where a word may be broken or must not be:
+// U+00AD SOFT HYPHEN (HTML's &shy;, e-books' and word processors' optional hyphens:
+// "Instal\u00ADlation"), U+2060 WORD JOINER and U+FEFF ZERO WIDTH NO-BREAK SPACE (also a
+// byte order mark). A model's vocabulary has no piece for them, so a word holding one
+// would reach it as unknown fragments; the text layer removes them before translating
+// (as Firefox's translations do with soft hyphens), which leaves every word whole.
+inline bool has_break_hints(std::string_view s) {
+  return s.find("\xC2\xAD") != std::string_view::npos || s.find("\xE2\x81\xA0") != std::string_view::npos ||
+         s.find("\xEF\xBB\xBF") != std::string_view::npos;
+}
+inline std::string without_break_hints(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const std::string_view rest = s.substr(i);
+    if (rest.starts_with("\xC2\xAD")) {
+      i += 2;
+    } else if (rest.starts_with("\xE2\x81\xA0") || rest.starts_with("\xEF\xBB\xBF")) {
+      i += 3;
+    } else {
+      out.push_back(s[i++]);
+    }
+  }
+  return out;
+}
+
 }  // namespace edgemt

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +28,7 @@
 #include "runtime/nmt/engine.h"
 #include "runtime/nmt/search/search_state.h"
 #include "runtime/text/letter_case.h"
+#include "runtime/text/markup.h"
 #include "tests/parity/parity_common.h"
 
 namespace edgemt {
@@ -512,6 +514,74 @@ TEST_P(Parity, TextMatchesTransformersDecode) {
     if (src_[i].size() <= 1) continue;
     EXPECT_EQ(out.value()[i], want) << c_->name << " sentence " << i << ": " << in[i];
   }
+}
+
+// Break hints (U+00AD soft hyphen, U+2060 word joiner, U+FEFF) inside words, as web
+// pages, e-books and word processors write them, are removed before translating: every
+// text call (translate, n-best, scored, HTML with &shy;) gives what the text without them
+// gives, and the scored sources are the text without them.
+TEST_P(Parity, BreakHintsInsideWordsAreRemovedBeforeTranslating) {
+  auto t = make_translator(model_, 4, 2, max_new_);
+  ASSERT_NE(t, nullptr);
+  std::vector<std::string> clean, hinted;
+  const char* const kHints[] = {"\xC2\xAD", "\xE2\x81\xA0", "\xEF\xBB\xBF"};
+  size_t n = 0;
+  for (const json& j : c_->ref.at("sentences")) {
+    const std::string s = j.get<std::string>();
+    std::string h;
+    bool any = false;
+    for (size_t i = 0; i < s.size(); ++i) {  // a hint between two ASCII letters, every third pair
+      h.push_back(s[i]);
+      if (i + 1 < s.size() && std::isalpha(static_cast<unsigned char>(s[i])) &&
+          std::isalpha(static_cast<unsigned char>(s[i + 1])) && i % 3 == 0) {
+        h += kHints[n++ % 3];
+        any = true;
+      }
+    }
+    if (!any) continue;
+    clean.push_back(s);
+    hinted.push_back(h);
+    if (clean.size() == 6) break;
+  }
+  ASSERT_GE(clean.size(), 3u) << c_->name;
+  TranslateOptions o;
+  o.beam = 1;
+  o.max_length = max_new_;
+  auto want = t->translate(clean, o);
+  auto got = t->translate(hinted, o);
+  ASSERT_TRUE(want.has_value() && got.has_value());
+  EXPECT_EQ(got.value(), want.value()) << c_->name;
+  auto want_n = t->translate_nbest(clean, 2, o);
+  auto got_n = t->translate_nbest(hinted, 2, o);
+  ASSERT_TRUE(want_n.has_value() && got_n.has_value());
+  EXPECT_EQ(got_n.value(), want_n.value()) << c_->name;
+  auto want_s = t->translate_scored(clean, 1, o);
+  auto got_s = t->translate_scored(hinted, 1, o);
+  ASSERT_TRUE(want_s.has_value() && got_s.has_value());
+  for (size_t i = 0; i < clean.size(); ++i) {
+    ASSERT_EQ(got_s.value()[i].sentences.size(), want_s.value()[i].sentences.size()) << c_->name << " " << i;
+    for (size_t k = 0; k < want_s.value()[i].sentences.size(); ++k) {
+      EXPECT_EQ(got_s.value()[i].sentences[k].source, want_s.value()[i].sentences[k].source) << c_->name;
+      EXPECT_EQ(got_s.value()[i].sentences[k].source_words, want_s.value()[i].sentences[k].source_words)
+          << c_->name;
+    }
+    EXPECT_EQ(got_s.value()[i].hypotheses[0].text, want_s.value()[i].hypotheses[0].text) << c_->name;
+  }
+  // HTML: &shy; (decoded to U+00AD) inside the words of a paragraph and of a bold run.
+  TranslateOptions html = o;
+  html.format = TextFormat::kHtml;
+  auto shy = [](std::string s) {
+    for (size_t i = s.size(); i-- > 1;)
+      if (std::isalpha(static_cast<unsigned char>(s[i])) &&
+          std::isalpha(static_cast<unsigned char>(s[i - 1])) && i % 4 == 0)
+        s.insert(i, "&shy;");
+    return s;
+  };
+  const std::string a = escape_html(clean[0]), b = escape_html(clean[1]);
+  auto want_h = t->translate({"<p>" + a + " <b>" + b + "</b></p>"}, html);
+  auto got_h = t->translate({"<p>" + shy(a) + " <b>" + shy(b) + "</b></p>"}, html);
+  ASSERT_TRUE(want_h.has_value() && got_h.has_value());
+  EXPECT_EQ(got_h.value(), want_h.value()) << c_->name;
 }
 
 // Sentence splitting, the default of text calls: a text of several sentences with

@@ -108,7 +108,29 @@ TEST(Markup, HtmlTranslatesTextNodesOnly) {
 
 TEST(Markup, Entities) {
   EXPECT_EQ(decode_entities("a &lt;b&gt; &#233;&#xE9; &nbsp;&bogus; &#xD800; &"),
-            "a <b> \xC3\xA9\xC3\xA9 \xC2\xA0&bogus; &#xD800; &");
+            "a <b> \xC3\xA9\xC3\xA9 \xC2\xA0&bogus; \xEF\xBF\xBD &");
+  // Every named reference of HTML5, not only the common ones: old pages write their
+  // letters so ("K&uuml;che", "caf&eacute;"), and soft hyphens as &shy;.
+  EXPECT_EQ(decode_entities("K&uuml;che, caf&eacute;, Stra&szlig;e, &Auml;rger, com&shy;puter"),
+            "K\xC3\xBC"
+            "che, caf\xC3\xA9, Stra\xC3\x9F"
+            "e, \xC3\x84rger, com\xC2\xADputer");
+  EXPECT_EQ(decode_entities("&CounterClockwiseContourIntegral; &hearts; &rarr; &frac12;"),
+            "\xE2\x88\xB3 \xE2\x99\xA5 \xE2\x86\x92 \xC2\xBD");
+  EXPECT_EQ(decode_entities("&NotEqualTilde;"), "\xE2\x89\x82\xCC\xB8");  // two code points
+  // Names are case-sensitive: &AMP; is one, &Amp; is not.
+  EXPECT_EQ(decode_entities("&AMP; &Amp; &Eacute;&eacute;"), "& &Amp; \xC3\x89\xC3\xA9");
+  // The legacy names also without a semicolon, the longest that fits; the others not.
+  EXPECT_EQ(decode_entities("&copy 2024 &amp me &notit; &notin; &hearts &uumlaut"),
+            "\xC2\xA9 2024 & me \xC2\xACit; \xE2\x88\x89 &hearts \xC3\xBC"
+            "aut");
+  // Not references: kept as written.
+  EXPECT_EQ(decode_entities("AT&T, R&D, Q&A, a & b, &;, &#;, &#x;, &#xZ, fish&chips, &"),
+            "AT&T, R&D, Q&A, a & b, &;, &#;, &#x;, &#xZ, fish&chips, &");
+  // Numeric ones: the semicolon optional; 128-159 as Windows-1252; NUL and values past
+  // U+10FFFF as U+FFFD.
+  EXPECT_EQ(decode_entities("&#233x &#150; &#x92; &#128; &#0; &#x110000; &#99999999999999999999;"),
+            "\xC3\xA9x \xE2\x80\x93 \xE2\x80\x99 \xE2\x82\xAC \xEF\xBF\xBD \xEF\xBF\xBD \xEF\xBF\xBD");
   EXPECT_EQ(escape_html("<a & b>"), "&lt;a &amp; b&gt;");
   EXPECT_EQ(count_chars("h\xC3\xA9llo"), 5u);
 }
