@@ -112,7 +112,9 @@ inline std::string without_break_hints(std::string_view s) {
       out.push_back(s[i++]);
     }
   }
-  return out;
+  // Malformed bytes around a removed hint can close up into another ("\xE2" "\xC2\xAD"
+  // "\x81\xA0"): again until none is left (each round is shorter).
+  return has_break_hints(out) ? without_break_hints(out) : out;
 }
 
 }  // namespace edgemt

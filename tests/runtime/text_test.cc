@@ -343,6 +343,18 @@ TEST(Utf8, DecodesWellFormedAndReadsAnythingElseAsOneByte) {
   EXPECT_EQ(replaced, "\xEF\xBF\xBD\xEF\xBF\xBD");  // U+FFFD twice
 }
 
+TEST(Utf8, BreakHintsAreRemoved) {
+  EXPECT_FALSE(has_break_hints("Installation \xC2\xA0 \xE2\x80\x8B"));  // NBSP, ZWSP: not hints
+  EXPECT_TRUE(has_break_hints("Instal\xC2\xADlation"));
+  EXPECT_EQ(without_break_hints("Instal\xC2\xADla\xE2\x81\xA0tion\xEF\xBB\xBF!"), "Installation!");
+  EXPECT_EQ(without_break_hints("\xC2\xAD\xC2\xAD"), "");
+  EXPECT_EQ(without_break_hints("caf\xC3\xA9 \xC2\xA0"), "caf\xC3\xA9 \xC2\xA0");
+  // Malformed bytes that close up into a hint once one is removed go too.
+  const std::string closing = "a\xE2\xC2\xAD\x81\xA0z";
+  EXPECT_EQ(without_break_hints(closing), "az");
+  EXPECT_FALSE(has_break_hints(without_break_hints(closing)));
+}
+
 TEST(Utf8, WalksBackCutsAndCountsByCharacter) {
   // "aä€" then an emoji, a stray continuation byte, a cut sequence and "z".
   const std::string s = "a\xC3\xA4\xE2\x82\xAC\xF0\x9F\x98\x80\xA4\xE2\x82z";
