@@ -65,10 +65,19 @@ Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector
   };
   const bool aligning = static_cast<bool>(align_all);
   std::vector<Doc> docs(texts.size());
+  std::vector<HtmlBytes> bytes(texts.size());  // how each is read and written (read_html_bytes)
   std::vector<std::string> units, plains;
   for (size_t d = 0; d < texts.size(); ++d) {
     Doc& doc = docs[d];
-    doc.seg = segment_html(texts[d], languages.source);
+    std::string converted;
+    auto how = read_html_bytes(texts[d], &converted);
+    if (!how)
+      return invalid_argument((texts.size() > 1 ? "document " + std::to_string(d) + ": " : std::string()) +
+                              how.status().message());
+    bytes[d] = std::move(how.value());
+    doc.seg = segment_html(
+        bytes[d].kind == HtmlBytes::kConverted ? std::string_view(converted) : std::string_view(texts[d]),
+        languages.source);
     set_html_language(&doc.seg, languages.source, languages.target);
     if (runs) doc.runs = inline_runs(doc.seg, flatten_html_space);
     doc.run_of.assign(doc.seg.text.size(), -1);
@@ -190,7 +199,7 @@ Expected<std::vector<std::vector<std::string>>> translate_html(const std::vector
       std::vector<std::string> run_html, nodes;
       for (const auto& alts : doc.run_html) run_html.push_back(pick(alts, h));
       for (const auto& alts : doc.node_hyps) nodes.push_back(pick(alts, h));
-      result[d].push_back(reassemble_runs(doc.seg, doc.runs, run_html, nodes));
+      result[d].push_back(write_html_bytes(reassemble_runs(doc.seg, doc.runs, run_html, nodes), bytes[d]));
     }
   }
   return result;

@@ -1186,6 +1186,84 @@ TEST(HtmlNoTranslate, InlineKeptElementIsOnePlaceholderOfItsSentence) {
             "cken <b>Eingabe</b>.</p>");
 }
 
+TEST(HtmlCharset, DeclaredEncodings) {
+  EXPECT_EQ(declared_html_charset("<html><head><meta charset=\"ISO-8859-1\"></head>"), "iso-8859-1");
+  EXPECT_EQ(declared_html_charset("<META CHARSET=windows-1252>"), "windows-1252");
+  EXPECT_EQ(declared_html_charset("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=Latin1\">"),
+            "latin1");
+  EXPECT_EQ(declared_html_charset("<meta content='text/html;charset=\"koi8-r\"' http-equiv='content-type'>"),
+            "koi8-r");
+  EXPECT_EQ(declared_html_charset("<?xml version=\"1.0\" encoding=\"ISO-8859-15\"?><html>"), "iso-8859-15");
+  EXPECT_EQ(declared_html_charset("\xEF\xBB\xBF<meta charset=\"iso-8859-1\">"), "utf-8");  // the BOM wins
+  EXPECT_EQ(declared_html_charset("<meta name=\"charset\" content=\"x\"><p>charset=latin1</p>"), "");
+  EXPECT_EQ(declared_html_charset("<p>nothing</p>"), "");
+  // Only the first 1024 bytes count, as a browser's prescan.
+  EXPECT_EQ(declared_html_charset(std::string(1100, ' ') + "<meta charset=\"latin1\">"), "");
+}
+
+TEST(HtmlCharset, LegacyPagesAreReadAndWrittenInTheirEncoding) {
+  // A stand-in translator: "kitchen" becomes "Küche", "euro" "€", "snowman" "☃".
+  auto fake = [](const std::vector<std::string>& units) -> Expected<std::vector<std::vector<std::string>>> {
+    std::vector<std::vector<std::string>> out;
+    for (std::string u : units) {
+      for (auto [from, to] : {std::pair<std::string, std::string>{"kitchen",
+                                                                  "K\xC3\xBC"
+                                                                  "che"},
+                              {"euro", "\xE2\x82\xAC"},
+                              {"snowman", "\xE2\x98\x83"}})
+        for (size_t at; (at = u.find(from)) != std::string::npos;) u.replace(at, from.size(), to);
+      out.push_back({u});
+    }
+    return out;
+  };
+  auto one = [&](const std::string& html) {
+    auto r = translate_html({html}, true, fake);
+    return r.has_value() ? r.value()[0][0] : "error: " + r.status().message();
+  };
+  // Latin-1 bytes (caf\xE9) under a Latin-1 declaration: decoded, and the translation
+  // written back in Latin-1 (ü as the byte 0xFC), windows-1252's € as 0x80, what it
+  // cannot hold as a reference; the rest of the page byte for byte.
+  EXPECT_EQ(one("<meta charset=\"iso-8859-1\"><p title=\"caf\xE9\">The caf\xE9 kitchen, euro, snowman.</p>"),
+            "<meta charset=\"iso-8859-1\"><p title=\"caf\xE9\">The caf\xE9 K\xFC"
+            "che, \x80, &#9731;.</p>");
+  // A page of entities under a Latin-1 declaration (all its bytes ASCII): written in
+  // ASCII, every other character a reference (right whatever the page is read as).
+  EXPECT_EQ(one("<meta charset=\"iso-8859-1\"><p>The caf&eacute; kitchen.</p>"),
+            "<meta charset=\"iso-8859-1\"><p>The caf&#233; K&#252;che.</p>");
+  // Text that is UTF-8 already (a string from JSON, Python or C) is not converted,
+  // whatever its <meta> says; nor is a page that declares UTF-8 or nothing.
+  EXPECT_EQ(one("<meta charset=\"iso-8859-1\"><p>The caf\xC3\xA9 kitchen.</p>"),
+            "<meta charset=\"iso-8859-1\"><p>The caf\xC3\xA9 K\xC3\xBC"
+            "che.</p>");
+  EXPECT_EQ(one("<meta charset=\"utf-8\"><p>The caf&eacute; kitchen.</p>"),
+            "<meta charset=\"utf-8\"><p>The caf\xC3\xA9 K\xC3\xBC"
+            "che.</p>");
+  EXPECT_EQ(one("<p>kitchen \xE9</p>"),
+            "<p>K\xC3\xBC"
+            "che \xE9</p>");  // nothing declared: as it was
+  // An encoding edgemt cannot read: a clear error, naming it.
+  const std::string bogus = one("<meta charset=\"x-no-such\"><p>The caf\xE9.</p>");
+  EXPECT_NE(bogus.find("x-no-such"), std::string::npos) << bogus;
+  EXPECT_NE(bogus.find("UTF-8"), std::string::npos) << bogus;
+  // Every byte of a windows-1252 page comes back as it was where nothing is translated.
+  std::string all = "<meta charset=\"windows-1252\"><pre>";
+  for (int b = 1; b < 256; ++b)
+    if (b != '<' && b != '&') all.push_back(static_cast<char>(b));
+  all += "</pre>";
+  EXPECT_EQ(one(all), all);
+#if EDGEMT_HAVE_ICU
+  // Other encodings through ICU: ISO-8859-15's € is 0xA4; KOI8-R has no ü.
+  EXPECT_EQ(one("<meta charset=\"iso-8859-15\"><p>5 \xA4 kitchen \xE9</p>"),
+            "<meta charset=\"iso-8859-15\"><p>5 \xA4 K\xFC"
+            "che \xE9</p>");
+  EXPECT_EQ(one("<meta charset=\"koi8-r\"><p>\xC1 kitchen</p>"),
+            "<meta charset=\"koi8-r\"><p>\xC1 K&#252;che</p>");
+  // Bytes that are not in the declared encoding (Shift_JIS cut after a lead byte).
+  const std::string cut = one("<meta charset=\"shift_jis\"><p>kitchen \x82</p>");
+  EXPECT_NE(cut.find("not in it"), std::string::npos) << cut;
+#endif
+}
+
 TEST(HtmlLanguage, NamedLanguagesBecomeTheTranslations) {
   auto marked = [](const std::string& html, std::string_view from, std::string_view to) {
     Segmented seg = segment_html(html);
