@@ -27,8 +27,10 @@
 #include "runtime/api/scored_json.h"
 #include "runtime/api/translator.h"
 #include "runtime/text/language_id.h"
+#include "runtime/text/markup.h"
 #include "runtime/text/pdf_text.h"
 #include "runtime/text/subtitles.h"
+#include "runtime/text/utf8.h"
 
 namespace {
 
@@ -505,6 +507,7 @@ struct Session {
   std::vector<char> crlf;  // standard input's line i ended with "\r\n": so does its output line
   std::string why;
   std::string out;
+  size_t done = 0;  // lines (or documents) of the batches before
 
   explicit Session(size_t batch)
       : lines(batch), ids(batch), todo(batch), which(batch), results(batch), crlf(batch, 0) {}
@@ -773,6 +776,36 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
   *warned = true;
 }
 
+// Once per run: where an input line (or document) is not UTF-8 (a Latin-1 or Windows
+// file: "K\xFCche"), a warning on standard error names the line and the byte and says how
+// to convert it; its malformed bytes are translated as U+FFFD. Not for token ids, nor for
+// office documents and PDFs (binary files read whole), nor for an HTML page that declares
+// its encoding (translate_html reads it in that encoding).
+void warn_if_not_utf8(const Args& a, const Session& s, size_t count, size_t first_line, bool* warned) {
+  if (*warned || a.ids || a.pdf || a.format == edgemt::TextFormat::kOffice) return;
+  for (size_t i = 0; i < count; ++i) {
+    const std::string& line = s.lines[i];
+    if (a.format == edgemt::TextFormat::kHtml) {
+      const std::string cs = edgemt::declared_html_charset(line);
+      if (!cs.empty() && cs != "utf-8" && cs != "utf8") continue;
+    }
+    for (size_t k = 0; k < line.size();) {
+      const edgemt::Utf8Char ch = edgemt::decode_utf8(line, k);
+      if (!ch.well_formed) {
+        std::fprintf(stderr,
+                     "translate: warning: %s %zu is not UTF-8 (byte 0x%02X at byte %zu): its malformed bytes "
+                     "are translated as U+FFFD; convert the input first, e.g. iconv -f WINDOWS-1252 -t UTF-8 "
+                     "(or the encoding it is in)\n",
+                     a.texts.empty() ? (a.document() ? "document" : "input line") : "argument",
+                     first_line + i + 1, static_cast<unsigned>(static_cast<unsigned char>(line[k])), k + 1);
+        *warned = true;
+        return;
+      }
+      k += ch.length;
+    }
+  }
+}
+
 // Writes s.out. Line by line (not --format documents, which keep their bytes), output
 // line i ends with "\r\n" where input line i did (a Windows text file comes back as one).
 void write_out(const Session& s, size_t count, bool document) {
@@ -799,7 +832,9 @@ bool process(std::span<const std::unique_ptr<edgemt::Translator>> chain, const A
              size_t count, Counters* c) {
   const auto t0 = std::chrono::steady_clock::now();
   s.out.clear();
-  static bool warned = false;
+  static bool warned = false, warned_utf8 = false;
+  warn_if_not_utf8(a, s, count, s.done, &warned_utf8);
+  s.done += count;
   warn_if_other_language(chain.front()->model(), a, s, count, &warned);
   edgemt::Translator& tr = *chain.back();
   const bool ok = !through_pivot(chain.first(chain.size() - 1), a, s, count) ? false
