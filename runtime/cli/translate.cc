@@ -29,6 +29,7 @@
 #include "runtime/text/language_id.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/pdf_text.h"
+#include "runtime/text/po_catalog.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/utf8.h"
 
@@ -748,7 +749,14 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
     if (line.empty()) continue;
     if (first == nullptr) first = &line;
     const bool html = a.format == edgemt::TextFormat::kHtml;
-    const std::string judged = html ? line : edgemt::without_names(line);
+    std::string source_text = line;
+    if (a.format == edgemt::TextFormat::kPo) {  // its messages, not the catalog's keywords
+      auto po = edgemt::PoCatalog::parse(line);
+      if (!po) continue;
+      source_text.clear();
+      for (const std::string& u : po.value().units()) source_text += u + "\n";
+    }
+    const std::string judged = html ? source_text : edgemt::without_names(source_text);
     bool in_word = false, has_letter = false;
     for (char ch : judged) {
       const auto c = static_cast<unsigned char>(ch);

@@ -136,6 +136,19 @@ execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format p
 if(NOT rc EQUAL 0)
   fail("translate --format po failed (${rc}): ${err}")
 endif()
+if(err MATCHES "looks like")
+  fail("translate --format po judged the catalog's language wrongly: ${err}")
+endif()
+# A catalog of a few short English messages: its language is judged by its messages, not
+# by its msgid/msgstr keywords (which CLD2 once called Javanese).
+file(WRITE "${dir}/short.po" "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n"
+     "#: main.c:10\nmsgid \"Could not open file %s.\"\nmsgstr \"\"\n\n"
+     "msgid \"One file\"\nmsgid_plural \"%d files\"\nmsgstr[0] \"\"\nmsgstr[1] \"\"\n")
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format po
+                INPUT_FILE "${dir}/short.po" OUTPUT_VARIABLE short_po ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR err MATCHES "looks like")
+  fail("translate --format po on short.po (${rc}): ${err}")
+endif()
 file(READ "${po_out_file}" po)
 # No message is left empty (the header's msgstr and the multi-line one go on with a string).
 string(REGEX MATCHALL "\nmsgstr(\\[[0-9]+\\])? \"\"\n[^\"]" empty "${po}")
