@@ -20,6 +20,7 @@
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/subtitles.h"
+#include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
 
 namespace edgemt::server {
@@ -441,7 +442,8 @@ Expected<std::vector<std::vector<std::string>>> LibreTranslateApi::translate_wit
   auto run_job = [&](const std::vector<std::string>& qs, bool align, Run* run) -> Status {
     std::vector<std::string> texts, pieces;
     for (const std::string& q : qs) {
-      run->docs.push_back(segment_text(q));
+      // Soft hyphens and the other break hints go first, as in the Translator.
+      run->docs.push_back(segment_text(has_break_hints(q) ? without_break_hints(q) : q));
       if (splitter != nullptr) split_sentences(&run->docs.back(), *splitter);
       for (size_t i : run->docs.back().text) {
         pieces.push_back(run->docs.back().pieces[i]);

@@ -232,6 +232,41 @@ TEST(Api, HtmlLikeTheTranslator) {
   EXPECT_EQ(json::parse(r.body)["translatedText"].get<std::vector<std::string>>(), want.value());
 }
 
+// Soft hyphens (U+00AD, &shy;) and the other break hints inside words, and HTML's named
+// references, go as in the Translator: removed and decoded before translating, so the
+// server answers what the Translator gives for the text without them.
+TEST(Api, BreakHintsAndReferencesLikeTheTranslator) {
+  auto svc = make_service();
+  LibreTranslateApi api(*svc, {});
+  auto tr = Translator::create(kModel, {});
+  ASSERT_TRUE(tr.has_value());
+  const std::vector<std::string> plain = {
+      "Please restart your com\xC2\xADputer to com\xC2\xADplete the "
+      "instal\xC2\xADla\xE2\x81\xA0tion.",
+      kSentences[1]};
+  const std::vector<std::string> clean = {"Please restart your computer to complete the installation.",
+                                          kSentences[1]};
+  auto want = tr.value()->translate(clean);
+  ASSERT_TRUE(want.has_value());
+  HttpResponse r = post_json(api, {{"q", plain}, {"source", "en"}, {"target", "de"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["translatedText"].get<std::vector<std::string>>(), want.value());
+  TranslateOptions html;
+  html.format = TextFormat::kHtml;
+  const std::vector<std::string> docs = {
+      "<p>Please restart your com&shy;puter to complete the <b>instal&shy;lation</b> now.</p>",
+      "<p>The caf&eacute; &ndash; K&uuml;che &amp; more.</p>"};
+  auto want_html =
+      tr.value()->translate({"<p>Please restart your computer to complete the <b>installation</b> now.</p>",
+                             "<p>The caf\xC3\xA9 \xE2\x80\x93 K\xC3\xBC"
+                             "che &amp; more.</p>"},
+                            html);
+  ASSERT_TRUE(want_html.has_value());
+  r = post_json(api, {{"q", docs}, {"source", "en"}, {"target", "de"}, {"format", "html"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["translatedText"].get<std::vector<std::string>>(), want_html.value());
+}
+
 TEST(Api, TranslatesLikeTheTranslator) {
   auto svc = make_service();
   LibreTranslateApi api(*svc, {});
