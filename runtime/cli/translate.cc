@@ -31,6 +31,7 @@
 #include "runtime/text/pdf_text.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/subtitles.h"
+#include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
 
 namespace {
@@ -116,6 +117,16 @@ options:
                      found by pdftotext, from poppler-utils): each paragraph
                      translated, written as plain text, one paragraph a line with a
                      blank line between (the layout is not kept)
+  --encoding NAME    standard input is read in this character encoding and the
+                     translation written in it: utf-8 (the default), utf-16,
+                     utf-16le, utf-16be, utf-32..., windows-1252 (latin1, iso-8859-1),
+                     and where edgemt is built with ICU any encoding ICU knows
+                     (iso-8859-15, koi8-r, shift_jis, ...). Characters the encoding
+                     lacks are written as "?" (in HTML as &#N;), with a warning.
+                     Without it, input that begins with a UTF-16 or UTF-32 byte order
+                     mark (Windows' "Unicode" files) is read in that encoding and the
+                     translation written in it. jsonl output is UTF-8 whatever the
+                     input; not for office documents (their files say)
   --alignment-layer L
                      the decoder layer whose cross-attention aligns words (jsonl
                      alignments, HTML inline tags), heads averaged; default: the
@@ -214,6 +225,7 @@ struct Args {
   std::optional<uint64_t> seed;
   bool profile = false;
   bool stats = false;
+  std::optional<edgemt::TextEncoding> encoding;  // --encoding
   std::vector<std::string> texts;
 };
 
@@ -348,6 +360,18 @@ int parse_args(int argc, char** argv, Args* a) {
       }
       a->pdf = std::strcmp(argv[++i], "pdf") == 0;
       a->format = f->second;
+    } else if (arg == "--encoding") {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr,
+                     "translate: --encoding needs an encoding's name (utf-8, utf-16, windows-1252, ...)\n");
+        return 2;
+      }
+      auto e = edgemt::find_text_encoding(argv[++i]);
+      if (!e) {
+        std::fprintf(stderr, "translate: --encoding: %s\n", e.status().message().c_str());
+        return 2;
+      }
+      a->encoding = e.value();
     } else if (arg == "--alignment-layer") {
       if (!need_int(0, 64, &a->alignment_layer)) return 2;
     } else if (arg == "--n-best") {
@@ -429,6 +453,11 @@ int parse_args(int argc, char** argv, Args* a) {
         stderr,
         "translate: --format docx/pptx/xlsx/odt/odp/ods/epub writes a binary file: redirect standard output "
         "(> out.docx)\n");
+    return 2;
+  }
+  if (a->encoding && a->format == edgemt::TextFormat::kOffice) {
+    std::fprintf(stderr,
+                 "translate: --encoding is for text: an office document or e-book says its own encoding\n");
     return 2;
   }
   if (!a->glossary_path.empty() && a->ids) {
@@ -787,23 +816,23 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
 // Once per run: where an input line (or document) is not UTF-8 (a Latin-1 or Windows
 // file: "K\xFCche"), a warning on standard error names the line and the byte and says how
 // to convert it; its malformed bytes are translated as U+FFFD. Not for token ids, nor for
-// office documents and PDFs (binary files read whole), nor for an HTML page that declares
-// its encoding (translate_html reads it in that encoding).
+// office documents and PDFs (binary files read whole), nor for an HTML page that does not
+// declare UTF-8 (translate_html reads it in the encoding it declares, or as windows-1252).
 void warn_if_not_utf8(const Args& a, const Session& s, size_t count, size_t first_line, bool* warned) {
   if (*warned || a.ids || a.pdf || a.format == edgemt::TextFormat::kOffice) return;
   for (size_t i = 0; i < count; ++i) {
     const std::string& line = s.lines[i];
-    if (a.format == edgemt::TextFormat::kHtml) {
+    if (a.format == edgemt::TextFormat::kHtml) {  // read in the encoding it declares, or as windows-1252
       const std::string cs = edgemt::declared_html_charset(line);
-      if (!cs.empty() && cs != "utf-8" && cs != "utf8") continue;
+      if (cs != "utf-8" && cs != "utf8") continue;
     }
     for (size_t k = 0; k < line.size();) {
       const edgemt::Utf8Char ch = edgemt::decode_utf8(line, k);
       if (!ch.well_formed) {
         std::fprintf(stderr,
                      "translate: warning: %s %zu is not UTF-8 (byte 0x%02X at byte %zu): its malformed bytes "
-                     "are translated as U+FFFD; convert the input first, e.g. iconv -f WINDOWS-1252 -t UTF-8 "
-                     "(or the encoding it is in)\n",
+                     "are translated as U+FFFD; give its encoding, e.g. --encoding windows-1252 (or convert "
+                     "it: iconv -f WINDOWS-1252 -t UTF-8)\n",
                      a.texts.empty() ? (a.document() ? "document" : "input line") : "argument",
                      first_line + i + 1, static_cast<unsigned>(static_cast<unsigned char>(line[k])), k + 1);
         *warned = true;
@@ -814,6 +843,36 @@ void warn_if_not_utf8(const Args& a, const Session& s, size_t count, size_t firs
   }
 }
 
+// Standard output in another encoding than UTF-8 (--encoding, or the byte order mark
+// standard input began with); not jsonl (JSON is UTF-8), nor token ids.
+struct OutputEncoding {
+  std::optional<edgemt::TextEncoding> encoding;
+  edgemt::Unencodable unencodable = edgemt::Unencodable::kQuestionMark;
+  bool started = false;  // the byte order mark is written
+  bool warned = false;
+};
+OutputEncoding g_output;
+
+void put(std::string_view bytes) {
+  if (!g_output.encoding) {
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    return;
+  }
+  auto e = edgemt::encode_text(bytes, *g_output.encoding, g_output.unencodable, !g_output.started);
+  g_output.started = true;
+  if (!e) {  // not reached: --encoding opened it
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    return;
+  }
+  std::fwrite(e.value().bytes.data(), 1, e.value().bytes.size(), stdout);
+  if (e.value().unencodable > 0 && !g_output.warned) {
+    g_output.warned = true;
+    std::fprintf(stderr, "translate: warning: the translation has characters %s cannot hold: written as %s\n",
+                 g_output.encoding->name.c_str(),
+                 g_output.unencodable == edgemt::Unencodable::kReference ? "&#N;" : "\"?\"");
+  }
+}
+
 // Writes s.out. Line by line (not --format documents, which keep their bytes), output
 // line i ends with "\r\n" where input line i did (a Windows text file comes back as one).
 void write_out(const Session& s, size_t count, bool document) {
@@ -821,15 +880,15 @@ void write_out(const Session& s, size_t count, bool document) {
       !document && std::find(s.crlf.begin(), s.crlf.begin() + static_cast<std::ptrdiff_t>(count), 1) !=
                        s.crlf.begin() + static_cast<std::ptrdiff_t>(count);
   if (!any_crlf) {
-    std::fwrite(s.out.data(), 1, s.out.size(), stdout);
+    put(s.out);
     return;
   }
   size_t begin = 0;
   for (size_t i = 0; begin < s.out.size(); ++i) {
     size_t nl = s.out.find('\n', begin);
     if (nl == std::string::npos) nl = s.out.size();
-    std::fwrite(s.out.data() + begin, 1, nl - begin, stdout);
-    if (nl < s.out.size()) std::fputs(i < count && s.crlf[i] ? "\r\n" : "\n", stdout);
+    put(std::string_view(s.out).substr(begin, nl - begin));
+    if (nl < s.out.size()) put(i < count && s.crlf[i] ? "\r\n" : "\n");
     begin = nl + 1;
   }
 }
@@ -1024,6 +1083,47 @@ int main(int argc, char** argv) {
     reverse_paths.push_back(path);
   }
 
+  // Standard input in another encoding (--encoding, or a UTF-16/UTF-32 byte order mark):
+  // decoded whole, and the translation written back in it.
+  std::istream* in = &std::cin;
+  std::istringstream decoded_in;
+  if (a.texts.empty() && !a.pdf && a.format != edgemt::TextFormat::kOffice) {
+    const int first = std::cin.peek();
+    const bool other = a.encoding && !a.encoding->is_utf8();
+    if (other || first == 0xFF || first == 0xFE || first == 0x00) {
+      const std::string bytes((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+      std::optional<edgemt::TextEncoding> e = a.encoding;
+      if (!other) {
+        e = edgemt::encoding_from_bom(bytes);
+        if (e && e->is_utf8()) e.reset();
+      }
+      if (e) {
+        auto d = edgemt::decode_text(bytes, *e);
+        if (!d) {
+          std::fprintf(stderr, "translate: %s\n", d.status().message().c_str());
+          return 1;
+        }
+        if (d.value().malformed > 0)
+          std::fprintf(
+              stderr,
+              "translate: warning: standard input is not all %s: %zu byte sequence%s (the first at byte "
+              "%zu) %s translated as U+FFFD\n",
+              e->name.c_str(), d.value().malformed, d.value().malformed == 1 ? "" : "s",
+              d.value().first_malformed + 1, d.value().malformed == 1 ? "is" : "are");
+        e->bom = e->bom || d.value().bom;
+        a.encoding = e;
+        decoded_in.str(std::move(d.value().utf8));
+      } else {
+        decoded_in.str(bytes);
+      }
+      in = &decoded_in;
+    }
+  }
+  if (a.encoding && !a.encoding->is_utf8() && !a.jsonl && !a.ids && !a.score) {
+    g_output.encoding = a.encoding;
+    if (a.format == edgemt::TextFormat::kHtml) g_output.unencodable = edgemt::Unencodable::kReference;
+  }
+
   bool ok = true;
   Counters c;
   if (!a.texts.empty()) {
@@ -1043,11 +1143,12 @@ int main(int argc, char** argv) {
   } else if (a.document()) {
     // One document: all of standard input.
     Session s(1);
-    s.lines[0].assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    s.lines[0].assign(std::istreambuf_iterator<char>(*in), std::istreambuf_iterator<char>());
     ok = process(chain, a, s, 1, &c);
   } else {
     // Interactive input is translated line by line; piped input in batches.
-    ok = process_lines(chain, a, std::cin, isatty(STDIN_FILENO) ? 1 : static_cast<size_t>(a.batch) * 4, &c);
+    ok = process_lines(chain, a, *in,
+                       isatty(STDIN_FILENO) && in == &std::cin ? 1 : static_cast<size_t>(a.batch) * 4, &c);
   }
   for (size_t k = 0; a.profile && k < chain.size(); ++k) {
     std::fprintf(stderr, "\nper-op profile%s%s (isa %s, %d thread%s):\n%s", chain.size() > 1 ? " of " : "",

@@ -20,6 +20,7 @@
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/subtitles.h"
+#include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
 
@@ -684,12 +685,14 @@ std::string safe_file_name(const std::string& name) {
   return out.empty() ? "file" : out;
 }
 
-std::string content_type_of(const std::string& ext) {
-  if (ext == ".html" || ext == ".htm") return "text/html; charset=utf-8";
-  if (ext == ".md") return "text/markdown; charset=utf-8";
-  if (ext == ".srt") return "application/x-subrip; charset=utf-8";
-  if (ext == ".vtt") return "text/vtt; charset=utf-8";
-  if (ext == ".po") return "text/x-gettext-translation; charset=utf-8";
+// A text file's type names its encoding (`charset`, "utf-8" where empty).
+std::string content_type_of(const std::string& ext, std::string charset) {
+  if (charset.empty()) charset = "utf-8";
+  if (ext == ".html" || ext == ".htm") return "text/html; charset=" + charset;
+  if (ext == ".md") return "text/markdown; charset=" + charset;
+  if (ext == ".srt") return "application/x-subrip; charset=" + charset;
+  if (ext == ".vtt") return "text/vtt; charset=" + charset;
+  if (ext == ".po") return "text/x-gettext-translation; charset=" + charset;
   if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
   if (ext == ".xlsx") return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -697,7 +700,7 @@ std::string content_type_of(const std::string& ext) {
   if (ext == ".ods") return "application/vnd.oasis.opendocument.spreadsheet";
   if (ext == ".odp") return "application/vnd.oasis.opendocument.presentation";
   if (ext == ".epub") return "application/epub+zip";
-  return "text/plain; charset=utf-8";
+  return "text/plain; charset=" + charset;
 }
 
 std::string new_file_id() {
@@ -730,6 +733,31 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     return error(400,
                  "Invalid request: file type '" + ext.substr(0, 16) + "' is not supported (" + list + ")");
   }
+
+  // A text file in another encoding than UTF-8 (a UTF-16 file from Windows' Notepad, a
+  // Latin-1 file: guess_text_encoding) is read in it, and its translation written back
+  // in it; in UTF-8 (with a byte order mark, so that editors know) where the translation
+  // has characters it cannot hold. An HTML page: as translate_html reads it (the encoding
+  // it declares, or windows-1252), written back in that encoding.
+  const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po";
+  std::optional<TextEncoding> file_encoding;
+  std::string decoded;
+  std::string charset;  // of the translated file
+  if (text_file) {
+    const TextEncoding e = guess_text_encoding(file->content);
+    if (!e.is_utf8() || e.bom) {  // a UTF-8 byte order mark: left out, and written back
+      auto d = decode_text(file->content, e);
+      if (!d) return error(400, "Invalid request: " + d.status().message());
+      decoded = std::move(d.value().utf8);
+      file_encoding = e;
+    }
+  } else if (ext == ".html" || ext == ".htm") {
+    std::string ignored;
+    auto how = read_html_bytes(file->content, &ignored);
+    if (!how) return error(400, "Invalid request: " + how.status().message());
+    if (how.value().kind == HtmlBytes::kConverted) charset = how.value().encoding.name;
+  }
+  const std::string& content = file_encoding ? decoded : file->content;
 
   // The units to translate and how to put the file together again, as `translate --format`.
   std::vector<std::string> units;
@@ -769,23 +797,23 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     html = true;
     render = [](const std::vector<std::string>& t) { return t.empty() ? std::string() : t[0]; };
   } else if (ext == ".srt" || ext == ".vtt") {
-    subtitles = SubtitleDocument::parse(file->content);
+    subtitles = SubtitleDocument::parse(content);
     units = subtitles->units();
     html = true;
     render = [&](const std::vector<std::string>& t) { return subtitles->render(t); };
   } else if (ext == ".md") {
-    markdown = MarkdownDocument::parse(file->content);
+    markdown = MarkdownDocument::parse(content);
     units = markdown->units();
     html = true;
     render = [&](const std::vector<std::string>& t) { return markdown->render(t); };
   } else if (ext == ".po") {
-    auto c = PoCatalog::parse(file->content);
+    auto c = PoCatalog::parse(content);
     if (!c) return error(400, "Invalid request: " + c.status().message());
     po = std::move(c.value());
     units = po->units();
     render = [&](const std::vector<std::string>& t) { return po->render(t); };
   } else {
-    wrapped = WrappedText::parse(file->content);
+    wrapped = WrappedText::parse(content);
     units = wrapped->units();
     render = [&](const std::vector<std::string>& t) { return wrapped->render(t); };
   }
@@ -830,7 +858,16 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
       best[i] = t.value()[i].empty() ? std::string() : t.value()[i][0];
     source = service_.models()[static_cast<size_t>(model)].target;
   }
-  StoredFile stored{safe_file_name(file->filename), render(best), {}, 0};
+  StoredFile stored{safe_file_name(file->filename), render(best), {}, 0, charset};
+  if (file_encoding) {
+    auto e = encode_text(stored.content, *file_encoding);
+    if (e && e.value().unencodable == 0) {
+      stored.content = std::move(e.value().bytes);
+      stored.charset = file_encoding->name == "utf-16" ? "utf-16le" : file_encoding->name;
+    } else {
+      stored.content.insert(0, "\xEF\xBB\xBF");
+    }
+  }
   if (ext == ".pdf") {  // a PDF comes back as its translated text
     std::string& n = stored.filename;
     const bool ends_in_ext =
@@ -880,7 +917,7 @@ HttpResponse LibreTranslateApi::download_file(const HttpRequest& req) const {
     return error(404, "Not found: the file is unknown or has expired");
   HttpResponse r;
   r.body = it->second.content;
-  r.content_type = content_type_of(extension_of(it->second.filename));
+  r.content_type = content_type_of(extension_of(it->second.filename), it->second.charset);
   r.filename = it->second.filename;
   return r;
 }

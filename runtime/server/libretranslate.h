@@ -102,7 +102,8 @@ class LibreTranslateApi {
   struct StoredFile {
     std::string filename, content;
     std::chrono::steady_clock::time_point expires;
-    uint64_t order = 0;  // stored n-th
+    uint64_t order = 0;     // stored n-th
+    std::string charset{};  // of a text file's content: "utf-8", or the encoding it came in
   };
   mutable std::mutex files_mu_;
   mutable std::map<std::string, StoredFile> files_;  // by id

@@ -6,11 +6,8 @@
 #include <span>
 #include <string>
 
+#include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
-
-#if EDGEMT_HAVE_ICU
-#include <unicode/ucnv.h>
-#endif
 
 namespace edgemt {
 namespace {
@@ -198,13 +195,6 @@ size_t count_chars(std::string_view s) { return count_utf8_chars(s); }
 
 namespace {
 
-// Windows-1252's bytes 0x80-0x9F (the rest is Latin-1); the five it leaves undefined are
-// the C1 controls of their value, as HTML's decoder reads them.
-constexpr uint16_t kWindows1252[32] = {0x20AC, 0x81,   0x201A, 0x192,  0x201E, 0x2026, 0x2020, 0x2021,
-                                       0x2C6,  0x2030, 0x160,  0x2039, 0x152,  0x8D,   0x17D,  0x8F,
-                                       0x90,   0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-                                       0x2DC,  0x2122, 0x161,  0x203A, 0x153,  0x9D,   0x17E,  0x178};
-
 struct NamedReference {
   std::string_view name;   // without '&' and ';'
   uint32_t first, second;  // second: 0 where the name stands for one code point
@@ -227,7 +217,7 @@ const NamedReference* find_named(std::string_view name) {
 // apostrophe), NUL, surrogates and values past U+10FFFF as U+FFFD.
 uint32_t numeric_reference(uint32_t cp) {
   if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0xFFFD;
-  if (cp >= 0x80 && cp <= 0x9F) return kWindows1252[cp - 0x80];
+  if (cp >= 0x80 && cp <= 0x9F) return windows1252_code_point(static_cast<unsigned char>(cp));
   return cp;
 }
 
@@ -340,23 +330,6 @@ bool is_utf8_label(std::string_view l) {
          l == "unicodefffe";
 }
 
-bool is_windows1252_label(std::string_view l) {
-  static constexpr std::string_view kLabels[] = {
-      "ansi_x3.4-1968", "ascii",        "cp1252",   "cp819",      "csisolatin1",     "ibm819", "iso-8859-1",
-      "iso-ir-100",     "iso8859-1",    "iso88591", "iso_8859-1", "iso_8859-1:1987", "l1",     "latin1",
-      "us-ascii",       "windows-1252", "x-cp1252"};
-  return std::find(std::begin(kLabels), std::end(kLabels), l) != std::end(kLabels);
-}
-
-bool is_utf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    const Utf8Char c = decode_utf8(s, i);
-    if (!c.well_formed) return false;
-    i += c.length;
-  }
-  return true;
-}
-
 bool is_ascii(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
@@ -379,30 +352,10 @@ std::string encode_chars(std::string_view utf8, Fits fits, Put put) {
   return out;
 }
 
-int windows1252_byte(uint32_t cp) {  // -1: not in windows-1252
-  if (cp < 0x80 || (cp >= 0xA0 && cp <= 0xFF)) return static_cast<int>(cp);
-  for (int b = 0; b < 32; ++b)
-    if (kWindows1252[b] == cp) return 0x80 + b;
-  return -1;
-}
-
-#if EDGEMT_HAVE_ICU
-// ICU's converter for a label, or an error naming it.
-Expected<UConverter*> open_converter(const std::string& charset) {
-  UErrorCode err = U_ZERO_ERROR;
-  UConverter* c = ucnv_open(charset.c_str(), &err);
-  if (U_FAILURE(err) || c == nullptr)
-    return invalid_argument("the document declares the character encoding '" + charset +
-                            "', which edgemt does not know: convert it to UTF-8 first (iconv -t UTF-8) and "
-                            "declare <meta charset=\"utf-8\">");
-  return c;
-}
-#endif
-
 }  // namespace
 
 std::string declared_html_charset(std::string_view html) {
-  if (html.starts_with("\xEF\xBB\xBF")) return "utf-8";
+  if (auto bom = encoding_from_bom(html)) return bom->name;
   const std::string head = lower(html.substr(0, 1024));
   if (head.starts_with("<?xml")) {
     const size_t e = head.find("?>");
@@ -426,49 +379,51 @@ std::string declared_html_charset(std::string_view html) {
 
 Expected<HtmlBytes> read_html_bytes(std::string_view html, std::string* utf8) {
   HtmlBytes how;
+  // A byte order mark of UTF-16 or UTF-32 decides, whatever the page declares (browsers
+  // read it so): Windows' "Unicode" files.
+  if (auto bom = encoding_from_bom(html); bom && !bom->is_utf8()) {
+    how.kind = HtmlBytes::kConverted;
+    how.charset = bom->name;
+    how.encoding = *bom;
+    auto d = decode_text(html, how.encoding);
+    if (!d) return d.status();
+    *utf8 = std::move(d.value().utf8);
+    return how;
+  }
   how.charset = declared_html_charset(html);
-  if (how.charset.empty() || is_utf8_label(how.charset) || is_utf8(html)) {
+  if (is_valid_utf8(html) || is_utf8_label(how.charset)) {
     how.kind = how.charset.empty() || is_utf8_label(how.charset) || !is_ascii(html) ? HtmlBytes::kAsIs
                                                                                     : HtmlBytes::kAscii;
     return how;
   }
   how.kind = HtmlBytes::kConverted;
-  if (is_windows1252_label(how.charset)) {
-    utf8->clear();
-    utf8->reserve(html.size() + html.size() / 8);
-    for (char ch : html) {
-      const auto b = static_cast<unsigned char>(ch);
-      append_utf8(b >= 0x80 && b <= 0x9F ? kWindows1252[b - 0x80] : b, utf8);
-    }
-    return how;
-  }
+  if (how.charset.empty()) {
+    // Nothing declared and the bytes are not UTF-8: a legacy page, read as windows-1252
+    // as browsers read one (each of its bytes is a character: nothing is lost).
+    how.encoding = guess_text_encoding(html);
+  } else {
+    auto e = find_text_encoding(how.charset);
+    if (!e)
+      return invalid_argument("the document declares the character encoding '" + how.charset +
 #if EDGEMT_HAVE_ICU
-  auto c = open_converter(how.charset);
-  if (!c) return c.status();
-  UErrorCode err = U_ZERO_ERROR;
-  ucnv_setToUCallBack(c.value(), UCNV_TO_U_CALLBACK_STOP, nullptr, nullptr, nullptr, &err);
-  std::u16string u(html.size() * 2 + 16, u'\0');
-  const int32_t n = ucnv_toUChars(c.value(), u.data(), static_cast<int32_t>(u.size()), html.data(),
-                                  static_cast<int32_t>(html.size()), &err);
-  ucnv_close(c.value());
-  if (U_FAILURE(err))
+                              "', which edgemt does not know: convert it to UTF-8 first (iconv -t UTF-8) and "
+                              "declare <meta charset=\"utf-8\">"
+#else
+                              "', which this build of edgemt (without ICU) does not read: convert it to "
+                              "UTF-8 "
+                              "first (iconv -f " +
+                              how.charset + " -t UTF-8) and declare <meta charset=\"utf-8\">"
+#endif
+      );
+    how.encoding = e.value();
+  }
+  auto d = decode_text(html, how.encoding);
+  if (!d) return d.status();
+  if (d.value().malformed > 0)
     return invalid_argument("the document declares the character encoding '" + how.charset +
                             "' but its bytes are not in it: convert it to UTF-8 first (iconv -t UTF-8)");
-  u.resize(static_cast<size_t>(n));
-  utf8->clear();
-  for (size_t i = 0; i < u.size(); ++i) {
-    uint32_t cp = u[i];
-    if (cp >= 0xD800 && cp <= 0xDBFF && i + 1 < u.size() && u[i + 1] >= 0xDC00 && u[i + 1] <= 0xDFFF)
-      cp = 0x10000 + ((cp - 0xD800) << 10) + (u[++i] - 0xDC00);
-    append_utf8(cp, utf8);
-  }
+  *utf8 = std::move(d.value().utf8);
   return how;
-#else
-  return invalid_argument("the document declares the character encoding '" + how.charset +
-                          "', which this build of edgemt (without ICU) does not read: convert it to UTF-8 "
-                          "first (iconv -f " +
-                          how.charset + " -t UTF-8) and declare <meta charset=\"utf-8\">");
-#endif
 }
 
 std::string write_html_bytes(std::string_view utf8, const HtmlBytes& how) {
@@ -477,44 +432,10 @@ std::string write_html_bytes(std::string_view utf8, const HtmlBytes& how) {
     return encode_chars(
         utf8, [](uint32_t cp) { return cp < 0x80; },
         [](uint32_t cp, std::string* out) { out->push_back(static_cast<char>(cp)); });
-  if (is_windows1252_label(how.charset))
-    return encode_chars(
-        utf8, [](uint32_t cp) { return windows1252_byte(cp) >= 0; },
-        [](uint32_t cp, std::string* out) { out->push_back(static_cast<char>(windows1252_byte(cp))); });
-#if EDGEMT_HAVE_ICU
-  // read_html_bytes opened this converter already; ICU writes what the encoding cannot
-  // hold as &#N; (its XML decimal escape).
-  auto c = open_converter(how.charset);
-  if (!c)
-    return encode_chars(
-        utf8, [](uint32_t cp) { return cp < 0x80; },
-        [](uint32_t cp, std::string* out) { out->push_back(static_cast<char>(cp)); });
-  UErrorCode err = U_ZERO_ERROR;
-  ucnv_setFromUCallBack(c.value(), UCNV_FROM_U_CALLBACK_ESCAPE, UCNV_ESCAPE_XML_DEC, nullptr, nullptr, &err);
-  std::u16string u;
-  u.reserve(utf8.size());
-  for (size_t i = 0; i < utf8.size();) {
-    const Utf8Char ch = decode_utf8(utf8, i);
-    i += ch.length;
-    if (ch.code_point >= 0x10000) {
-      u.push_back(static_cast<char16_t>(0xD800 + ((ch.code_point - 0x10000) >> 10)));
-      u.push_back(static_cast<char16_t>(0xDC00 + ((ch.code_point - 0x10000) & 0x3FF)));
-    } else {
-      u.push_back(static_cast<char16_t>(ch.code_point));
-    }
-  }
-  std::string out(u.size() * 12 + 16, '\0');  // an escape is at most "&#1114111;"
-  const int32_t n = ucnv_fromUChars(c.value(), out.data(), static_cast<int32_t>(out.size()), u.data(),
-                                    static_cast<int32_t>(u.size()), &err);
-  ucnv_close(c.value());
-  if (U_FAILURE(err)) return std::string(utf8);
-  out.resize(static_cast<size_t>(n));
-  return out;
-#else
-  return std::string(utf8);  // not reached: read_html_bytes refused the document
-#endif
+  // What the encoding cannot hold as &#N; (right whatever the page is read as).
+  auto e = encode_text(utf8, how.encoding, Unencodable::kReference);
+  return e ? std::move(e.value().bytes) : std::string(utf8);  // read_html_bytes opened it already
 }
-
 std::string escape_html(std::string_view s) {
   std::string out;
   out.reserve(s.size());

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/text/sentence_splitter.h"
+#include "runtime/text/text_encoding.h"
 
 namespace edgemt {
 
@@ -138,25 +139,30 @@ std::string escape_html(std::string_view s);
 // The character encoding an HTML document declares: a byte order mark, else (in its first
 // 1024 bytes, as a browser's prescan reads them) <meta charset>, <meta http-equiv=
 // "content-type" content="...; charset=...">, or an XML declaration's encoding; lower
-// case, "utf-8" for a UTF-8 byte order mark, "" where it declares none.
+// case; for a byte order mark its encoding ("utf-8", "utf-16le", ...); "" where it
+// declares none.
 std::string declared_html_charset(std::string_view html);
 
 // How translate_html reads an HTML document's bytes and writes its translation back
 // (read_html_bytes, write_html_bytes). Text from JSON, Python or C strings is already
-// Unicode, whatever its <meta charset> says, so a document is converted only where it
-// declares another encoding than UTF-8 and its bytes are not UTF-8:
-//   kAsIs      UTF-8 (or nothing declared): read and written as they are;
+// Unicode, whatever its <meta charset> says, so a document is converted only where its
+// bytes are not UTF-8 (and it does not declare UTF-8), or begin with a byte order mark of
+// UTF-16 or UTF-32:
+//   kAsIs      UTF-8: read and written as they are;
 //   kAscii     declares another encoding, all its bytes ASCII (a page of entities):
 //              read as it is, and every non-ASCII character of the translation written
 //              as a numeric character reference (&#252;), right in any encoding;
-//   kConverted declares another encoding and its bytes are not UTF-8: decoded from it
-//              (windows-1252 and its labels iso-8859-1, latin1, us-ascii ... always;
-//              any other encoding ICU knows where edgemt is built with ICU) and the
-//              translation encoded back into it, characters it cannot hold as numeric
-//              character references.
+//   kConverted decoded from its encoding (runtime/text/text_encoding.h): the one a
+//              UTF-16/UTF-32 byte order mark names, else the one it declares
+//              (windows-1252 and its labels iso-8859-1, latin1, us-ascii ... always; any
+//              other encoding ICU knows where edgemt is built with ICU), else, declaring
+//              none, windows-1252 (as browsers read a legacy page); the translation is
+//              encoded back into it, characters it cannot hold as numeric character
+//              references.
 struct HtmlBytes {
   enum Kind { kAsIs, kAscii, kConverted } kind = kAsIs;
-  std::string charset;  // as declared
+  std::string charset;    // as declared (or as the byte order mark names it)
+  TextEncoding encoding;  // kConverted: the one it is read and written in
 };
 // Errors (kInvalidArgument): an encoding it cannot read, or bytes that are not in it.
 // *utf8: the document in UTF-8 for kConverted (else untouched).

@@ -2,14 +2,15 @@
 # malformed bytes as U+FFFD), with one warning on standard error that names the first such
 # line and byte and says how to convert the file; UTF-8 input gets no warning. An HTML
 # page that declares Latin-1 and is in it: no warning, its translation written back in
-# Latin-1 (a kept attribute's byte 0xE9 as it was, no UTF-8 and no U+FFFD in it).
+# Latin-1 (a kept attribute's byte 0xE9 as it was, no UTF-8 and no U+FFFD in it); see
+# below for --encoding and UTF-16.
 #   cmake -DTRANSLATE=... -DMODEL=... [-DEMULATOR=...] -P encoding.cmake
 set(dir "${CMAKE_CURRENT_BINARY_DIR}/encoding")
 file(MAKE_DIRECTORY "${dir}")
 string(ASCII 252 u_umlaut)
 string(ASCII 233 e_acute)
 file(WRITE "${dir}/latin1.txt" "The file could not be opened.\nThe K${u_umlaut}che is open.\nThe caf${e_acute} is closed.\n")
-file(WRITE "${dir}/utf8.txt" "The file could not be opened.\nThe caf\u00e9 is closed.\n")
+file(WRITE "${dir}/utf8.txt" "The file could not be opened.\nThe café is closed.\n")
 file(WRITE "${dir}/latin1.html"
      "<html><head><meta charset=\"iso-8859-1\"></head><body><p title=\"caf${e_acute}\">The kitchen is open. "
      "The caf${e_acute} is closed.</p></body></html>\n")
@@ -29,7 +30,7 @@ list(LENGTH warnings w)
 if(NOT w EQUAL 1)
   message(FATAL_ERROR "latin1.txt: expected one warning, got ${w}:\n${err}")
 endif()
-foreach(part "input line 2 is not UTF-8" "byte 0xFC at byte 6" "iconv")
+foreach(part "input line 2 is not UTF-8" "byte 0xFC at byte 6" "--encoding windows-1252")
   string(FIND "${err}" "${part}" at)
   if(at LESS 0)
     message(FATAL_ERROR "latin1.txt: the warning lacks '${part}':\n${err}")
@@ -59,4 +60,58 @@ string(REGEX MATCH "^(..)*c3" has_c3 "${hex}")
 string(REGEX MATCH "^(..)*efbfbd" has_fffd "${hex}")
 if(has_c3 OR has_fffd)
   message(FATAL_ERROR "latin1.html: the output holds UTF-8 or U+FFFD: ${hex}")
+endif()
+
+# --encoding: the Latin-1 file read as Latin-1 (no warning) and its translation written in
+# it: the UTF-8 file's translation, converted by iconv. A UTF-16 file with a byte order
+# mark (Windows' "Unicode"): read by its mark and translated into UTF-16 with one, the
+# same text. An unknown encoding: a clear error.
+find_program(ICONV iconv)
+if(ICONV)
+  execute_process(COMMAND "${ICONV}" -f ISO-8859-1 -t UTF-8 INPUT_FILE "${dir}/latin1.txt"
+                  OUTPUT_FILE "${dir}/latin1.utf8.txt" RESULT_VARIABLE rc)
+  execute_process(COMMAND "${ICONV}" -f UTF-8 -t UTF-16 INPUT_FILE "${dir}/latin1.utf8.txt"
+                  OUTPUT_FILE "${dir}/utf16.txt" RESULT_VARIABLE rc16)
+  if(NOT rc EQUAL 0 OR NOT rc16 EQUAL 0)
+    message(FATAL_ERROR "iconv failed: ${rc} ${rc16}")
+  endif()
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" INPUT_FILE "${dir}/latin1.utf8.txt"
+                  OUTPUT_FILE "${dir}/want.utf8.txt" ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "latin1.utf8.txt: exit ${rc}: ${err}")
+  endif()
+  execute_process(COMMAND "${ICONV}" -f UTF-8 -t WINDOWS-1252 INPUT_FILE "${dir}/want.utf8.txt"
+                  OUTPUT_FILE "${dir}/want.latin1.txt" RESULT_VARIABLE rc)
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --encoding latin1
+                  INPUT_FILE "${dir}/latin1.txt" OUTPUT_FILE "${dir}/got.latin1.txt" ERROR_VARIABLE err
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    message(FATAL_ERROR "--encoding latin1: exit ${rc}, standard error:\n${err}")
+  endif()
+  file(READ "${dir}/want.latin1.txt" want HEX)
+  file(READ "${dir}/got.latin1.txt" got HEX)
+  if(NOT got STREQUAL want OR got STREQUAL "")
+    message(FATAL_ERROR "--encoding latin1: got ${got}, want ${want}")
+  endif()
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" INPUT_FILE "${dir}/utf16.txt"
+                  OUTPUT_FILE "${dir}/got.utf16.txt" ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    message(FATAL_ERROR "utf16.txt: exit ${rc}, standard error:\n${err}")
+  endif()
+  file(READ "${dir}/got.utf16.txt" got HEX)
+  if(NOT got MATCHES "^fffe")
+    message(FATAL_ERROR "utf16.txt: the translation is not UTF-16 with a byte order mark: ${got}")
+  endif()
+  execute_process(COMMAND "${ICONV}" -f UTF-16 -t UTF-8 INPUT_FILE "${dir}/got.utf16.txt"
+                  OUTPUT_FILE "${dir}/got.utf16.utf8.txt" RESULT_VARIABLE rc)
+  file(READ "${dir}/want.utf8.txt" want)
+  file(READ "${dir}/got.utf16.utf8.txt" got)
+  if(NOT rc EQUAL 0 OR NOT got STREQUAL want)
+    message(FATAL_ERROR "utf16.txt: translated as\n${got}\nnot as the UTF-8 file:\n${want}")
+  endif()
+endif()
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --encoding x-no-such "Hello"
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "x-no-such")
+  message(FATAL_ERROR "--encoding x-no-such: exit ${rc}: ${err}")
 endif()

@@ -19,6 +19,7 @@
 #include "runtime/text/language_id.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/pdf_text.h"
+#include "runtime/text/text_encoding.h"
 
 namespace edgemt::server {
 namespace {
@@ -620,6 +621,52 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   EXPECT_EQ(no_files.handle(file_request("a.txt", "Hello.")).status, 501);
   get.path = "/frontend/settings";
   EXPECT_EQ(json::parse(no_files.handle(get).body)["filesTranslation"], false);
+}
+
+// A text file in another encoding than UTF-8 comes back in it, its type saying so: a
+// Latin-1 file (no U+FFFD for its bytes), a UTF-16 file with a byte order mark (Windows'
+// Notepad), a UTF-8 file with one (kept), an HTML page that declares nothing.
+TEST(Api, TextFilesComeBackInTheirEncoding) {
+  auto svc = make_service();
+  LibreTranslateApi api(*svc, {});
+  auto tr = Translator::create(kModel, {});
+  ASSERT_TRUE(tr.has_value());
+  const std::string utf8 =
+      "The kitchen is open.\n\nThe caf\xC3\xA9 is closed. Gr\xC3\xBC\xC3\x9F"
+      "e!\n";
+  const TextEncoding latin1 = find_text_encoding("latin1").value();
+  const TextEncoding utf16 = find_text_encoding("utf-16").value();
+  const TextEncoding utf8_bom{TextEncoding::kUtf8, "utf-8", true};
+  struct Case {
+    std::string name;
+    TextEncoding encoding;
+    TextFormat format;
+    std::string charset;
+  };
+  for (const Case& c : {Case{"latin1.txt", latin1, TextFormat::kWrapped, "windows-1252"},
+                        Case{"notepad.txt", utf16, TextFormat::kWrapped, "utf-16le"},
+                        Case{"bom.md", utf8_bom, TextFormat::kMarkdown, "utf-8"},
+                        Case{"page.html", latin1, TextFormat::kHtml, "windows-1252"}}) {
+    const std::string text = c.format == TextFormat::kHtml ? "<p>" + utf8 + "</p>" : utf8;
+    const std::string bytes = encode_text(text, c.encoding).value().bytes;
+    ASSERT_NE(bytes, text) << c.name;
+    const HttpResponse r = api.handle(file_request(c.name, bytes));
+    ASSERT_EQ(r.status, 200) << c.name << ": " << r.body;
+    HttpRequest get;
+    get.method = "GET";
+    get.path = json::parse(r.body)["translatedFileUrl"].get<std::string>().substr(
+        std::string("http://localhost:5000").size());
+    const HttpResponse d = api.handle(get);
+    ASSERT_EQ(d.status, 200) << d.body;
+    TranslateOptions o;
+    o.format = c.format;
+    auto want = tr.value()->translate({text}, o);
+    ASSERT_TRUE(want.has_value());
+    EXPECT_EQ(d.body, encode_text(want.value()[0], c.encoding).value().bytes) << c.name;
+    EXPECT_NE(d.content_type.find("charset=" + c.charset), std::string::npos)
+        << c.name << ": " << d.content_type;
+    EXPECT_EQ(decode_text(d.body, c.encoding).value().utf8.find("\xEF\xBF\xBD"), std::string::npos) << c.name;
+  }
 }
 
 #ifdef EDGEMT_HAVE_PDFTOTEXT
