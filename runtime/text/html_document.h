@@ -16,8 +16,9 @@
 
 namespace edgemt {
 
-// A run of whitespace with a line break is one space in HTML: it does not end a
-// sentence there. Break hints (&shy;, U+2060, U+FEFF: runtime/text/utf8.h) go.
+// A run of whitespace with a line break or a tab is one space in HTML: it does not end a
+// sentence there (the sentence splitter ends sentences at both). Break hints (&shy;, U+2060, U+FEFF:
+// runtime/text/utf8.h) go.
 inline std::string flatten_html_space(std::string_view text) {
   const std::string visible = has_break_hints(text) ? without_break_hints(text) : std::string();
   const std::string_view node = visible.empty() ? text : std::string_view(visible);
@@ -26,7 +27,10 @@ inline std::string flatten_html_space(std::string_view text) {
   for (size_t b = 0; b < node.size();) {
     size_t e = b;
     bool newline = false;
-    while (e < node.size() && std::isspace(static_cast<unsigned char>(node[e]))) newline |= node[e++] == '\n';
+    while (e < node.size() && std::isspace(static_cast<unsigned char>(node[e]))) {
+      newline |= node[e] == '\n' || node[e] == '\t';
+      ++e;
+    }
     if (e == b) {
       flat.push_back(node[b++]);
     } else {

@@ -274,7 +274,9 @@ void SentenceSplitter::split(std::string_view text, std::vector<TextSpan>* out) 
   std::vector<TextSpan> pieces, guarded;
   size_t line_start = 0;
   while (line_start <= text.size()) {
-    size_t line_end = text.find_first_of("\r\n", line_start);
+    // A line break ends a sentence, and so does a tab: it separates columns (a
+    // spreadsheet's cells pasted as text, TSV, "Name:<TAB>value"), each translated alone.
+    size_t line_end = text.find_first_of("\r\n\t", line_start);
     if (line_end == std::string_view::npos) line_end = text.size();
     if (line_end > line_start) {
       pieces.clear();

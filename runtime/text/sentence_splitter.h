@@ -11,7 +11,8 @@
 //          brackets, before whitespace and a word that does not start in lower case, unless
 //          the word before the period is an initial, a number (German ordinals) or a known
 //          abbreviation.
-// Both treat a line break as the end of a sentence, never return a sentence that starts
+// Both treat a line break as the end of a sentence, and a tab (a column separator: cells
+// pasted from a spreadsheet, TSV), never return a sentence that starts
 // or ends with whitespace, and cover every non-whitespace byte of the text exactly once.
 // An instance is not thread-safe (ICU's iterator keeps state); use one per translator.
 #pragma once

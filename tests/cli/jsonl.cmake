@@ -2,7 +2,8 @@
 # {"translation": ""}); each translation is the one plain text output gives (split into
 # sentences the same way); the n-best list holds the beam's hypotheses best first (scores
 # not increasing), its first entry is the translation; confidences are in (0, 1]; each
-# line has its sentences (two on the last line), each with its source, translation and
+# line has its sentences (two on the third, where a tab separates cells, and two on the
+# last), each with its source, translation and
 # words, and the line's words are its sentences' words. Each sentence's words name the
 # source word they are aligned to (an index into its source_words, which are the
 # sentence's words), and its "alignment" lists those pairs as Moses' "source-target".
@@ -55,7 +56,7 @@ foreach(i RANGE 3)
     message(FATAL_ERROR "line ${i}: n-best 0 '${first}' is not the translation '${translation}'")
   endif()
   string(JSON nsent LENGTH "${line}" sentences)
-  if(i EQUAL 3)
+  if(i GREATER_EQUAL 2)
     set(want_sentences 2)
   else()
     set(want_sentences 1)
@@ -127,7 +128,8 @@ foreach(i RANGE 3)
   if(NOT line_words STREQUAL sentence_words)
     message(FATAL_ERROR "line ${i}: the line's words (${line_words}) are not its sentences' (${sentence_words})")
   endif()
-  if(NOT joined STREQUAL translation)
+  string(REGEX REPLACE "[ \t]+" " " flat_translation "${translation}")  # the gaps as the line's: a tab
+  if(NOT joined STREQUAL flat_translation)
     message(FATAL_ERROR "line ${i}: sentences give '${joined}', the line '${translation}'")
   endif()
   set(previous "")

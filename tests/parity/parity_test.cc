@@ -584,6 +584,41 @@ TEST_P(Parity, BreakHintsInsideWordsAreRemovedBeforeTranslating) {
   EXPECT_EQ(got_h.value(), want_h.value()) << c_->name;
 }
 
+// A tab separates cells (a spreadsheet's row pasted as text, TSV): each is translated as
+// it is alone and the tabs stay, in text calls and n-best; in HTML a tab is spacing, the
+// paragraph translated as it is with a space there.
+TEST_P(Parity, TabsSeparateCellsTranslatedAlone) {
+  auto t = make_translator(model_, 4, 2, max_new_);
+  ASSERT_NE(t, nullptr);
+  std::vector<std::string> cells;
+  for (const json& j : c_->ref.at("sentences")) {
+    const std::string s = j.get<std::string>();
+    if (s.find_first_of("\t\n") == std::string::npos && s.find(". ") == std::string::npos) cells.push_back(s);
+    if (cells.size() == 3) break;
+  }
+  ASSERT_EQ(cells.size(), 3u) << c_->name;
+  TranslateOptions o;
+  o.beam = 1;
+  o.max_length = max_new_;
+  auto alone = t->translate(cells, o);
+  ASSERT_TRUE(alone.has_value());
+  const std::string row = cells[0] + "\t" + cells[1] + "\t\t" + cells[2];
+  auto got = t->translate({row}, o);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got.value()[0], alone.value()[0] + "\t" + alone.value()[1] + "\t\t" + alone.value()[2])
+      << c_->name;
+  auto got_n = t->translate_nbest({row}, 1, o);
+  ASSERT_TRUE(got_n.has_value());
+  EXPECT_EQ(got_n.value()[0][0], got.value()[0]) << c_->name;
+  TranslateOptions html = o;
+  html.format = TextFormat::kHtml;
+  const std::string a = escape_html(cells[0]), b = escape_html(cells[1]);
+  auto want_h = t->translate({"<p>" + a + " " + b + "</p>"}, html);
+  auto got_h = t->translate({"<p>" + a + "\t" + b + "</p>"}, html);
+  ASSERT_TRUE(want_h.has_value() && got_h.has_value());
+  EXPECT_EQ(got_h.value(), want_h.value()) << c_->name;
+}
+
 // Sentence splitting, the default of text calls: a text of several sentences with
 // spacing, line breaks and a blank line comes back with each sentence translated as it
 // is alone and everything around them kept byte for byte; n-best's first hypothesis is

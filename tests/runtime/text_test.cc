@@ -110,6 +110,16 @@ TEST_P(SplitterTest, FullWidthPunctuation) {
             (V{"\xE6\xBC\xA2\xE5\xAD\x97\xE3\x81\xA7\xE3\x81\x99\xE3\x80\x82", "\xE6\xAC\xA1\xEF\xBC\x9F"}));
 }
 
+// A tab separates columns (cells pasted from a spreadsheet, TSV): each cell is a sentence
+// of its own, even without punctuation; spaces do not.
+TEST_P(SplitterTest, TabsSeparateCells) {
+  auto s = make("en");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(sentences(*s, "Open file\tOpens a file from the disk.\t\t42"),
+            (V{"Open file", "Opens a file from the disk.", "42"}));
+  EXPECT_EQ(sentences(*s, "\tName:\tJohn Smith  (admin)"), (V{"Name:", "John Smith  (admin)"}));
+}
+
 // Generated text (words, punctuation, quotes, spaces of several kinds, line breaks,
 // invalid UTF-8): whatever the splitter decides, the spans must be usable as sentences.
 TEST_P(SplitterTest, InvariantsOnGeneratedText) {
@@ -166,6 +176,7 @@ TEST_P(SplitterTest, InvariantsOnGeneratedText) {
         EXPECT_EQ(trim_space(text, sp), sp) << "untrimmed sentence in '" << text << "'";
         for (size_t b = sp.begin; b < sp.end; ++b) {
           EXPECT_NE(text[b], '\n') << "a line break inside a sentence of '" << text << "'";
+          EXPECT_NE(text[b], '\t') << "a tab inside a sentence of '" << text << "'";
           ++covered[b];
         }
         prev_end = sp.end;
