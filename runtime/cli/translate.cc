@@ -125,8 +125,11 @@ options:
                      lacks are written as "?" (in HTML as &#N;), with a warning.
                      Without it, input that begins with a UTF-16 or UTF-32 byte order
                      mark (Windows' "Unicode" files) is read in that encoding and the
-                     translation written in it. jsonl output is UTF-8 whatever the
-                     input; not for office documents (their files say)
+                     translation written in it, and a --format document (not html,
+                     which says its own) that is not UTF-8 is read as windows-1252 and
+                     written in it (in UTF-8 where the translation does not fit), with
+                     a note. jsonl output is UTF-8 whatever the input; not for office
+                     documents (their files say)
   --alignment-layer L
                      the decoder layer whose cross-attention aligns words (jsonl
                      alignments, HTML inline tags), heads averaged; default: the
@@ -850,6 +853,7 @@ struct OutputEncoding {
   edgemt::Unencodable unencodable = edgemt::Unencodable::kQuestionMark;
   bool started = false;  // the byte order mark is written
   bool warned = false;
+  bool guessed = false;  // the encoding was guessed (a document): UTF-8 where it does not fit
 };
 OutputEncoding g_output;
 
@@ -861,6 +865,18 @@ void put(std::string_view bytes) {
   auto e = edgemt::encode_text(bytes, *g_output.encoding, g_output.unencodable, !g_output.started);
   g_output.started = true;
   if (!e) {  // not reached: --encoding opened it
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    return;
+  }
+  if (e.value().unencodable > 0 && g_output.guessed && !g_output.warned) {
+    // A document in one piece: written in UTF-8 (with a byte order mark, for editors)
+    // rather than with characters lost.
+    g_output.warned = true;
+    g_output.encoding.reset();
+    std::fprintf(
+        stderr,
+        "translate: note: the translation has characters windows-1252 cannot hold: written in UTF-8\n");
+    std::fwrite("\xEF\xBB\xBF", 1, 3, stdout);
     std::fwrite(bytes.data(), 1, bytes.size(), stdout);
     return;
   }
@@ -1083,19 +1099,29 @@ int main(int argc, char** argv) {
     reverse_paths.push_back(path);
   }
 
-  // Standard input in another encoding (--encoding, or a UTF-16/UTF-32 byte order mark):
-  // decoded whole, and the translation written back in it.
+  // Standard input in another encoding (--encoding, or a UTF-16/UTF-32 byte order mark;
+  // a text document, read whole, that is not UTF-8: windows-1252, as the server reads a
+  // file): decoded whole, and the translation written back in it.
   std::istream* in = &std::cin;
   std::istringstream decoded_in;
   if (a.texts.empty() && !a.pdf && a.format != edgemt::TextFormat::kOffice) {
     const int first = std::cin.peek();
     const bool other = a.encoding && !a.encoding->is_utf8();
-    if (other || first == 0xFF || first == 0xFE || first == 0x00) {
+    const bool text_document = a.document() && a.format != edgemt::TextFormat::kHtml && !a.encoding;
+    if (other || text_document || first == 0xFF || first == 0xFE || first == 0x00) {
       const std::string bytes((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
       std::optional<edgemt::TextEncoding> e = a.encoding;
       if (!other) {
         e = edgemt::encoding_from_bom(bytes);
         if (e && e->is_utf8()) e.reset();
+      }
+      if (!e && text_document && !edgemt::is_valid_utf8(bytes)) {
+        e = edgemt::guess_text_encoding(bytes);
+        g_output.guessed = true;
+        std::fprintf(stderr,
+                     "translate: note: standard input is not UTF-8: read as %s, and the translation written "
+                     "in it (--encoding NAME reads another)\n",
+                     e->name.c_str());
       }
       if (e) {
         auto d = edgemt::decode_text(bytes, *e);

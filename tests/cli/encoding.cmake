@@ -115,3 +115,16 @@ execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --encoding
 if(NOT rc EQUAL 2 OR NOT err MATCHES "x-no-such")
   message(FATAL_ERROR "--encoding x-no-such: exit ${rc}: ${err}")
 endif()
+
+# A --format document that is not UTF-8 (a Latin-1 subtitle or text file): read as
+# windows-1252 with a note, its translation written in it, as --encoding latin1 gives it.
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format wrapped
+                INPUT_FILE "${dir}/latin1.txt" OUTPUT_VARIABLE guessed ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT err MATCHES "read as windows-1252")
+  message(FATAL_ERROR "--format wrapped of latin1.txt: exit ${rc}, no note:\n${err}")
+endif()
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format wrapped --encoding latin1
+                INPUT_FILE "${dir}/latin1.txt" OUTPUT_VARIABLE given ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT guessed STREQUAL given OR guessed STREQUAL "")
+  message(FATAL_ERROR "--format wrapped of latin1.txt gave\n${guessed}\nwith --encoding latin1:\n${given}")
+endif()
