@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  15 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
+  16 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
@@ -53,17 +53,19 @@ extern "C" {
        11: EDGEMT_FORMAT_SUBTITLES, _WRAPPED;                                  \
        12: edgemt_translate_document;                                          \
        13: edgemt_translator_set_reranker; 14: edgemt_translate_pdf;           \
-       15: edgemt_translate_options.cancel, EDGEMT_CANCELLED */
+       15: edgemt_translate_options.cancel, EDGEMT_CANCELLED;                  \
+       16: EDGEMT_FORMAT_CSV */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
- * _SUBTITLES and _WRAPPED since 11). */
+ * _SUBTITLES and _WRAPPED since 11, _CSV since 16). */
 typedef enum edgemt_format {
   EDGEMT_FORMAT_TEXT = 0,
   EDGEMT_FORMAT_HTML = 1,
   EDGEMT_FORMAT_PO = 2,
   EDGEMT_FORMAT_MARKDOWN = 3,
   EDGEMT_FORMAT_SUBTITLES = 4,
-  EDGEMT_FORMAT_WRAPPED = 5
+  EDGEMT_FORMAT_WRAPPED = 5,
+  EDGEMT_FORMAT_CSV = 6
 } edgemt_format;
 
 typedef enum edgemt_status {
@@ -156,7 +158,10 @@ typedef struct edgemt_translate_options {
    * translated, each cue broken into as many lines as it had; cue numbers, times,
    * formatting tags and the rest kept; EDGEMT_FORMAT_WRAPPED (5): plain text whose
    * paragraphs are wrapped at a width: a paragraph's wrapped lines translated together
-   * and wrapped again, short lines (greetings, lists) kept as lines. */
+   * and wrapped again, short lines (greetings, lists) kept as lines. Since version 16,
+   * EDGEMT_FORMAT_CSV (6): comma-separated values (',', ';', tab or '|', read from the
+   * file; RFC 4180 quoting) whose cells with words are translated, numbers, dates,
+   * identifiers, quoting and delimiters kept. */
   int32_t format;
   /* Since C API version 6. Random sampling for variety: each next token is drawn among
    * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),

@@ -275,14 +275,16 @@ class Translator:
         whose cues' text is translated, each cue broken into as many lines as it had,
         cue numbers, times and formatting tags kept; "wrapped": each text is plain text
         whose paragraphs are wrapped at a width (an e-mail, a README.txt): a paragraph's
-        wrapped lines are translated together and wrapped again, short lines kept.
+        wrapped lines are translated together and wrapped again, short lines kept;
+        "csv": each text is a table of comma-separated values (',', ';', tab or '|'):
+        its cells with words translated, numbers, identifiers and quoting kept.
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         cancel: an edgemt.CancelFlag another thread may set to stop the call (raises
         edgemt.CancelledError).
         """
         if format not in _FORMATS:
-            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt' or 'vtt', got %r"
+            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt' or 'csv', got %r"
                              % (format,))
         if self.pivot is not None:
             if glossary:

@@ -352,6 +352,7 @@ PYBIND11_MODULE(_edgemt, m) {
   // translate()'s format names (as translate --format's) to the C API's edgemt_format.
   m.attr("FORMATS") = py::dict(py::arg("text") = static_cast<int>(EDGEMT_FORMAT_TEXT),
                                py::arg("wrapped") = static_cast<int>(EDGEMT_FORMAT_WRAPPED),
+                               py::arg("csv") = static_cast<int>(EDGEMT_FORMAT_CSV),
                                py::arg("html") = static_cast<int>(EDGEMT_FORMAT_HTML),
                                py::arg("markdown") = static_cast<int>(EDGEMT_FORMAT_MARKDOWN),
                                py::arg("po") = static_cast<int>(EDGEMT_FORMAT_PO),

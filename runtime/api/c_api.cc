@@ -149,10 +149,14 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
       case EDGEMT_FORMAT_WRAPPED:
         out->format = edgemt::TextFormat::kWrapped;
         break;
+      case EDGEMT_FORMAT_CSV:
+        out->format = edgemt::TextFormat::kCsv;
+        break;
       default:
-        return fail(EDGEMT_INVALID_ARGUMENT,
-                    "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES or _WRAPPED, got " +
-                        std::to_string(o->format));
+        return fail(
+            EDGEMT_INVALID_ARGUMENT,
+            "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES, _WRAPPED or _CSV, got " +
+                std::to_string(o->format));
     }
   }
   if (EDGEMT_HAS_FIELD(o, T, beam_style)) {

@@ -16,6 +16,7 @@
 #include "runtime/api/model_input.h"
 #include "runtime/api/word_alignment.h"
 #include "runtime/nmt/engine.h"
+#include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
@@ -861,6 +862,8 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
     return translate_units(parse_each<SubtitleDocument>(texts), as_html(options));
   if (options.format.value_or(TextFormat::kText) == TextFormat::kWrapped)
     return translate_units(parse_each<WrappedText>(texts), as_plain_text(options));
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kCsv)
+    return translate_units(parse_each<CsvDocument>(texts), as_plain_text(options));
   if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {
     std::vector<PoCatalog> catalogs;
     for (size_t i = 0; i < texts.size(); ++i) {
@@ -952,6 +955,7 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
       options.format.value_or(TextFormat::kText) == TextFormat::kMarkdown ||
       options.format.value_or(TextFormat::kText) == TextFormat::kSubtitles ||
       options.format.value_or(TextFormat::kText) == TextFormat::kWrapped ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kCsv ||
       options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();
@@ -1048,7 +1052,7 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
                                                                const TranslateOptions& options) {
   if (options.format.value_or(TextFormat::kText) != TextFormat::kText)
     return invalid_argument(
-        "translate_scored takes plain text lines (not HTML, po, Markdown, subtitles or wrapped text)");
+        "translate_scored takes plain text lines (not HTML, po, Markdown, subtitles, wrapped text or CSV)");
   NbestRun run;
   EDGEMT_RETURN_IF_ERROR(run_text_nbest(texts, num_hypotheses, options, true, true, &run));
   const bool split = options.split_sentences.value_or(true);

@@ -89,7 +89,7 @@ options:
                      an "n_best" list ({"translation", "score", "confidence"}, best
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
-  --format FORMAT    text (default), wrapped, html, markdown, po or srt (also vtt):
+  --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt) or csv:
                      each TEXT, or else all of standard input, is one document.
                      wrapped: plain text whose paragraphs are wrapped at a width
                      (e-mails, README.txt, books): a paragraph's wrapped lines are
@@ -116,7 +116,12 @@ options:
                      file are kept. pdf: a PDF read from standard input (its text
                      found by pdftotext, from poppler-utils): each paragraph
                      translated, written as plain text, one paragraph a line with a
-                     blank line between (the layout is not kept)
+                     blank line between (the layout is not kept). csv (or tsv): a
+                     table of comma-separated values (the delimiter ',', ';', tab or
+                     '|' read from the file; RFC 4180 quotes): each cell with words
+                     translated, numbers, dates, identifiers ("app.title", "btn_ok",
+                     "SKU42"), quoting and delimiters kept; a translation that holds
+                     the delimiter gets quotes
   --encoding NAME    standard input is read in this character encoding and the
                      translation written in it: utf-8 (the default), utf-16,
                      utf-16le, utf-16be, utf-32..., windows-1252 (latin1, iso-8859-1),
@@ -350,14 +355,15 @@ int parse_args(int argc, char** argv, Args* a) {
           {"pptx", edgemt::TextFormat::kOffice},   {"odt", edgemt::TextFormat::kOffice},
           {"odp", edgemt::TextFormat::kOffice},    {"epub", edgemt::TextFormat::kOffice},
           {"xlsx", edgemt::TextFormat::kOffice},   {"ods", edgemt::TextFormat::kOffice},
+          {"csv", edgemt::TextFormat::kCsv},       {"tsv", edgemt::TextFormat::kCsv},
           {"pdf", edgemt::TextFormat::kText}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
       });
       if (f == std::end(kFormats)) {
         std::fprintf(stderr,
-                     "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, docx, pptx, "
-                     "xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
+                     "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, "
+                     "docx, pptx, xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
                      i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
@@ -1108,13 +1114,12 @@ int main(int argc, char** argv) {
     const int first = std::cin.peek();
     const bool other = a.encoding && !a.encoding->is_utf8();
     const bool text_document = a.document() && a.format != edgemt::TextFormat::kHtml && !a.encoding;
-    if (other || text_document || first == 0xFF || first == 0xFE || first == 0x00) {
+    if (other || text_document || first == 0xFF || first == 0xFE || first == 0x00 || first == 0xEF) {
       const std::string bytes((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
       std::optional<edgemt::TextEncoding> e = a.encoding;
-      if (!other) {
-        e = edgemt::encoding_from_bom(bytes);
-        if (e && e->is_utf8()) e.reset();
-      }
+      // A byte order mark names the encoding (a UTF-8 one, as Windows' editors and Excel
+      // write it, is left out and written back first).
+      if (!other) e = edgemt::encoding_from_bom(bytes);
       if (!e && text_document && !edgemt::is_valid_utf8(bytes)) {
         e = edgemt::guess_text_encoding(bytes);
         g_output.guessed = true;
@@ -1129,7 +1134,7 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "translate: %s\n", d.status().message().c_str());
           return 1;
         }
-        if (d.value().malformed > 0)
+        if (d.value().malformed > 0 && !e->is_utf8())  // UTF-8: warn_if_not_utf8 says where
           std::fprintf(
               stderr,
               "translate: warning: standard input is not all %s: %zu byte sequence%s (the first at byte "
@@ -1145,7 +1150,7 @@ int main(int argc, char** argv) {
       in = &decoded_in;
     }
   }
-  if (a.encoding && !a.encoding->is_utf8() && !a.jsonl && !a.ids && !a.score) {
+  if (a.encoding && (!a.encoding->is_utf8() || a.encoding->bom) && !a.jsonl && !a.ids && !a.score) {
     g_output.encoding = a.encoding;
     if (a.format == edgemt::TextFormat::kHtml) g_output.unencodable = edgemt::Unencodable::kReference;
   }

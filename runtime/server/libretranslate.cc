@@ -11,6 +11,7 @@
 
 #include "runtime/api/model_input.h"
 #include "runtime/api/word_alignment.h"
+#include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/markdown.h"
@@ -32,9 +33,9 @@ using json = nlohmann::json;
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
-const std::vector<std::string> kFileFormats = {".txt", ".html", ".htm",  ".md",   ".srt",
-                                               ".vtt", ".po",   ".docx", ".pptx", ".xlsx",
-                                               ".odt", ".odp",  ".ods",  ".epub", ".pdf"};
+const std::vector<std::string> kFileFormats = {".txt", ".html", ".htm", ".md",   ".srt",  ".vtt",
+                                               ".po",  ".csv",  ".tsv", ".docx", ".pptx", ".xlsx",
+                                               ".odt", ".odp",  ".ods", ".epub", ".pdf"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -693,6 +694,8 @@ std::string content_type_of(const std::string& ext, std::string charset) {
   if (ext == ".srt") return "application/x-subrip; charset=" + charset;
   if (ext == ".vtt") return "text/vtt; charset=" + charset;
   if (ext == ".po") return "text/x-gettext-translation; charset=" + charset;
+  if (ext == ".csv") return "text/csv; charset=" + charset;
+  if (ext == ".tsv") return "text/tab-separated-values; charset=" + charset;
   if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
   if (ext == ".xlsx") return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -739,7 +742,8 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   // in it; in UTF-8 (with a byte order mark, so that editors know) where the translation
   // has characters it cannot hold. An HTML page: as translate_html reads it (the encoding
   // it declares, or windows-1252), written back in that encoding.
-  const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po";
+  const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po" ||
+                         ext == ".csv" || ext == ".tsv";
   std::optional<TextEncoding> file_encoding;
   std::string decoded;
   std::string charset;  // of the translated file
@@ -767,6 +771,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   std::optional<SubtitleDocument> subtitles;
   std::optional<MarkdownDocument> markdown;
   std::optional<PoCatalog> po;
+  std::optional<CsvDocument> csv;
   std::optional<OfficeDocument> office;
   if (std::find(OfficeDocument::extensions().begin(), OfficeDocument::extensions().end(), ext) !=
       OfficeDocument::extensions().end()) {
@@ -806,6 +811,10 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     units = markdown->units();
     html = true;
     render = [&](const std::vector<std::string>& t) { return markdown->render(t); };
+  } else if (ext == ".csv" || ext == ".tsv") {
+    csv = CsvDocument::parse(content);
+    units = csv->units();
+    render = [&](const std::vector<std::string>& t) { return csv->render(t); };
   } else if (ext == ".po") {
     auto c = PoCatalog::parse(content);
     if (!c) return error(400, "Invalid request: " + c.status().message());

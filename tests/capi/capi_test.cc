@@ -204,6 +204,17 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   ASSERT_TRUE(want_wrapped.has_value()) << want_wrapped.status().to_string();
   EXPECT_EQ(out[0], want_wrapped.value()[0]);
   EXPECT_NE(std::string(out[0]).find("\n\n"), std::string::npos) << out[0];
+  // Version 16: CSV, as the C++ API translates it.
+  const std::string csv_doc = "key,text\napp.title,\"" + texts[0] + "\"\n";
+  const char* csv_in = csv_doc.c_str();
+  o.format = EDGEMT_FORMAT_CSV;
+  ASSERT_EQ(edgemt_translate(tr, &csv_in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
+  edgemt::TranslateOptions csv_options;
+  csv_options.format = edgemt::TextFormat::kCsv;
+  auto want_csv = cpp.value()->translate({csv_doc}, csv_options);
+  ASSERT_TRUE(want_csv.has_value()) << want_csv.status().to_string();
+  EXPECT_EQ(out[0], want_csv.value()[0]);
+  EXPECT_NE(std::string(out[0]).find("\napp.title,"), std::string::npos) << out[0];
   o.format = EDGEMT_FORMAT_PO;
   const char* bad_catalog = "msgid \"x\nmsgstr \"\"\n";
   EXPECT_EQ(edgemt_translate(tr, &bad_catalog, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);

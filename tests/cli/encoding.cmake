@@ -128,3 +128,16 @@ execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format w
 if(NOT rc EQUAL 0 OR NOT guessed STREQUAL given OR guessed STREQUAL "")
   message(FATAL_ERROR "--format wrapped of latin1.txt gave\n${guessed}\nwith --encoding latin1:\n${given}")
 endif()
+
+# A UTF-8 byte order mark (Windows' editors, Excel's CSV): left out of the text and
+# written back first; the rest as the file without it gives.
+string(ASCII 239 187 191 bom)
+file(WRITE "${dir}/bom.csv" "${bom}key,text\napp.open,Open the file\n")
+file(WRITE "${dir}/nobom.csv" "key,text\napp.open,Open the file\n")
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format csv INPUT_FILE "${dir}/bom.csv"
+                OUTPUT_VARIABLE with ERROR_VARIABLE err RESULT_VARIABLE rc)
+execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format csv INPUT_FILE "${dir}/nobom.csv"
+                OUTPUT_VARIABLE without ERROR_VARIABLE err2 RESULT_VARIABLE rc2)
+if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0 OR NOT with STREQUAL "${bom}${without}" OR NOT without MATCHES "^[^\n]*\napp.open,")
+  message(FATAL_ERROR "bom.csv: exit ${rc}/${rc2}: '${with}' vs '${without}': ${err} ${err2}")
+endif()

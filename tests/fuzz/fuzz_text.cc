@@ -20,7 +20,10 @@
 // lines and (SubRip) its words in order. And wrapped text: rendered with its units as
 // themselves, it keeps its words in order. And HTML: the pieces are the document (text
 // decoded), kept content is never text, inline runs placed as themselves give the
-// document their nodes give, and marking the language changes tags alone.
+// document their nodes give, and marking the language changes tags alone. And CSV: a
+// table rendered with its cells as themselves is itself, and with every cell translated
+// as a text holding the delimiter and quotes it parses again into as many cells. And
+// text encodings: UTF-16, UTF-32 and windows-1252 round trips of UTF-8 text.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -28,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/text/csv_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/letter_case.h"
 #include "runtime/text/markdown.h"
@@ -37,6 +41,7 @@
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
 #include "runtime/text/subtitles.h"
+#include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
 #include "tests/fuzz/fuzz_common.h"
@@ -269,6 +274,40 @@ void check_wrapped(std::string_view text) {
                     text.size(), out.size());
 }
 
+void check_csv(std::string_view text) {
+  const edgemt::CsvDocument doc = edgemt::CsvDocument::parse(text);
+  EDGEMT_FUZZ_CHECK(doc.render(doc.units()) == text,
+                    "csv: rendering the cells as themselves changed the file");
+  // Translations that need quoting are quoted: the rendered table has as many cells.
+  std::vector<std::string> odd(doc.units().size(), std::string("x") + doc.delimiter() + "\"y\"\nz");
+  const edgemt::CsvDocument again = edgemt::CsvDocument::parse(doc.render(odd));
+  if (again.delimiter() == doc.delimiter())
+    EDGEMT_FUZZ_CHECK(again.units().size() >= doc.units().size(),
+                      "csv: a translation broke the table (%zu -> %zu)", doc.units().size(),
+                      again.units().size());
+}
+
+void check_encodings(std::string_view text) {
+  using edgemt::TextEncoding;
+  if (!edgemt::is_valid_utf8(text)) return;
+  for (auto kind : {TextEncoding::kUtf16Le, TextEncoding::kUtf16Be, TextEncoding::kUtf32Be}) {
+    const TextEncoding e{kind, "x", true};
+    const auto enc = edgemt::encode_text(text, e);
+    EDGEMT_FUZZ_CHECK(enc.has_value() && enc.value().unencodable == 0, "utf-16/32: could not encode");
+    const auto dec = edgemt::decode_text(enc.value().bytes, e);
+    EDGEMT_FUZZ_CHECK(dec.has_value() && dec.value().utf8 == text && dec.value().malformed == 0,
+                      "utf-16/32: the round trip changed the text");
+  }
+  const TextEncoding cp1252{TextEncoding::kWindows1252, "windows-1252", false};
+  const auto enc = edgemt::encode_text(text, cp1252);
+  EDGEMT_FUZZ_CHECK(enc.has_value(), "windows-1252: could not encode");
+  if (enc.value().unencodable == 0) {
+    const auto dec = edgemt::decode_text(enc.value().bytes, cp1252);
+    EDGEMT_FUZZ_CHECK(dec.has_value() && dec.value().utf8 == text,
+                      "windows-1252: the round trip changed the text");
+  }
+}
+
 void check_html(std::string_view text) {
   using edgemt::Segmented;
   // Reading a document's bytes and writing them back gives them back: as they are, or
@@ -371,5 +410,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_subtitles(text);
   check_wrapped(text);
   check_html(text);
+  check_csv(text);
+  check_encodings(text);
   return 0;
 }

@@ -619,6 +619,49 @@ TEST_P(Parity, TabsSeparateCellsTranslatedAlone) {
   EXPECT_EQ(got_h.value(), want_h.value()) << c_->name;
 }
 
+// CSV: each cell with words is translated as that text alone is (plain text), the rest
+// kept; a translation holding the delimiter is quoted. n-best gives the same document.
+TEST_P(Parity, CsvCellsAreTranslatedAsTextAlone) {
+  auto t = make_translator(model_, 4, 2, max_new_);
+  ASSERT_NE(t, nullptr);
+  std::vector<std::string> cells;
+  for (const json& j : c_->ref.at("sentences")) {
+    const std::string s = j.get<std::string>();
+    if (s.find_first_of("\"\n\t") == std::string::npos) cells.push_back(s);
+    if (cells.size() == 3) break;
+  }
+  ASSERT_EQ(cells.size(), 3u) << c_->name;
+  TranslateOptions o;
+  o.beam = 1;
+  o.max_length = max_new_;
+  auto alone = t->translate(cells, o);
+  ASSERT_TRUE(alone.has_value());
+  const std::string doc = "key,text,#\r\napp.one,\"" + cells[0] + "\",1\r\napp.two," +
+                          (cells[1].find(',') == std::string::npos ? cells[1] : "\"" + cells[1] + "\"") +
+                          ",2.5\r\n,\"" + cells[2] + "\",\r\n";
+  TranslateOptions csv = o;
+  csv.format = TextFormat::kCsv;
+  auto got = t->translate({doc}, csv);
+  auto head = t->translate({"key", "text"}, o);
+  ASSERT_TRUE(got.has_value() && head.has_value());
+  auto cell = [](const std::string& x) {
+    return x.find_first_of(",\"") == std::string::npos ? x : "\"" + x + "\"";
+  };
+  auto quoted = [](std::string x) {
+    for (size_t at = 0; (at = x.find('"', at)) != std::string::npos; at += 2) x.insert(at, "\"");
+    return "\"" + x + "\"";
+  };
+  EXPECT_EQ(got.value()[0], cell(head.value()[0]) + "," + cell(head.value()[1]) + ",#\r\napp.one," +
+                                quoted(alone.value()[0]) + ",1\r\napp.two," +
+                                (cells[1].find(',') == std::string::npos ? cell(alone.value()[1])
+                                                                         : quoted(alone.value()[1])) +
+                                ",2.5\r\n," + quoted(alone.value()[2]) + ",\r\n")
+      << c_->name;
+  auto got_n = t->translate_nbest({doc}, 2, csv);
+  ASSERT_TRUE(got_n.has_value());
+  EXPECT_EQ(got_n.value()[0][0], got.value()[0]) << c_->name;
+}
+
 // Sentence splitting, the default of text calls: a text of several sentences with
 // spacing, line breaks and a blank line comes back with each sentence translated as it
 // is alone and everything around them kept byte for byte; n-best's first hypothesis is

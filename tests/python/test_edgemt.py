@@ -179,6 +179,12 @@ def test_translate_text():
     # Wrapped text: a line of its own is translated as plain text is.
     assert tr.translate(ref["sentences"][0] + "\n\n", format="wrapped") == \
         (" ".join(node.split()) or ref["sentences"][0]) + "\n\n"
+    # CSV: the text cell translated as plain text (quoted), the key and the number kept.
+    sentence0 = ref["sentences"][0].replace('"', '""')
+    table = 'key,text,n\r\napp.title,"%s",42\r\n' % sentence0
+    want_cell = '"%s"' % tr.translate(ref["sentences"][0]).replace('"', '""')
+    got_table = tr.translate(table, format="csv")
+    assert got_table.endswith('\r\napp.title,%s,42\r\n' % want_cell), got_table
     # gettext catalogs: the untranslated message is filled with the text's translation.
     sentence = ref["sentences"][0].replace("\\", "\\\\").replace('"', '\\"')
     catalog = 'msgid "Done"\nmsgstr "Fertig"\n\nmsgid "%s"\nmsgstr ""\n' % sentence

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/letter_case.h"
@@ -1417,6 +1418,59 @@ TEST(TextEncoding, RoundTripsAndMalformedInput) {
   EXPECT_EQ(cut.malformed, 1u);
   EXPECT_EQ(cut.utf8.substr(0, 3), "ab ");
 #endif
+}
+
+TEST(Csv, CellsWithWordsAreTheUnits) {
+  const std::string text =
+      "id,name,description,price,updated\r\n"
+      "app.title,Open file,\"Opens a file from the disk, or from the network.\",12.50,2024-01-05\r\n"
+      "btn_ok,Cancel,\"The file could not be opened.\nPlease try again.\",0,2024-02-01\r\n"
+      "SKU42,  Save as  ,\"He said \"\"hello\"\".\",,\r\n"
+      "user@example.org,camelCase,\xE2\x82\xAC 5,-,\"\"\r\n";
+  const CsvDocument doc = CsvDocument::parse(text);
+  EXPECT_EQ(doc.delimiter(), ',');
+  EXPECT_EQ(doc.units(),
+            (std::vector<std::string>{"id", "name", "description", "price", "updated", "Open file",
+                                      "Opens a file from the disk, or from the network.", "Cancel",
+                                      "The file could not be opened.\nPlease try again.", "Save as",
+                                      "He said \"hello\"."}));
+  EXPECT_EQ(doc.render(doc.units()), text);
+  // Translations go where the cells were: spaces kept, quotes where they were or where
+  // the translation needs them (a comma, a quote), "" inside.
+  std::vector<std::string> t = doc.units();
+  t[5] = "Datei, \"neu\"";
+  t[9] = "Speichern unter";
+  t[10] = "Er sagte \"Hallo\".";
+  const std::string out = doc.render(t);
+  EXPECT_NE(out.find("app.title,\"Datei, \"\"neu\"\"\",\"Opens"), std::string::npos) << out;
+  EXPECT_NE(out.find("SKU42,  Speichern unter  ,\"Er sagte \"\"Hallo\"\".\",,\r\n"), std::string::npos)
+      << out;
+}
+
+TEST(Csv, DelimitersAndOddFiles) {
+  // ';' (Excel in German: the decimal comma takes ','), tabs, '|'.
+  const CsvDocument semi = CsvDocument::parse("Name;Beschreibung;Preis\nDatei;Schnell, sicher.;12,50\n");
+  EXPECT_EQ(semi.delimiter(), ';');
+  EXPECT_EQ(semi.units(),
+            (std::vector<std::string>{"Name", "Beschreibung", "Preis", "Datei", "Schnell, sicher."}));
+  EXPECT_EQ(CsvDocument::parse("a\tb\tc\nx\ty, z\tw\n").delimiter(), '\t');
+  EXPECT_EQ(CsvDocument::parse("a|b\nc|d\n").delimiter(), '|');
+  EXPECT_EQ(CsvDocument::parse("One column\nof text\n").units(),
+            (std::vector<std::string>{"One column", "of text"}));
+  // A translation with the delimiter in an unquoted cell gets quotes.
+  const CsvDocument one = CsvDocument::parse("Hello;World\n");
+  EXPECT_EQ(one.render({"Hallo; du", "Welt"}), "\"Hallo; du\";Welt\n");
+  // Excel's byte order mark stays first and out of the cells; an unclosed quote and
+  // text after a closing quote are kept as they are; nothing is lost.
+  for (const std::string s :
+       {std::string("\xEF\xBB\xBFName,Text\nA,B\n"), std::string("a,\"never closed\nb,c"),
+        std::string("x,\"quoted\" tail,y\n"), std::string(",,\n\n,\r\n"), std::string(""),
+        std::string("\"\"\"\",\"a\"\"b\"\n")}) {
+    const CsvDocument d = CsvDocument::parse(s);
+    EXPECT_EQ(d.render(d.units()), s);
+    for (const std::string& u : d.units()) EXPECT_EQ(u.find("\xEF\xBB\xBF"), std::string::npos) << u;
+  }
+  EXPECT_EQ(CsvDocument::parse("x,\"quoted\" tail,y\n").units(), (std::vector<std::string>{"x", "y"}));
 }
 
 TEST(HtmlLanguage, NamedLanguagesBecomeTheTranslations) {

@@ -558,6 +558,7 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   const std::string html = "<p>" + kSentences[0] + " <b>" + kSentences[6] + "</b></p>";
   const std::string md = "# " + kSentences[3] + "\n\n```\nkeep\n```\n";
   const std::string po = "msgid \"" + kSentences[7] + "\"\nmsgstr \"\"\n";
+  const std::string csv = "key;text\napp.title;" + kSentences[4] + "\n";
   std::stringstream docx;
   docx << std::ifstream(std::string(EDGEMT_DOCUMENTS_DIR) + "/sample.docx", std::ios::binary).rdbuf();
   ASSERT_GT(docx.str().size(), 1000u);
@@ -568,7 +569,8 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   for (const Case& c :
        {Case{"film.srt", srt, TextFormat::kSubtitles}, Case{"mail.txt", txt, TextFormat::kWrapped},
         Case{"page.html", html, TextFormat::kHtml}, Case{"README.md", md, TextFormat::kMarkdown},
-        Case{"de.po", po, TextFormat::kPo}, Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
+        Case{"de.po", po, TextFormat::kPo}, Case{"table.csv", csv, TextFormat::kCsv},
+        Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
     const HttpResponse r = api.handle(file_request(c.name, c.content, c.name == "mail.txt" ? "auto" : "en"));
     ASSERT_EQ(r.status, 200) << c.name << ": " << r.body;
     const std::string url = json::parse(r.body)["translatedFileUrl"];

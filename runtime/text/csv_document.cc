@@ -1,0 +1,208 @@
+#include "runtime/text/csv_document.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "runtime/text/utf8.h"
+
+namespace edgemt {
+namespace {
+
+constexpr std::array<char, 4> kDelimiters = {',', ';', '\t', '|'};
+
+bool is_alnum_ascii(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// A letter of some script: ASCII letters, and code points from U+00C0 that are not
+// punctuation, symbols, arrows, CJK punctuation, variation selectors or emoji.
+bool is_letter(uint32_t cp) {
+  if (cp < 0x80) return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
+  if (cp < 0xC0 || cp == 0xD7 || cp == 0xF7) return false;
+  if (cp >= 0x2000 && cp <= 0x2BFF) return false;
+  if (cp >= 0x3000 && cp <= 0x303F) return false;
+  if (cp >= 0xFE00 && cp <= 0xFE0F) return false;
+  if (cp == 0xFEFF || (cp >= 0xFF00 && cp <= 0xFF0F)) return false;
+  return cp < 0x1F000;
+}
+
+bool has_letter(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const Utf8Char c = decode_utf8(s, i);
+    if (c.well_formed && is_letter(c.code_point)) return true;
+    i += c.length;
+  }
+  return false;
+}
+
+// One token that reads as a key, a code or an address rather than words: "app.title",
+// "btn_ok", "SKU42", "user@example.org", "camelCase" (see the header).
+bool is_identifier(std::string_view s) {
+  for (char c : s)
+    if (is_ascii_space(c)) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '_' || c == '@' || c == '/' || c == '\\') return true;
+    const bool inside = i > 0 && i + 1 < s.size() && is_alnum_ascii(s[i - 1]) && is_alnum_ascii(s[i + 1]);
+    if ((c == '.' || c == ':') && inside) return true;
+    if (i > 0) {
+      const char p = s[i - 1];
+      const bool digit = c >= '0' && c <= '9', prev_digit = p >= '0' && p <= '9';
+      const bool alpha = std::isalpha(static_cast<unsigned char>(c)) != 0;
+      const bool prev_alpha = std::isalpha(static_cast<unsigned char>(p)) != 0;
+      if ((digit && prev_alpha) || (alpha && prev_digit)) return true;
+      if (c >= 'A' && c <= 'Z' && p >= 'a' && p <= 'z') return true;
+    }
+  }
+  return false;
+}
+
+// How many times `d` separates fields in each of the first records (quotes respected).
+std::vector<size_t> counts_per_record(std::string_view text, char d) {
+  std::vector<size_t> counts;
+  size_t n = 0;
+  bool quoted = false, any = false;
+  for (size_t i = 0; i < text.size() && counts.size() < 50; ++i) {
+    const char c = text[i];
+    if (c == '"') quoted = !quoted;
+    if (quoted) continue;
+    if (c == d) ++n;
+    if (c == '\n') {
+      if (any || n > 0) counts.push_back(n);
+      n = 0;
+      any = false;
+    } else if (!is_ascii_space(c)) {
+      any = true;
+    }
+  }
+  if ((any || n > 0) && counts.size() < 50) counts.push_back(n);
+  return counts;
+}
+
+// The delimiter whose count is the same in most records (the first record's count, more
+// than none); ',' where none separates anything.
+char detect_delimiter(std::string_view text) {
+  char best = ',';
+  size_t best_score = 0;
+  for (char d : kDelimiters) {
+    const std::vector<size_t> c = counts_per_record(text, d);
+    if (c.empty() || c[0] == 0) continue;
+    const auto score = static_cast<size_t>(std::count(c.begin(), c.end(), c[0]));
+    if (score > best_score) {
+      best = d;
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+std::string quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+}  // namespace
+
+CsvDocument CsvDocument::parse(std::string_view text) {
+  CsvDocument doc;
+  doc.delimiter_ = detect_delimiter(text);
+  const char d = doc.delimiter_;
+  std::string verbatim;
+  size_t i = 0;
+  if (text.starts_with("\xEF\xBB\xBF")) {  // Excel's UTF-8 byte order mark
+    verbatim.assign(text.substr(0, 3));
+    i = 3;
+  }
+  auto flush_cell = [&](std::string_view raw, std::string value, bool quoted) {
+    // value: the cell's text (unquoted); raw: its bytes as written.
+    size_t b = 0, e = value.size();
+    while (b < e && (value[b] == ' ' || value[b] == '\t')) ++b;
+    while (e > b && (value[e - 1] == ' ' || value[e - 1] == '\t')) --e;
+    const std::string_view core = std::string_view(value).substr(b, e - b);
+    if (core.empty() || !has_letter(core) || is_identifier(core)) {
+      verbatim.append(raw);
+      return;
+    }
+    doc.pieces_.push_back(Piece{std::move(verbatim), std::string::npos, {}, {}, false});
+    verbatim.clear();
+    Piece p;
+    p.unit = doc.units_.size();
+    p.before = value.substr(0, b);
+    p.after = value.substr(e);
+    p.quoted = quoted;
+    doc.units_.emplace_back(core);
+    doc.pieces_.push_back(std::move(p));
+  };
+  while (i < text.size()) {
+    // One field, from i.
+    const size_t start = i;
+    if (text[i] == '"') {
+      std::string value;
+      size_t k = i + 1;
+      bool closed = false;
+      while (k < text.size()) {
+        if (text[k] == '"') {
+          if (k + 1 < text.size() && text[k + 1] == '"') {
+            value.push_back('"');
+            k += 2;
+            continue;
+          }
+          closed = true;
+          ++k;
+          break;
+        }
+        value.push_back(text[k++]);
+      }
+      // After the closing quote, up to the delimiter or the line end: spaces only, or the
+      // field is kept as it is (it is not what a spreadsheet writes).
+      size_t end = k;
+      while (end < text.size() && text[end] != d && text[end] != '\n' && text[end] != '\r') ++end;
+      bool clean = closed;
+      for (size_t j = k; j < end; ++j) clean = clean && (text[j] == ' ' || text[j] == '\t');
+      if (clean && end == k)
+        flush_cell(text.substr(start, end - start), std::move(value), true);
+      else
+        verbatim.append(text.substr(start, end - start));
+      i = end;
+    } else {
+      size_t end = i;
+      while (end < text.size() && text[end] != d && text[end] != '\n' && text[end] != '\r') ++end;
+      flush_cell(text.substr(start, end - start), std::string(text.substr(start, end - start)), false);
+      i = end;
+    }
+    // The delimiter, or the record's end.
+    if (i < text.size() && text[i] == d) {
+      verbatim.push_back(d);
+      ++i;
+    } else if (i < text.size()) {
+      const size_t n = text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n' ? 2 : 1;
+      verbatim.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  if (!verbatim.empty()) doc.pieces_.push_back(Piece{std::move(verbatim), std::string::npos, {}, {}, false});
+  return doc;
+}
+
+std::string CsvDocument::render(const std::vector<std::string>& translations) const {
+  std::string out;
+  for (const Piece& p : pieces_) {
+    if (p.unit == std::string::npos) {
+      out += p.verbatim;
+      continue;
+    }
+    const std::string& t = p.unit < translations.size() ? translations[p.unit] : units_[p.unit];
+    const std::string cell = p.before + t + p.after;
+    const bool needs_quotes = cell.find_first_of(std::string("\"\r\n") + delimiter_) != std::string::npos;
+    out += p.quoted || needs_quotes ? quote(cell) : cell;
+  }
+  return out;
+}
+
+}  // namespace edgemt

@@ -1,0 +1,44 @@
+// Comma-separated values (TextFormat::kCsv): tables as spreadsheets and databases export
+// them (RFC 4180: fields in double quotes may hold the delimiter, line breaks and ""),
+// with the delimiter read from the file: ',' or ';' (what Excel writes in German, French
+// and other locales whose decimal comma takes ','), a tab or '|'.
+//
+// Each cell that holds words is translated as plain text (a quoted cell's line breaks
+// kept); the rest of the file comes back byte for byte: delimiters, quoting, line ends,
+// empty cells, numbers, dates, prices, and cells that are identifiers (one token with
+// '_', '.', '/', '@', ':', a digit or an inner capital: "app.title", "btn_ok", "SKU42",
+// "user@example.org", "camelCase"), as the keys of a translation table are. A translation
+// that needs quotes (it holds the delimiter, a quote or a line break) gets them. A quote
+// that a cell never closes runs to the end of the file, as spreadsheets read it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace edgemt {
+
+class CsvDocument {
+ public:
+  static CsvDocument parse(std::string_view text);
+
+  // The texts to translate, in order (each cell unquoted and trimmed of spaces).
+  const std::vector<std::string>& units() const { return units_; }
+  // The file with units()[i] replaced by translations[i].
+  std::string render(const std::vector<std::string>& translations) const;
+  char delimiter() const { return delimiter_; }
+
+ private:
+  struct Piece {
+    std::string verbatim;             // kept as it is (where unit is npos)
+    size_t unit = std::string::npos;  // a translated cell: its unit
+    std::string before, after;        // its spaces inside its quotes (or its field)
+    bool quoted = false;              // it was in quotes
+  };
+  std::vector<Piece> pieces_;
+  std::vector<std::string> units_;
+  char delimiter_ = ',';
+};
+
+}  // namespace edgemt
