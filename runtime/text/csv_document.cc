@@ -199,7 +199,10 @@ std::string CsvDocument::render(const std::vector<std::string>& translations) co
     }
     const std::string& t = p.unit < translations.size() ? translations[p.unit] : units_[p.unit];
     const std::string cell = p.before + t + p.after;
-    const bool needs_quotes = cell.find_first_of(std::string("\"\r\n") + delimiter_) != std::string::npos;
+    // Quotes where a reader would otherwise split the cell or unquote it; a quote inside
+    // an unquoted cell ('5" screen') is read as itself.
+    const bool needs_quotes =
+        cell.find_first_of(std::string("\r\n") + delimiter_) != std::string::npos || cell.starts_with('"');
     out += p.quoted || needs_quotes ? quote(cell) : cell;
   }
   return out;

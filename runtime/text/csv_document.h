@@ -8,7 +8,8 @@
 // empty cells, numbers, dates, prices, and cells that are identifiers (one token with
 // '_', '.', '/', '@', ':', a digit or an inner capital: "app.title", "btn_ok", "SKU42",
 // "user@example.org", "camelCase"), as the keys of a translation table are. A translation
-// that needs quotes (it holds the delimiter, a quote or a line break) gets them. A quote
+// that needs quotes (it holds the delimiter or a line break, or starts with a quote) gets
+// them. A quote
 // that a cell never closes runs to the end of the file, as spreadsheets read it.
 #pragma once
 

@@ -1465,7 +1465,7 @@ TEST(Csv, DelimitersAndOddFiles) {
   for (const std::string s :
        {std::string("\xEF\xBB\xBFName,Text\nA,B\n"), std::string("a,\"never closed\nb,c"),
         std::string("x,\"quoted\" tail,y\n"), std::string(",,\n\n,\r\n"), std::string(""),
-        std::string("\"\"\"\",\"a\"\"b\"\n")}) {
+        std::string("\"\"\"\",\"a\"\"b\"\n"), std::string("Monitor,5\" screen,x\n")}) {
     const CsvDocument d = CsvDocument::parse(s);
     EXPECT_EQ(d.render(d.units()), s);
     for (const std::string& u : d.units()) EXPECT_EQ(u.find("\xEF\xBB\xBF"), std::string::npos) << u;
