@@ -915,7 +915,9 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
   std::vector<std::vector<int32_t>> out;
   EDGEMT_RETURN_IF_ERROR(
       run_segments(src, &seg, p.value(), &out, 0, nullptr, nullptr, nullptr, nullptr, rerank.value()));
-  std::vector<std::string> result(texts.size());
+  // A text with no sentence (nothing but whitespace) comes back as it was when split,
+  // its spacing kept as around sentences.
+  std::vector<std::string> result = split ? src : std::vector<std::string>(texts.size());
   const Tokenizer& tok = model_->tokenizer();
   ScopedProf sp(&engine_->profiler(), ProfOp::kDetokenize);
   for (size_t j = 0; j < seg.ids.size();) {
