@@ -405,9 +405,12 @@ Expected<std::vector<std::vector<float>>> Translator::score(const std::vector<st
                             std::to_string(targets.size()) + " targets");
   const Tokenizer& tok = model_->tokenizer();
   std::vector<std::vector<int32_t>> src(sources.size()), tgt(targets.size());
+  // Soft hyphens and other break hints are left out, as the text calls leave them out
+  // (no vocabulary has a piece for them: utf8.h).
+  auto visible = [](const std::string& t) { return has_break_hints(t) ? without_break_hints(t) : t; };
   for (size_t i = 0; i < sources.size(); ++i) {
-    EDGEMT_RETURN_IF_ERROR(tok.encode(sources[i], &src[i]));
-    EDGEMT_RETURN_IF_ERROR(tok.encode_target(targets[i], &tgt[i]));
+    EDGEMT_RETURN_IF_ERROR(tok.encode(visible(sources[i]), &src[i]));
+    EDGEMT_RETURN_IF_ERROR(tok.encode_target(visible(targets[i]), &tgt[i]));
   }
   const std::vector<std::span<const int32_t>> src_views(src.begin(), src.end()),
       tgt_views(tgt.begin(), tgt.end());

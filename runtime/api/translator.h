@@ -277,7 +277,8 @@ class Translator {
                    std::span<const std::span<const int32_t>> targets,
                    std::vector<std::vector<float>>* token_logprobs);
   // Text pairs, each tokenized whole with the model's tokenizers (not split into
-  // sentences, no span protection): per pair its target's tokens' log-probabilities as
+  // sentences, no span protection; soft hyphens and other break hints left out, as the
+  // text calls leave them out): per pair its target's tokens' log-probabilities as
   // score_ids (the final eos included). target_ids (optional): each target's ids, the
   // tokens those log-probabilities are of (without the final eos).
   Expected<std::vector<std::vector<float>>> score(const std::vector<std::string>& sources,

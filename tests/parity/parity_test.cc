@@ -523,6 +523,13 @@ TEST_P(Parity, TextMatchesTransformersDecode) {
 TEST_P(Parity, BreakHintsInsideWordsAreRemovedBeforeTranslating) {
   auto t = make_translator(model_, 4, 2, max_new_);
   ASSERT_NE(t, nullptr);
+  auto shy_text = [](std::string s) {  // U+00AD after every second byte of a letter pair
+    for (size_t i = s.size(); i-- > 1;)
+      if (std::isalpha(static_cast<unsigned char>(s[i])) &&
+          std::isalpha(static_cast<unsigned char>(s[i - 1])) && i % 2 == 0)
+        s.insert(i, "\xC2\xAD");
+    return s;
+  };
   std::vector<std::string> clean, hinted;
   const char* const kHints[] = {"\xC2\xAD", "\xE2\x81\xA0", "\xEF\xBB\xBF"};
   size_t n = 0;
@@ -567,6 +574,12 @@ TEST_P(Parity, BreakHintsInsideWordsAreRemovedBeforeTranslating) {
     }
     EXPECT_EQ(got_s.value()[i].hypotheses[0].text, want_s.value()[i].hypotheses[0].text) << c_->name;
   }
+  // Scoring a pair: the same with the hints as without, on either side.
+  auto want_score = t->score({clean[0]}, {clean[1]});
+  auto got_score = t->score({hinted[0]}, {shy_text(clean[1])});
+  ASSERT_TRUE(want_score.has_value()) << want_score.status().to_string();
+  ASSERT_TRUE(got_score.has_value()) << got_score.status().to_string();
+  EXPECT_EQ(got_score.value(), want_score.value()) << c_->name;
   // HTML: &shy; (decoded to U+00AD) inside the words of a paragraph and of a bold run.
   TranslateOptions html = o;
   html.format = TextFormat::kHtml;
