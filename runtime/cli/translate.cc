@@ -4,6 +4,7 @@
 // With TEXT arguments, translates each one; otherwise reads standard input and writes
 // exactly one line per input line, in order.
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -1158,6 +1159,32 @@ int main(int argc, char** argv) {
   bool ok = true;
   Counters c;
   if (!a.texts.empty()) {
+    // "translate report.docx" translates the words "report.docx": where an argument names
+    // a file, say how to translate the file.
+    for (const std::string& t : a.texts) {
+      struct stat st {};
+      if (t.find_first_of(" \t\n") == std::string::npos && stat(t.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+        const size_t dot = t.rfind('.');
+        std::string ext =
+            dot == std::string::npos || t.find('/', dot) != std::string::npos ? "" : t.substr(dot + 1);
+        for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        static constexpr std::pair<const char*, const char*> kByExtension[] = {
+            {"htm", "html"},          {"html", "html"}, {"xhtml", "html"}, {"md", "markdown"},
+            {"markdown", "markdown"}, {"po", "po"},     {"pot", "po"},     {"srt", "srt"},
+            {"vtt", "vtt"},           {"csv", "csv"},   {"tsv", "tsv"},    {"docx", "docx"},
+            {"pptx", "pptx"},         {"xlsx", "xlsx"}, {"odt", "odt"},    {"odp", "odp"},
+            {"ods", "ods"},           {"epub", "epub"}, {"pdf", "pdf"}};
+        const auto* f = std::find_if(std::begin(kByExtension), std::end(kByExtension),
+                                     [&](const auto& x) { return ext == x.first; });
+        ext = f == std::end(kByExtension) ? "" : f->second;
+        std::fprintf(
+            stderr,
+            "translate: note: '%s' is a file, but arguments are translated as text; to translate the "
+            "file: translate%s%s < '%s'\n",
+            t.c_str(), ext.empty() ? "" : " --format ", ext.empty() ? "" : ext.c_str(), t.c_str());
+        break;
+      }
+    }
     Session s(a.texts.size());
     s.lines = a.texts;
     ok = process(chain, a, s, a.texts.size(), &c);

@@ -141,3 +141,14 @@ execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format c
 if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0 OR NOT with STREQUAL "${bom}${without}" OR NOT without MATCHES "^[^\n]*\napp.open,")
   message(FATAL_ERROR "bom.csv: exit ${rc}/${rc2}: '${with}' vs '${without}': ${err} ${err2}")
 endif()
+
+# An argument that names a file is translated as text, with a note on how to translate
+# the file (here: its --format by its extension).
+if(NOT dir MATCHES " ")
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" "${dir}/bom.csv"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT err MATCHES "is a file, but arguments are translated as text" OR
+     NOT err MATCHES "--format csv <")
+    message(FATAL_ERROR "a file name as TEXT: exit ${rc}, no note:\n${err}")
+  endif()
+endif()
