@@ -54,10 +54,10 @@ extern "C" {
        12: edgemt_translate_document;                                          \
        13: edgemt_translator_set_reranker; 14: edgemt_translate_pdf;           \
        15: edgemt_translate_options.cancel, EDGEMT_CANCELLED;                  \
-       16: EDGEMT_FORMAT_CSV */
+       16: EDGEMT_FORMAT_CSV, _JSON */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
- * _SUBTITLES and _WRAPPED since 11, _CSV since 16). */
+ * _SUBTITLES and _WRAPPED since 11, _CSV and _JSON since 16). */
 typedef enum edgemt_format {
   EDGEMT_FORMAT_TEXT = 0,
   EDGEMT_FORMAT_HTML = 1,
@@ -65,7 +65,8 @@ typedef enum edgemt_format {
   EDGEMT_FORMAT_MARKDOWN = 3,
   EDGEMT_FORMAT_SUBTITLES = 4,
   EDGEMT_FORMAT_WRAPPED = 5,
-  EDGEMT_FORMAT_CSV = 6
+  EDGEMT_FORMAT_CSV = 6,
+  EDGEMT_FORMAT_JSON = 7
 } edgemt_format;
 
 typedef enum edgemt_status {
@@ -161,7 +162,10 @@ typedef struct edgemt_translate_options {
    * and wrapped again, short lines (greetings, lists) kept as lines. Since version 16,
    * EDGEMT_FORMAT_CSV (6): comma-separated values (',', ';', tab or '|', read from the
    * file; RFC 4180 quoting) whose cells with words are translated, numbers, dates,
-   * identifiers, quoting and delimiters kept. */
+   * identifiers, quoting and delimiters kept; EDGEMT_FORMAT_JSON (7): JSON documents
+   * (apps' locale files) whose string values with words are translated, keys, numbers,
+   * codes and the layout kept; invalid JSON fails the call (EDGEMT_INVALID_ARGUMENT, the
+   * message names its line and column). */
   int32_t format;
   /* Since C API version 6. Random sampling for variety: each next token is drawn among
    * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),

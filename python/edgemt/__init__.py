@@ -277,14 +277,16 @@ class Translator:
         whose paragraphs are wrapped at a width (an e-mail, a README.txt): a paragraph's
         wrapped lines are translated together and wrapped again, short lines kept;
         "csv": each text is a table of comma-separated values (',', ';', tab or '|'):
-        its cells with words translated, numbers, identifiers and quoting kept.
+        its cells with words translated, numbers, identifiers and quoting kept; "json": a
+        JSON document (an app's locale file): its string values with words translated,
+        keys, numbers and the layout kept (invalid JSON raises ValueError).
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         cancel: an edgemt.CancelFlag another thread may set to stop the call (raises
         edgemt.CancelledError).
         """
         if format not in _FORMATS:
-            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt' or 'csv', got %r"
+            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt', 'csv' or 'json', got %r"
                              % (format,))
         if self.pivot is not None:
             if glossary:

@@ -353,6 +353,7 @@ PYBIND11_MODULE(_edgemt, m) {
   m.attr("FORMATS") = py::dict(py::arg("text") = static_cast<int>(EDGEMT_FORMAT_TEXT),
                                py::arg("wrapped") = static_cast<int>(EDGEMT_FORMAT_WRAPPED),
                                py::arg("csv") = static_cast<int>(EDGEMT_FORMAT_CSV),
+                               py::arg("json") = static_cast<int>(EDGEMT_FORMAT_JSON),
                                py::arg("html") = static_cast<int>(EDGEMT_FORMAT_HTML),
                                py::arg("markdown") = static_cast<int>(EDGEMT_FORMAT_MARKDOWN),
                                py::arg("po") = static_cast<int>(EDGEMT_FORMAT_PO),

@@ -152,11 +152,14 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
       case EDGEMT_FORMAT_CSV:
         out->format = edgemt::TextFormat::kCsv;
         break;
+      case EDGEMT_FORMAT_JSON:
+        out->format = edgemt::TextFormat::kJson;
+        break;
       default:
-        return fail(
-            EDGEMT_INVALID_ARGUMENT,
-            "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES, _WRAPPED or _CSV, got " +
-                std::to_string(o->format));
+        return fail(EDGEMT_INVALID_ARGUMENT,
+                    "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES, _WRAPPED, _CSV or "
+                    "_JSON, got " +
+                        std::to_string(o->format));
     }
   }
   if (EDGEMT_HAS_FIELD(o, T, beam_style)) {

@@ -18,6 +18,7 @@
 #include "runtime/nmt/engine.h"
 #include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
+#include "runtime/text/json_document.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/office_document.h"
@@ -867,6 +868,17 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
     return translate_units(parse_each<WrappedText>(texts), as_plain_text(options));
   if (options.format.value_or(TextFormat::kText) == TextFormat::kCsv)
     return translate_units(parse_each<CsvDocument>(texts), as_plain_text(options));
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kJson) {
+    std::vector<JsonDocument> docs;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      auto d = JsonDocument::parse(texts[i]);
+      if (!d)
+        return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
+                                d.status().message());
+      docs.push_back(std::move(d.value()));
+    }
+    return translate_units(docs, as_plain_text(options));
+  }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {
     std::vector<PoCatalog> catalogs;
     for (size_t i = 0; i < texts.size(); ++i) {
@@ -961,6 +973,7 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
       options.format.value_or(TextFormat::kText) == TextFormat::kSubtitles ||
       options.format.value_or(TextFormat::kText) == TextFormat::kWrapped ||
       options.format.value_or(TextFormat::kText) == TextFormat::kCsv ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kJson ||
       options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();
@@ -1057,7 +1070,8 @@ Expected<std::vector<ScoredText>> Translator::translate_scored(const std::vector
                                                                const TranslateOptions& options) {
   if (options.format.value_or(TextFormat::kText) != TextFormat::kText)
     return invalid_argument(
-        "translate_scored takes plain text lines (not HTML, po, Markdown, subtitles, wrapped text or CSV)");
+        "translate_scored takes plain text lines (not HTML, po, Markdown, subtitles, wrapped text, CSV or "
+        "JSON)");
   NbestRun run;
   EDGEMT_RETURN_IF_ERROR(run_text_nbest(texts, num_hypotheses, options, true, true, &run));
   const bool split = options.split_sentences.value_or(true);

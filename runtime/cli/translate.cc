@@ -90,7 +90,7 @@ options:
                      an "n_best" list ({"translation", "score", "confidence"}, best
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
-  --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt) or csv:
+  --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv or json:
                      each TEXT, or else all of standard input, is one document.
                      wrapped: plain text whose paragraphs are wrapped at a width
                      (e-mails, README.txt, books): a paragraph's wrapped lines are
@@ -122,7 +122,10 @@ options:
                      '|' read from the file; RFC 4180 quotes): each cell with words
                      translated, numbers, dates, identifiers ("app.title", "btn_ok",
                      "SKU42"), quoting and delimiters kept; a translation that holds
-                     the delimiter gets quotes
+                     the delimiter gets quotes. json: a JSON document (an app's
+                     locale file): each string value with words translated (not
+                     those of keys such as id, url, lang, type, code), keys, numbers
+                     and the layout kept
   --encoding NAME    standard input is read in this character encoding and the
                      translation written in it: utf-8 (the default), utf-16,
                      utf-16le, utf-16be, utf-32..., windows-1252 (latin1, iso-8859-1),
@@ -357,15 +360,16 @@ int parse_args(int argc, char** argv, Args* a) {
           {"odp", edgemt::TextFormat::kOffice},    {"epub", edgemt::TextFormat::kOffice},
           {"xlsx", edgemt::TextFormat::kOffice},   {"ods", edgemt::TextFormat::kOffice},
           {"csv", edgemt::TextFormat::kCsv},       {"tsv", edgemt::TextFormat::kCsv},
-          {"pdf", edgemt::TextFormat::kText}};
+          {"json", edgemt::TextFormat::kJson},     {"pdf", edgemt::TextFormat::kText}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
       });
       if (f == std::end(kFormats)) {
-        std::fprintf(stderr,
-                     "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, "
-                     "docx, pptx, xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
-                     i + 1 < argc ? argv[i + 1] : "");
+        std::fprintf(
+            stderr,
+            "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, json, "
+            "docx, pptx, xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
+            i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
       a->pdf = std::strcmp(argv[++i], "pdf") == 0;
@@ -1171,9 +1175,9 @@ int main(int argc, char** argv) {
         static constexpr std::pair<const char*, const char*> kByExtension[] = {
             {"htm", "html"},          {"html", "html"}, {"xhtml", "html"}, {"md", "markdown"},
             {"markdown", "markdown"}, {"po", "po"},     {"pot", "po"},     {"srt", "srt"},
-            {"vtt", "vtt"},           {"csv", "csv"},   {"tsv", "tsv"},    {"docx", "docx"},
-            {"pptx", "pptx"},         {"xlsx", "xlsx"}, {"odt", "odt"},    {"odp", "odp"},
-            {"ods", "ods"},           {"epub", "epub"}, {"pdf", "pdf"}};
+            {"vtt", "vtt"},           {"csv", "csv"},   {"tsv", "tsv"},    {"json", "json"},
+            {"docx", "docx"},         {"pptx", "pptx"}, {"xlsx", "xlsx"},  {"odt", "odt"},
+            {"odp", "odp"},           {"ods", "ods"},   {"epub", "epub"},  {"pdf", "pdf"}};
         const auto* f = std::find_if(std::begin(kByExtension), std::end(kByExtension),
                                      [&](const auto& x) { return ext == x.first; });
         ext = f == std::end(kByExtension) ? "" : f->second;

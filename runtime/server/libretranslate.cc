@@ -13,6 +13,7 @@
 #include "runtime/api/word_alignment.h"
 #include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
+#include "runtime/text/json_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
@@ -33,9 +34,9 @@ using json = nlohmann::json;
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
-const std::vector<std::string> kFileFormats = {".txt", ".html", ".htm", ".md",   ".srt",  ".vtt",
-                                               ".po",  ".csv",  ".tsv", ".docx", ".pptx", ".xlsx",
-                                               ".odt", ".odp",  ".ods", ".epub", ".pdf"};
+const std::vector<std::string> kFileFormats = {".txt",  ".html", ".htm", ".md",   ".srt",  ".vtt",
+                                               ".po",   ".csv",  ".tsv", ".json", ".docx", ".pptx",
+                                               ".xlsx", ".odt",  ".odp", ".ods",  ".epub", ".pdf"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -695,6 +696,7 @@ std::string content_type_of(const std::string& ext, std::string charset) {
   if (ext == ".vtt") return "text/vtt; charset=" + charset;
   if (ext == ".po") return "text/x-gettext-translation; charset=" + charset;
   if (ext == ".csv") return "text/csv; charset=" + charset;
+  if (ext == ".json") return "application/json; charset=" + charset;
   if (ext == ".tsv") return "text/tab-separated-values; charset=" + charset;
   if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
@@ -743,7 +745,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   // has characters it cannot hold. An HTML page: as translate_html reads it (the encoding
   // it declares, or windows-1252), written back in that encoding.
   const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po" ||
-                         ext == ".csv" || ext == ".tsv";
+                         ext == ".csv" || ext == ".tsv" || ext == ".json";
   std::optional<TextEncoding> file_encoding;
   std::string decoded;
   std::string charset;  // of the translated file
@@ -772,6 +774,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   std::optional<MarkdownDocument> markdown;
   std::optional<PoCatalog> po;
   std::optional<CsvDocument> csv;
+  std::optional<JsonDocument> json_doc;
   std::optional<OfficeDocument> office;
   if (std::find(OfficeDocument::extensions().begin(), OfficeDocument::extensions().end(), ext) !=
       OfficeDocument::extensions().end()) {
@@ -811,6 +814,12 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     units = markdown->units();
     html = true;
     render = [&](const std::vector<std::string>& t) { return markdown->render(t); };
+  } else if (ext == ".json") {
+    auto d = JsonDocument::parse(content);
+    if (!d) return error(400, "Invalid request: " + d.status().message());
+    json_doc = std::move(d.value());
+    units = json_doc->units();
+    render = [&](const std::vector<std::string>& t) { return json_doc->render(t); };
   } else if (ext == ".csv" || ext == ".tsv") {
     csv = CsvDocument::parse(content);
     units = csv->units();

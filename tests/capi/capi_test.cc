@@ -215,6 +215,17 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   ASSERT_TRUE(want_csv.has_value()) << want_csv.status().to_string();
   EXPECT_EQ(out[0], want_csv.value()[0]);
   EXPECT_NE(std::string(out[0]).find("\napp.title,"), std::string::npos) << out[0];
+  const std::string json_doc = "{\"title\": \"" + texts[0] + "\", \"n\": 1}";
+  const char* json_in = json_doc.c_str();
+  o.format = EDGEMT_FORMAT_JSON;
+  ASSERT_EQ(edgemt_translate(tr, &json_in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
+  edgemt::TranslateOptions json_options;
+  json_options.format = edgemt::TextFormat::kJson;
+  auto want_json = cpp.value()->translate({json_doc}, json_options);
+  ASSERT_TRUE(want_json.has_value()) << want_json.status().to_string();
+  EXPECT_EQ(out[0], want_json.value()[0]);
+  const char* bad_json = "{\"a\": ";
+  EXPECT_EQ(edgemt_translate(tr, &bad_json, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
   o.format = EDGEMT_FORMAT_PO;
   const char* bad_catalog = "msgid \"x\nmsgstr \"\"\n";
   EXPECT_EQ(edgemt_translate(tr, &bad_catalog, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);

@@ -23,6 +23,8 @@
 // document their nodes give, and marking the language changes tags alone. And CSV: a
 // table rendered with its cells as themselves is itself, and with every cell translated
 // as a text holding the delimiter and quotes it parses again into as many cells. And
+// JSON: rendered with its strings as themselves or with escapes, it parses again into
+// the same strings. And
 // text encodings: UTF-16, UTF-32 and windows-1252 round trips of UTF-8 text.
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +34,7 @@
 #include <vector>
 
 #include "runtime/text/csv_document.h"
+#include "runtime/text/json_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/letter_case.h"
 #include "runtime/text/markdown.h"
@@ -287,6 +290,21 @@ void check_csv(std::string_view text) {
                       again.units().size());
 }
 
+void check_json(std::string_view text) {
+  auto doc = edgemt::JsonDocument::parse(text);
+  if (!doc) return;
+  // Rendered with its units as themselves, and with translations that need escapes, it
+  // parses again into the same units (the same strings, escaped as JSON escapes them).
+  const std::string same = doc.value().render(doc.value().units());
+  auto again = edgemt::JsonDocument::parse(same);
+  EDGEMT_FUZZ_CHECK(again.has_value() && again.value().units() == doc.value().units(),
+                    "json: rendering the strings as themselves changed them (%zu bytes)", text.size());
+  std::vector<std::string> odd(doc.value().units().size(), "Odd \"text\"\n\\ \x01 \xC3\xA9 \xF0\x9F\x8E\x89");
+  auto odd_again = edgemt::JsonDocument::parse(doc.value().render(odd));
+  EDGEMT_FUZZ_CHECK(odd_again.has_value() && odd_again.value().units() == odd,
+                    "json: a translation with escapes did not parse back");
+}
+
 void check_encodings(std::string_view text) {
   using edgemt::TextEncoding;
   if (!edgemt::is_valid_utf8(text)) return;
@@ -411,6 +429,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_wrapped(text);
   check_html(text);
   check_csv(text);
+  check_json(text);
   check_encodings(text);
   return 0;
 }

@@ -675,6 +675,38 @@ TEST_P(Parity, CsvCellsAreTranslatedAsTextAlone) {
   EXPECT_EQ(got_n.value()[0][0], got.value()[0]) << c_->name;
 }
 
+// JSON: each string value with words is translated as that text alone is (plain text),
+// written with JSON's escapes; keys, numbers and codes kept.
+TEST_P(Parity, JsonStringsAreTranslatedAsTextAlone) {
+  auto t = make_translator(model_, 4, 2, max_new_);
+  ASSERT_NE(t, nullptr);
+  std::vector<std::string> texts;
+  for (const json& j : c_->ref.at("sentences")) {
+    texts.push_back(j.get<std::string>());
+    if (texts.size() == 2) break;
+  }
+  ASSERT_EQ(texts.size(), 2u) << c_->name;
+  TranslateOptions o;
+  o.beam = 1;
+  o.max_length = max_new_;
+  auto alone = t->translate(texts, o);
+  ASSERT_TRUE(alone.has_value());
+  const std::string doc = "{\n  \"id\": " + json(texts[1]).dump() + ",\n  \"a\": " + json(texts[0]).dump() +
+                          ",\n  \"list\": [" + json(texts[1]).dump() + ", 3]\n}\n";
+  TranslateOptions js = o;
+  js.format = TextFormat::kJson;
+  auto got = t->translate({doc}, js);
+  ASSERT_TRUE(got.has_value()) << got.status().to_string();
+  const json parsed = json::parse(got.value()[0]);
+  EXPECT_EQ(parsed["a"].get<std::string>(), alone.value()[0]) << c_->name;
+  EXPECT_EQ(parsed["list"][0].get<std::string>(), alone.value()[1]) << c_->name;
+  EXPECT_EQ(parsed["list"][1], 3);
+  EXPECT_EQ(parsed["id"].get<std::string>(), texts[1]) << c_->name;  // a code's key: kept
+  auto bad = t->translate({"{\"a\": }"}, js);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.status().message().find("JSON line 1"), std::string::npos) << bad.status().message();
+}
+
 // Sentence splitting, the default of text calls: a text of several sentences with
 // spacing, line breaks and a blank line comes back with each sentence translated as it
 // is alone and everything around them kept byte for byte; n-best's first hypothesis is

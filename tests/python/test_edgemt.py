@@ -185,6 +185,15 @@ def test_translate_text():
     want_cell = '"%s"' % tr.translate(ref["sentences"][0]).replace('"', '""')
     got_table = tr.translate(table, format="csv")
     assert got_table.endswith('\r\napp.title,%s,42\r\n' % want_cell), got_table
+    # JSON: the string value translated as plain text, the key and the number kept.
+    import json as _json
+    got_json = _json.loads(tr.translate(_json.dumps({"title": ref["sentences"][0], "n": 3}), format="json"))
+    assert got_json == {"title": tr.translate(ref["sentences"][0]), "n": 3}, got_json
+    try:
+        tr.translate('{"a": ', format="json")
+        assert False, "invalid JSON was accepted"
+    except ValueError:
+        pass
     # gettext catalogs: the untranslated message is filled with the text's translation.
     sentence = ref["sentences"][0].replace("\\", "\\\\").replace('"', '\\"')
     catalog = 'msgid "Done"\nmsgstr "Fertig"\n\nmsgid "%s"\nmsgstr ""\n' % sentence

@@ -15,6 +15,7 @@
 
 #include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
+#include "runtime/text/json_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/letter_case.h"
 #include "runtime/text/markdown.h"
@@ -1471,6 +1472,72 @@ TEST(Csv, DelimitersAndOddFiles) {
     for (const std::string& u : d.units()) EXPECT_EQ(u.find("\xEF\xBB\xBF"), std::string::npos) << u;
   }
   EXPECT_EQ(CsvDocument::parse("x,\"quoted\" tail,y\n").units(), (std::vector<std::string>{"x", "y"}));
+}
+
+TEST(Json, StringValuesWithWordsAreTheUnits) {
+  const std::string text =
+      "{\n  \"$schema\": \"https://example.com/s.json\",\n  \"app\": {\n    \"title\": \"Open file\",\n"
+      "    \"greeting\": \"Hello, {{name}}!\",\n    \"id\": \"main window\",\n    \"icon\": "
+      "\"images/logo.png\",\n"
+      "    \"buttons\": [\"Cancel\", \" Save as \", \"OK\", \"btn_ok\"],\n    \"n\": -1.5e3, \"on\": true, "
+      "\"x\": null,\n"
+      "    \"quote\": \"He said \\\"hi\\\".\\nBye.\", \"user_id\": \"the admin\", \"caf\xC3\xA9\": "
+      "\"Caf\xC3\xA9 open\"\n"
+      "  }\n}\n";
+  auto doc = JsonDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(doc.value().units(),
+            (std::vector<std::string>{"Open file", "Hello, {{name}}!", "Cancel", "Save as", "OK",
+                                      "He said \"hi\".\nBye.", "Caf\xC3\xA9 open"}));
+  EXPECT_EQ(doc.value().render(doc.value().units()), text);  // nothing escaped otherwise
+  std::vector<std::string> t = doc.value().units();
+  t[0] =
+      "Datei \"\xC3\xB6"
+      "ffnen\"\t\\";
+  t[3] = "Speichern";
+  const std::string out = doc.value().render(t);
+  EXPECT_NE(out.find("\"title\": \"Datei \\\"\xC3\xB6"
+                     "ffnen\\\"\\t\\\\\","),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\" Speichern \""), std::string::npos) << out;
+  // A file that is all ASCII and escapes its other characters gets its translations so.
+  auto ascii = JsonDocument::parse("{\"a\": \"Caf\\u00e9 open\"}");
+  ASSERT_TRUE(ascii.has_value());
+  EXPECT_EQ(ascii.value().units(), std::vector<std::string>{"Caf\xC3\xA9 open"});
+  EXPECT_EQ(ascii.value().render({"K\xC3\xBC"
+                                  "che \xF0\x9F\x8E\x89"}),
+            "{\"a\": \"K\\u00fcche \\ud83c\\udf89\"}");
+  // A byte order mark, a bare string, escapes of every kind.
+  auto bom = JsonDocument::parse("\xEF\xBB\xBF[\"Hello world\", \"\\u0048i \\ud83c\\udf89 \\/ \\b\"]");
+  ASSERT_TRUE(bom.has_value());
+  EXPECT_EQ(bom.value().units(), (std::vector<std::string>{"Hello world", "Hi \xF0\x9F\x8E\x89 / \b"}));
+  EXPECT_EQ(bom.value().render({"Hallo Welt", "x"}).substr(0, 18), "\xEF\xBB\xBF[\"Hallo Welt\", ");
+  EXPECT_EQ(JsonDocument::parse("\"Just a sentence.\"").value().units(),
+            std::vector<std::string>{"Just a sentence."});
+}
+
+TEST(Json, InvalidDocumentsAreErrorsThatSayWhere) {
+  for (auto [bad, what] : {std::pair{"{\"a\": \"x\",}", "line 1, column 11"},
+                           {"{\n  \"a\": tru\n}", "line 2, column 8"},
+                           {"[1, 2", "expected ',' or ']'"},
+                           {"{\"a\" 1}", "expected ':'"},
+                           {"\"tab\there\"", "control character"},
+                           {"\"\\x\"", "bad escape"},
+                           {"01", "text after"},
+                           {"", "empty"},
+                           {"{} {}", "text after"},
+                           {"// comment\n{}", "unexpected character"}}) {
+    auto d = JsonDocument::parse(bad);
+    ASSERT_FALSE(d.has_value()) << bad;
+    EXPECT_NE(d.status().message().find(what), std::string::npos) << bad << ": " << d.status().message();
+  }
+  // Deep nesting is refused, not a stack overflow.
+  auto deep = JsonDocument::parse(std::string(100000, '['));
+  ASSERT_FALSE(deep.has_value());
+  EXPECT_NE(deep.status().message().find("nested deeper than 512"), std::string::npos)
+      << deep.status().message();
+  EXPECT_TRUE(JsonDocument::parse(std::string(500, '[') + std::string(500, ']')).has_value());
 }
 
 TEST(HtmlLanguage, NamedLanguagesBecomeTheTranslations) {

@@ -559,6 +559,7 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   const std::string md = "# " + kSentences[3] + "\n\n```\nkeep\n```\n";
   const std::string po = "msgid \"" + kSentences[7] + "\"\nmsgstr \"\"\n";
   const std::string csv = "key;text\napp.title;" + kSentences[4] + "\n";
+  const std::string locale = "{\"title\": \"" + kSentences[5] + "\", \"count\": 2}\n";
   std::stringstream docx;
   docx << std::ifstream(std::string(EDGEMT_DOCUMENTS_DIR) + "/sample.docx", std::ios::binary).rdbuf();
   ASSERT_GT(docx.str().size(), 1000u);
@@ -570,7 +571,7 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
        {Case{"film.srt", srt, TextFormat::kSubtitles}, Case{"mail.txt", txt, TextFormat::kWrapped},
         Case{"page.html", html, TextFormat::kHtml}, Case{"README.md", md, TextFormat::kMarkdown},
         Case{"de.po", po, TextFormat::kPo}, Case{"table.csv", csv, TextFormat::kCsv},
-        Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
+        Case{"de.json", locale, TextFormat::kJson}, Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
     const HttpResponse r = api.handle(file_request(c.name, c.content, c.name == "mail.txt" ? "auto" : "en"));
     ASSERT_EQ(r.status, 200) << c.name << ": " << r.body;
     const std::string url = json::parse(r.body)["translatedFileUrl"];

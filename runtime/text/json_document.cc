@@ -1,0 +1,353 @@
+#include "runtime/text/json_document.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "runtime/text/text_kind.h"
+#include "runtime/text/utf8.h"
+
+namespace edgemt {
+namespace {
+
+constexpr int kMaxDepth = 512;
+
+// One string of the document: [begin, end) with its quotes, decoded; a member's key, or
+// a value (with the key of the member it is, or is in an array of).
+struct JsonString {
+  size_t begin = 0, end = 0;
+  std::string value;
+  bool key = false;
+  std::string member;
+};
+
+class Scanner {
+ public:
+  explicit Scanner(std::string_view t) : t_(t) {}
+
+  // The strings of one JSON text, in order; false with error() where it is not one.
+  bool scan(size_t start, std::vector<JsonString>* strings) {
+    strings_ = strings;
+    i_ = start;
+    space();
+    if (i_ >= t_.size()) return fail("the document is empty");
+    if (!value(0, "")) return false;
+    space();
+    if (i_ < t_.size()) return fail("text after the JSON value");
+    return true;
+  }
+  std::string error() const {
+    size_t line = 1, column = 1;
+    for (size_t k = 0; k < error_at_ && k < t_.size(); ++k) {
+      if (t_[k] == '\n') {
+        ++line;
+        column = 1;
+      } else if ((static_cast<unsigned char>(t_[k]) & 0xC0) != 0x80) {
+        ++column;
+      }
+    }
+    return "JSON line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + error_;
+  }
+
+ private:
+  bool fail(const std::string& what) {
+    if (error_.empty()) {
+      error_ = what;
+      error_at_ = i_;
+    }
+    return false;
+  }
+  void space() {
+    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r')) ++i_;
+  }
+  bool expect(char c) {
+    if (i_ < t_.size() && t_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return fail(std::string("expected '") + c + "'");
+  }
+  int hex4() {
+    if (t_.size() - i_ < 4) return -1;
+    int v = 0;
+    for (int k = 0; k < 4; ++k) {
+      const char c = t_[i_ + static_cast<size_t>(k)];
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      if (d < 0) return -1;
+      v = v * 16 + d;
+    }
+    i_ += 4;
+    return v;
+  }
+  bool string(std::string* out) {
+    ++i_;  // the opening quote
+    while (true) {
+      if (i_ >= t_.size()) return fail("a string is not closed");
+      const char c = t_[i_];
+      if (c == '"') {
+        ++i_;
+        return true;
+      }
+      if (static_cast<unsigned char>(c) < 0x20)
+        return fail("a control character in a string (write it as \\n, \\t, \\u00XX)");
+      if (c != '\\') {
+        out->push_back(c);
+        ++i_;
+        continue;
+      }
+      if (++i_ >= t_.size()) return fail("a string is not closed");
+      const char e = t_[i_++];
+      switch (e) {
+        case '"':
+          out->push_back('"');
+          break;
+        case '\\':
+          out->push_back('\\');
+          break;
+        case '/':
+          out->push_back('/');
+          break;
+        case 'b':
+          out->push_back('\b');
+          break;
+        case 'f':
+          out->push_back('\f');
+          break;
+        case 'n':
+          out->push_back('\n');
+          break;
+        case 'r':
+          out->push_back('\r');
+          break;
+        case 't':
+          out->push_back('\t');
+          break;
+        case 'u': {
+          int u = hex4();
+          if (u < 0) return fail("a \\u escape without four hex digits");
+          uint32_t cp = static_cast<uint32_t>(u);
+          if (cp >= 0xD800 && cp <= 0xDBFF && t_.substr(i_, 2) == "\\u") {
+            const size_t back = i_;
+            i_ += 2;
+            const int low = hex4();
+            if (low >= 0xDC00 && low <= 0xDFFF)
+              cp = 0x10000 + ((cp - 0xD800) << 10) + (static_cast<uint32_t>(low) - 0xDC00);
+            else
+              i_ = back;  // a lone high surrogate; the next escape is read on its own
+          }
+          append_utf8(cp, out);  // a lone surrogate becomes U+FFFD
+          break;
+        }
+        default:
+          --i_;
+          return fail("a bad escape in a string");
+      }
+    }
+  }
+  bool number() {
+    const size_t start = i_;
+    auto digits = [&] {
+      const size_t b = i_;
+      while (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9') ++i_;
+      return i_ > b;
+    };
+    if (t_[i_] == '-') ++i_;
+    if (i_ < t_.size() && t_[i_] == '0') {
+      ++i_;
+    } else if (!digits()) {
+      i_ = start;
+      return fail("a malformed number");
+    }
+    if (i_ < t_.size() && t_[i_] == '.') {
+      ++i_;
+      if (!digits()) return fail("a malformed number");
+    }
+    if (i_ < t_.size() && (t_[i_] == 'e' || t_[i_] == 'E')) {
+      ++i_;
+      if (i_ < t_.size() && (t_[i_] == '+' || t_[i_] == '-')) ++i_;
+      if (!digits()) return fail("a malformed number");
+    }
+    return true;
+  }
+  bool value(int depth, const std::string& member) {
+    space();
+    if (i_ >= t_.size()) return fail("the document ends inside a value");
+    const char c = t_[i_];
+    if (c == '{' || c == '[') {
+      if (depth >= kMaxDepth) return fail("nested deeper than " + std::to_string(kMaxDepth));
+      ++i_;
+      space();
+      const char close = c == '{' ? '}' : ']';
+      if (i_ < t_.size() && t_[i_] == close) {
+        ++i_;
+        return true;
+      }
+      while (true) {
+        std::string key = member;
+        if (c == '{') {
+          space();
+          if (i_ >= t_.size() || t_[i_] != '"') return fail("expected a key (a string in quotes)");
+          JsonString k;
+          k.begin = i_;
+          k.key = true;
+          if (!string(&k.value)) return false;
+          k.end = i_;
+          key = k.value;
+          strings_->push_back(std::move(k));
+          space();
+          if (!expect(':')) return false;
+        }
+        if (!value(depth + 1, key)) return false;
+        space();
+        if (i_ < t_.size() && t_[i_] == ',') {
+          ++i_;
+          continue;
+        }
+        if (i_ < t_.size() && t_[i_] == close) {
+          ++i_;
+          return true;
+        }
+        return fail(std::string("expected ',' or '") + close + "'");
+      }
+    }
+    if (c == '"') {
+      JsonString s;
+      s.begin = i_;
+      s.member = member;
+      if (!string(&s.value)) return false;
+      s.end = i_;
+      strings_->push_back(std::move(s));
+      return true;
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) return number();
+    for (std::string_view w :
+         {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
+      if (t_.substr(i_, w.size()) == w) {
+        i_ += w.size();
+        return true;
+      }
+    }
+    return fail("unexpected character");
+  }
+
+  std::string_view t_;
+  size_t i_ = 0;
+  std::vector<JsonString>* strings_ = nullptr;
+  std::string error_;
+  size_t error_at_ = 0;
+};
+
+// Keys whose values are codes, not text.
+bool names_a_code(std::string_view key) {
+  std::string k(key);
+  for (char& ch : k)
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  static constexpr std::string_view kKeys[] = {"id",      "key",   "url",     "uri",      "href",   "src",
+                                               "icon",    "image", "lang",    "language", "locale", "type",
+                                               "code",    "path",  "file",    "color",    "colour", "class",
+                                               "version", "email", "$schema", "$ref",     "mime",   "format"};
+  if (std::find(std::begin(kKeys), std::end(kKeys), k) != std::end(kKeys)) return true;
+  return k.ends_with("_id") || k.ends_with("_url") || key.ends_with("Id") || key.ends_with("ID") ||
+         key.ends_with("Url") || key.ends_with("URL");
+}
+
+void append_escaped(std::string_view s, bool ascii, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  auto u = [&](uint32_t v) {
+    *out += "\\u";
+    for (int sh = 12; sh >= 0; sh -= 4) out->push_back(kHex[(v >> sh) & 0xF]);
+  };
+  for (size_t i = 0; i < s.size();) {
+    const Utf8Char c = decode_utf8(s, i);
+    const char b = s[i];
+    i += c.length;
+    switch (c.code_point) {
+      case '"':
+        *out += "\\\"";
+        continue;
+      case '\\':
+        *out += "\\\\";
+        continue;
+      case '\n':
+        *out += "\\n";
+        continue;
+      case '\r':
+        *out += "\\r";
+        continue;
+      case '\t':
+        *out += "\\t";
+        continue;
+      case '\b':
+        *out += "\\b";
+        continue;
+      case '\f':
+        *out += "\\f";
+        continue;
+      default:
+        break;
+    }
+    if (c.code_point < 0x20) {
+      u(c.code_point);
+    } else if (c.code_point < 0x80 || (!ascii && c.well_formed)) {
+      out->append(s.substr(i - c.length, c.length));
+    } else if (!c.well_formed) {
+      out->push_back(b);  // as it was read
+    } else if (c.code_point >= 0x10000) {
+      u(0xD800 + ((c.code_point - 0x10000) >> 10));
+      u(0xDC00 + ((c.code_point - 0x10000) & 0x3FF));
+    } else {
+      u(c.code_point);
+    }
+  }
+}
+
+}  // namespace
+
+Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
+  JsonDocument doc;
+  const size_t start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  std::vector<JsonString> strings;
+  Scanner scanner(text);
+  if (!scanner.scan(start, &strings)) return invalid_argument(scanner.error());
+  doc.ascii_ =
+      std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }) &&
+      text.find("\\u") != std::string_view::npos;
+  size_t at = 0;
+  std::string verbatim;
+  for (JsonString& s : strings) {
+    if (s.key || names_a_code(s.member)) continue;
+    size_t b = 0, e = s.value.size();
+    while (b < e && is_ascii_space(s.value[b])) ++b;
+    while (e > b && is_ascii_space(s.value[e - 1])) --e;
+    const std::string_view core = std::string_view(s.value).substr(b, e - b);
+    if (core.empty() || !holds_words(core)) continue;
+    verbatim.append(text.substr(at, s.begin - at));
+    doc.pieces_.push_back(Piece{std::move(verbatim), std::string::npos, {}, {}});
+    verbatim.clear();
+    doc.pieces_.push_back(Piece{{}, doc.units_.size(), s.value.substr(0, b), s.value.substr(e)});
+    doc.units_.emplace_back(core);
+    at = s.end;
+  }
+  verbatim.append(text.substr(at));
+  doc.pieces_.push_back(Piece{std::move(verbatim), std::string::npos, {}, {}});
+  return doc;
+}
+
+std::string JsonDocument::render(const std::vector<std::string>& translations) const {
+  std::string out;
+  for (const Piece& p : pieces_) {
+    if (p.unit == std::string::npos) {
+      out += p.verbatim;
+      continue;
+    }
+    const std::string& t = p.unit < translations.size() ? translations[p.unit] : units_[p.unit];
+    out.push_back('"');
+    append_escaped(p.before + t + p.after, ascii_, &out);
+    out.push_back('"');
+  }
+  return out;
+}
+
+}  // namespace edgemt
