@@ -66,31 +66,18 @@ CsvDocument CsvDocument::parse(std::string_view text) {
   CsvDocument doc;
   doc.delimiter_ = detect_delimiter(text);
   const char d = doc.delimiter_;
-  std::string verbatim;
   size_t i = 0;
   if (text.starts_with("\xEF\xBB\xBF")) {  // Excel's UTF-8 byte order mark
-    verbatim.assign(text.substr(0, 3));
+    doc.pieces_.keep(text.substr(0, 3));
     i = 3;
   }
-  auto flush_cell = [&](std::string_view raw, std::string value, bool quoted) {
+  auto flush_cell = [&](std::string_view raw, std::string_view value, bool quoted) {
     // value: the cell's text (unquoted); raw: its bytes as written.
-    size_t b = 0, e = value.size();
-    while (b < e && (value[b] == ' ' || value[b] == '\t')) ++b;
-    while (e > b && (value[e - 1] == ' ' || value[e - 1] == '\t')) --e;
-    const std::string_view core = std::string_view(value).substr(b, e - b);
-    if (core.empty() || !has_letter(core) || is_identifier(core)) {
-      verbatim.append(raw);
-      return;
-    }
-    doc.pieces_.push_back(Piece{std::move(verbatim), std::string::npos, {}, {}, false});
-    verbatim.clear();
-    Piece p;
-    p.unit = doc.units_.size();
-    p.before = value.substr(0, b);
-    p.after = value.substr(e);
-    p.quoted = quoted;
-    doc.units_.emplace_back(core);
-    doc.pieces_.push_back(std::move(p));
+    const TrimmedText t = trim_text(value, [](char c) { return c == ' ' || c == '\t'; });
+    if (t.core.empty() || !has_letter(t.core) || is_identifier(t.core))
+      doc.pieces_.keep(raw);
+    else
+      doc.pieces_.add_unit(t, quoted ? 1 : 0);
   };
   while (i < text.size()) {
     // One field, from i.
@@ -119,46 +106,37 @@ CsvDocument CsvDocument::parse(std::string_view text) {
       bool clean = closed;
       for (size_t j = k; j < end; ++j) clean = clean && (text[j] == ' ' || text[j] == '\t');
       if (clean && end == k)
-        flush_cell(text.substr(start, end - start), std::move(value), true);
+        flush_cell(text.substr(start, end - start), value, true);
       else
-        verbatim.append(text.substr(start, end - start));
+        doc.pieces_.keep(text.substr(start, end - start));
       i = end;
     } else {
       size_t end = i;
       while (end < text.size() && text[end] != d && text[end] != '\n' && text[end] != '\r') ++end;
-      flush_cell(text.substr(start, end - start), std::string(text.substr(start, end - start)), false);
+      flush_cell(text.substr(start, end - start), text.substr(start, end - start), false);
       i = end;
     }
     // The delimiter, or the record's end.
     if (i < text.size() && text[i] == d) {
-      verbatim.push_back(d);
+      doc.pieces_.keep(d);
       ++i;
     } else if (i < text.size()) {
       const size_t n = text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n' ? 2 : 1;
-      verbatim.append(text.substr(i, n));
+      doc.pieces_.keep(text.substr(i, n));
       i += n;
     }
   }
-  if (!verbatim.empty()) doc.pieces_.push_back(Piece{std::move(verbatim), std::string::npos, {}, {}, false});
   return doc;
 }
 
 std::string CsvDocument::render(const std::vector<std::string>& translations) const {
-  std::string out;
-  for (const Piece& p : pieces_) {
-    if (p.unit == std::string::npos) {
-      out += p.verbatim;
-      continue;
-    }
-    const std::string& t = p.unit < translations.size() ? translations[p.unit] : units_[p.unit];
-    const std::string cell = p.before + t + p.after;
+  const std::string breaks = std::string("\r\n") + delimiter_;
+  return pieces_.render(translations, [&](const std::string& cell, uint32_t quoted, std::string* out) {
     // Quotes where a reader would otherwise split the cell or unquote it; a quote inside
     // an unquoted cell ('5" screen') is read as itself.
-    const bool needs_quotes =
-        cell.find_first_of(std::string("\r\n") + delimiter_) != std::string::npos || cell.starts_with('"');
-    out += p.quoted || needs_quotes ? quote(cell) : cell;
-  }
-  return out;
+    const bool needs_quotes = cell.find_first_of(breaks) != std::string::npos || cell.starts_with('"');
+    *out += quoted != 0 || needs_quotes ? quote(cell) : cell;
+  });
 }
 
 }  // namespace edgemt

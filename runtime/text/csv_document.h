@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/text/text_pieces.h"
+
 namespace edgemt {
 
 class CsvDocument {
@@ -25,20 +27,13 @@ class CsvDocument {
   static CsvDocument parse(std::string_view text);
 
   // The texts to translate, in order (each cell unquoted and trimmed of spaces).
-  const std::vector<std::string>& units() const { return units_; }
+  const std::vector<std::string>& units() const { return pieces_.units(); }
   // The file with units()[i] replaced by translations[i].
   std::string render(const std::vector<std::string>& translations) const;
   char delimiter() const { return delimiter_; }
 
  private:
-  struct Piece {
-    std::string verbatim;             // kept as it is (where unit is npos)
-    size_t unit = std::string::npos;  // a translated cell: its unit
-    std::string before, after;        // its spaces inside its quotes (or its field)
-    bool quoted = false;              // it was in quotes
-  };
-  std::vector<Piece> pieces_;
-  std::vector<std::string> units_;
+  TextPieces pieces_;  // a unit's mark: 1 where its cell was in quotes
   char delimiter_ = ',';
 };
 

@@ -128,12 +128,12 @@ class Scanner {
           int u = hex4();
           if (u < 0) return fail("a \\u escape without four hex digits");
           uint32_t cp = static_cast<uint32_t>(u);
-          if (cp >= 0xD800 && cp <= 0xDBFF && t_.substr(i_, 2) == "\\u") {
+          if (is_high_surrogate(cp) && t_.substr(i_, 2) == "\\u") {
             const size_t back = i_;
             i_ += 2;
             const int low = hex4();
-            if (low >= 0xDC00 && low <= 0xDFFF)
-              cp = 0x10000 + ((cp - 0xD800) << 10) + (static_cast<uint32_t>(low) - 0xDC00);
+            if (low >= 0 && is_low_surrogate(static_cast<uint32_t>(low)))
+              cp = surrogate_pair_code_point(cp, static_cast<uint32_t>(low));
             else
               i_ = back;  // a lone high surrogate; the next escape is read on its own
           }
@@ -294,11 +294,8 @@ void append_escaped(std::string_view s, bool ascii, std::string* out) {
       out->append(s.substr(i - c.length, c.length));
     } else if (!c.well_formed) {
       out->push_back(b);  // as it was read
-    } else if (c.code_point >= 0x10000) {
-      u(0xD800 + ((c.code_point - 0x10000) >> 10));
-      u(0xDC00 + ((c.code_point - 0x10000) & 0x3FF));
     } else {
-      u(c.code_point);
+      for_each_utf16_unit(c.code_point, u);
     }
   }
 }
@@ -315,39 +312,24 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
       std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }) &&
       text.find("\\u") != std::string_view::npos;
   size_t at = 0;
-  std::string verbatim;
   for (JsonString& s : strings) {
     if (s.key || names_a_code(s.member)) continue;
-    size_t b = 0, e = s.value.size();
-    while (b < e && is_ascii_space(s.value[b])) ++b;
-    while (e > b && is_ascii_space(s.value[e - 1])) --e;
-    const std::string_view core = std::string_view(s.value).substr(b, e - b);
-    if (core.empty() || !holds_words(core)) continue;
-    verbatim.append(text.substr(at, s.begin - at));
-    doc.pieces_.push_back(Piece{std::move(verbatim), std::string::npos, {}, {}});
-    verbatim.clear();
-    doc.pieces_.push_back(Piece{{}, doc.units_.size(), s.value.substr(0, b), s.value.substr(e)});
-    doc.units_.emplace_back(core);
+    const TrimmedText t = trim_text(s.value, is_ascii_space);
+    if (t.core.empty() || !holds_words(t.core)) continue;
+    doc.pieces_.keep(text.substr(at, s.begin - at));
+    doc.pieces_.add_unit(t);
     at = s.end;
   }
-  verbatim.append(text.substr(at));
-  doc.pieces_.push_back(Piece{std::move(verbatim), std::string::npos, {}, {}});
+  doc.pieces_.keep(text.substr(at));
   return doc;
 }
 
 std::string JsonDocument::render(const std::vector<std::string>& translations) const {
-  std::string out;
-  for (const Piece& p : pieces_) {
-    if (p.unit == std::string::npos) {
-      out += p.verbatim;
-      continue;
-    }
-    const std::string& t = p.unit < translations.size() ? translations[p.unit] : units_[p.unit];
-    out.push_back('"');
-    append_escaped(p.before + t + p.after, ascii_, &out);
-    out.push_back('"');
-  }
-  return out;
+  return pieces_.render(translations, [&](const std::string& value, uint32_t, std::string* out) {
+    out->push_back('"');
+    append_escaped(value, ascii_, out);
+    out->push_back('"');
+  });
 }
 
 }  // namespace edgemt

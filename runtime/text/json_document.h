@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "runtime/core/status.h"
+#include "runtime/text/text_pieces.h"
 
 namespace edgemt {
 
@@ -28,18 +29,12 @@ class JsonDocument {
   static Expected<JsonDocument> parse(std::string_view text);
 
   // The texts to translate, in order (decoded from JSON's escapes).
-  const std::vector<std::string>& units() const { return units_; }
+  const std::vector<std::string>& units() const { return pieces_.units(); }
   // The document with units()[i] replaced by translations[i].
   std::string render(const std::vector<std::string>& translations) const;
 
  private:
-  struct Piece {
-    std::string verbatim;             // kept as it is (where unit is npos)
-    size_t unit = std::string::npos;  // a translated string value: its unit
-    std::string before, after;        // its spaces around the unit, inside the quotes
-  };
-  std::vector<Piece> pieces_;
-  std::vector<std::string> units_;
+  TextPieces pieces_;   // each unit a string value's text, inside its quotes
   bool ascii_ = false;  // escape non-ASCII characters as \uXXXX
 };
 

@@ -91,15 +91,15 @@ void decode_utf16(std::string_view b, bool big, DecodedText* d) {
   size_t i = start;
   for (; i + 1 < b.size(); i += 2) {
     const uint32_t u = unit(i);
-    if (u >= 0xD800 && u <= 0xDBFF && i + 3 < b.size()) {
+    if (is_high_surrogate(u) && i + 3 < b.size()) {
       const uint32_t v = unit(i + 2);
-      if (v >= 0xDC00 && v <= 0xDFFF) {
-        append_utf8(0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00), &d->utf8);
+      if (is_low_surrogate(v)) {
+        append_utf8(surrogate_pair_code_point(u, v), &d->utf8);
         i += 2;
         continue;
       }
     }
-    if (u >= 0xD800 && u <= 0xDFFF)
+    if (is_surrogate(u))
       bad(i);
     else
       append_utf8(u, &d->utf8);
@@ -114,7 +114,7 @@ void decode_utf32(std::string_view b, bool big, DecodedText* d) {
     for (int k = 0; k < 4; ++k)
       u |= static_cast<uint32_t>(static_cast<unsigned char>(b[i + static_cast<size_t>(k)]))
            << (big ? 8 * (3 - k) : 8 * k);
-    if (u > 0x10FFFF || (u >= 0xD800 && u <= 0xDFFF)) {
+    if (u > 0x10FFFF || is_surrogate(u)) {
       if (d->malformed++ == 0) d->first_malformed = i;
       u = 0xFFFD;
     }
@@ -281,8 +281,8 @@ Expected<DecodedText> decode_text(std::string_view b, const TextEncoding& e) {
   d.utf8.reserve(u.size() + u.size() / 4);
   for (size_t i = 0; i < u.size(); ++i) {
     uint32_t cp = u[i];
-    if (cp >= 0xD800 && cp <= 0xDBFF && i + 1 < u.size() && u[i + 1] >= 0xDC00 && u[i + 1] <= 0xDFFF)
-      cp = 0x10000 + ((cp - 0xD800) << 10) + (u[++i] - 0xDC00);
+    if (is_high_surrogate(cp) && i + 1 < u.size() && is_low_surrogate(u[i + 1]))
+      cp = surrogate_pair_code_point(cp, u[++i]);
     append_utf8(cp, &d.utf8);
   }
   d.malformed = count.n;
@@ -320,12 +320,7 @@ Expected<EncodedText> encode_text(std::string_view utf8, const TextEncoding& e, 
       const bool big = e.kind == TextEncoding::kUtf16Be;
       out.bytes.reserve(out.bytes.size() + utf8.size() * 2);
       each([&](uint32_t cp) {
-        if (cp >= 0x10000) {
-          put_unit16(0xD800 + ((cp - 0x10000) >> 10), big, &out.bytes);
-          put_unit16(0xDC00 + ((cp - 0x10000) & 0x3FF), big, &out.bytes);
-        } else {
-          put_unit16(cp, big, &out.bytes);
-        }
+        for_each_utf16_unit(cp, [&](uint32_t unit) { put_unit16(unit, big, &out.bytes); });
       });
       return out;
     }
@@ -363,12 +358,7 @@ Expected<EncodedText> encode_text(std::string_view utf8, const TextEncoding& e, 
   std::u16string u;
   u.reserve(utf8.size());
   each([&](uint32_t cp) {
-    if (cp >= 0x10000) {
-      u.push_back(static_cast<char16_t>(0xD800 + ((cp - 0x10000) >> 10)));
-      u.push_back(static_cast<char16_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
-    } else {
-      u.push_back(static_cast<char16_t>(cp));
-    }
+    for_each_utf16_unit(cp, [&](uint32_t unit) { u.push_back(static_cast<char16_t>(unit)); });
   });
   std::string bytes(u.size() * 12 + 16, '\0');  // an escape is at most "&#1114111;"
   const int32_t n = ucnv_fromUChars(c.value(), bytes.data(), static_cast<int32_t>(bytes.size()), u.data(),

@@ -82,6 +82,24 @@ inline void append_utf8(uint32_t cp, std::string* out) {
   }
 }
 
+// UTF-16 code units: surrogates, a pair's code point, and a code point's one or two units
+// (put(u) for each, in order). For the UTF-16 codecs and JSON's \uXXXX escapes.
+constexpr bool is_surrogate(uint32_t u) { return u >= 0xD800 && u <= 0xDFFF; }
+constexpr bool is_high_surrogate(uint32_t u) { return u >= 0xD800 && u <= 0xDBFF; }
+constexpr bool is_low_surrogate(uint32_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
+constexpr uint32_t surrogate_pair_code_point(uint32_t high, uint32_t low) {
+  return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+}
+template <class Put>
+void for_each_utf16_unit(uint32_t cp, Put&& put) {
+  if (cp >= 0x10000) {
+    put(0xD800 + ((cp - 0x10000) >> 10));
+    put(0xDC00 + ((cp - 0x10000) & 0x3FF));
+  } else {
+    put(cp);
+  }
+}
+
 // How many characters `s` holds, as decode_utf8 reads them (a malformed byte counts one).
 inline size_t count_utf8_chars(std::string_view s) {
   size_t n = 0;

@@ -81,6 +81,26 @@ class Parity : public ReferenceTest {
     return t.translate_ids_nbest(in, 4, &out->ids, to, &out->scores, &out->lps);
   }
 
+  // Up to n of the reference sentences for which keep(s) holds, in order.
+  template <class Keep>
+  std::vector<std::string> sentences_where(size_t n, Keep&& keep) const {
+    std::vector<std::string> out;
+    for (const json& j : c_->ref.at("sentences")) {
+      if (out.size() == n) break;
+      std::string s = j.get<std::string>();
+      if (keep(s)) out.push_back(std::move(s));
+    }
+    return out;
+  }
+  // Greedy search within the references' length limit: what the text-layer tests
+  // compare a document's pieces under.
+  TranslateOptions greedy_options() const {
+    TranslateOptions o;
+    o.beam = 1;
+    o.max_length = max_new_;
+    return o;
+  }
+
   // Translates sentence indices [begin, end) as one batch.
   std::vector<std::vector<int32_t>> run(Engine& e, size_t begin, size_t end, int beam) {
     SearchParams p;
@@ -500,9 +520,7 @@ TEST_P(Parity, TextMatchesTransformersDecode) {
   ASSERT_NE(t, nullptr);
   std::vector<std::string> in;
   for (const json& s : sents) in.push_back(s.get<std::string>());
-  TranslateOptions to;
-  to.beam = 1;
-  to.max_length = max_new_;
+  TranslateOptions to = greedy_options();
   to.split_sentences = false;   // transformers translates each string as one sentence
   to.repetition_guard = false;  // and searches without a guard
   to.protect_spans = false;     // nor protected spans
@@ -551,9 +569,7 @@ TEST_P(Parity, BreakHintsInsideWordsAreRemovedBeforeTranslating) {
     if (clean.size() == 6) break;
   }
   ASSERT_GE(clean.size(), 3u) << c_->name;
-  TranslateOptions o;
-  o.beam = 1;
-  o.max_length = max_new_;
+  TranslateOptions o = greedy_options();
   auto want = t->translate(clean, o);
   auto got = t->translate(hinted, o);
   ASSERT_TRUE(want.has_value() && got.has_value());
@@ -603,16 +619,11 @@ TEST_P(Parity, BreakHintsInsideWordsAreRemovedBeforeTranslating) {
 TEST_P(Parity, TabsSeparateCellsTranslatedAlone) {
   auto t = make_translator(model_, 4, 2, max_new_);
   ASSERT_NE(t, nullptr);
-  std::vector<std::string> cells;
-  for (const json& j : c_->ref.at("sentences")) {
-    const std::string s = j.get<std::string>();
-    if (s.find_first_of("\t\n") == std::string::npos && s.find(". ") == std::string::npos) cells.push_back(s);
-    if (cells.size() == 3) break;
-  }
+  const std::vector<std::string> cells = sentences_where(3, [](const std::string& s) {
+    return s.find_first_of("\t\n") == std::string::npos && s.find(". ") == std::string::npos;
+  });
   ASSERT_EQ(cells.size(), 3u) << c_->name;
-  TranslateOptions o;
-  o.beam = 1;
-  o.max_length = max_new_;
+  const TranslateOptions o = greedy_options();
   auto alone = t->translate(cells, o);
   ASSERT_TRUE(alone.has_value());
   const std::string row = cells[0] + "\t" + cells[1] + "\t\t" + cells[2];
@@ -637,16 +648,10 @@ TEST_P(Parity, TabsSeparateCellsTranslatedAlone) {
 TEST_P(Parity, CsvCellsAreTranslatedAsTextAlone) {
   auto t = make_translator(model_, 4, 2, max_new_);
   ASSERT_NE(t, nullptr);
-  std::vector<std::string> cells;
-  for (const json& j : c_->ref.at("sentences")) {
-    const std::string s = j.get<std::string>();
-    if (s.find_first_of("\"\n\t") == std::string::npos) cells.push_back(s);
-    if (cells.size() == 3) break;
-  }
+  const std::vector<std::string> cells =
+      sentences_where(3, [](const std::string& s) { return s.find_first_of("\"\n\t") == std::string::npos; });
   ASSERT_EQ(cells.size(), 3u) << c_->name;
-  TranslateOptions o;
-  o.beam = 1;
-  o.max_length = max_new_;
+  const TranslateOptions o = greedy_options();
   auto alone = t->translate(cells, o);
   ASSERT_TRUE(alone.has_value());
   const std::string doc = "key,text,#\r\napp.one,\"" + cells[0] + "\",1\r\napp.two," +
@@ -680,15 +685,9 @@ TEST_P(Parity, CsvCellsAreTranslatedAsTextAlone) {
 TEST_P(Parity, JsonStringsAreTranslatedAsTextAlone) {
   auto t = make_translator(model_, 4, 2, max_new_);
   ASSERT_NE(t, nullptr);
-  std::vector<std::string> texts;
-  for (const json& j : c_->ref.at("sentences")) {
-    texts.push_back(j.get<std::string>());
-    if (texts.size() == 2) break;
-  }
+  const std::vector<std::string> texts = sentences_where(2, [](const std::string&) { return true; });
   ASSERT_EQ(texts.size(), 2u) << c_->name;
-  TranslateOptions o;
-  o.beam = 1;
-  o.max_length = max_new_;
+  const TranslateOptions o = greedy_options();
   auto alone = t->translate(texts, o);
   ASSERT_TRUE(alone.has_value());
   const std::string doc = "{\n  \"id\": " + json(texts[1]).dump() + ",\n  \"a\": " + json(texts[0]).dump() +
