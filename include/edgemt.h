@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  16 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
+  17 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
@@ -54,10 +54,10 @@ extern "C" {
        12: edgemt_translate_document;                                          \
        13: edgemt_translator_set_reranker; 14: edgemt_translate_pdf;           \
        15: edgemt_translate_options.cancel, EDGEMT_CANCELLED;                  \
-       16: EDGEMT_FORMAT_CSV, _JSON */
+       16: EDGEMT_FORMAT_CSV, _JSON; 17: EDGEMT_FORMAT_XLIFF */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
- * _SUBTITLES and _WRAPPED since 11, _CSV and _JSON since 16). */
+ * _SUBTITLES and _WRAPPED since 11, _CSV and _JSON since 16, _XLIFF since 17). */
 typedef enum edgemt_format {
   EDGEMT_FORMAT_TEXT = 0,
   EDGEMT_FORMAT_HTML = 1,
@@ -66,7 +66,8 @@ typedef enum edgemt_format {
   EDGEMT_FORMAT_SUBTITLES = 4,
   EDGEMT_FORMAT_WRAPPED = 5,
   EDGEMT_FORMAT_CSV = 6,
-  EDGEMT_FORMAT_JSON = 7
+  EDGEMT_FORMAT_JSON = 7,
+  EDGEMT_FORMAT_XLIFF = 8
 } edgemt_format;
 
 typedef enum edgemt_status {
@@ -165,7 +166,11 @@ typedef struct edgemt_translate_options {
    * identifiers, quoting and delimiters kept; EDGEMT_FORMAT_JSON (7): JSON documents
    * (apps' locale files) whose string values with words are translated, keys, numbers,
    * codes and the layout kept; invalid JSON fails the call (EDGEMT_INVALID_ARGUMENT, the
-   * message names its line and column). */
+   * message names its line and column). Since version 17, EDGEMT_FORMAT_XLIFF (8): XLIFF
+   * 1.2 or 2.x documents (translation tools' exchange files, Xcode's and Angular's
+   * exports) whose segments without a translation get a target (inline codes kept where
+   * their words went; 1.2's marked as a machine's draft), translated targets, notes and
+   * the rest kept; XML that is not well-formed fails the call (EDGEMT_INVALID_ARGUMENT). */
   int32_t format;
   /* Since C API version 6. Random sampling for variety: each next token is drawn among
    * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),

@@ -279,18 +279,25 @@ class Translator:
         "csv": each text is a table of comma-separated values (',', ';', tab or '|'):
         its cells with words translated, numbers, identifiers and quoting kept; "json": a
         JSON document (an app's locale file): its string values with words translated,
-        keys, numbers and the layout kept (invalid JSON raises ValueError).
+        keys, numbers and the layout kept (invalid JSON raises ValueError); "xliff": an
+        XLIFF 1.2 or 2.x document (translation tools, Xcode, Angular): each segment without
+        a translation gets a target, inline codes kept (XML that is not well-formed
+        raises ValueError).
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         cancel: an edgemt.CancelFlag another thread may set to stop the call (raises
         edgemt.CancelledError).
         """
         if format not in _FORMATS:
-            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt', 'csv' or 'json', got %r"
+            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt', 'csv', 'json' or 'xliff', got %r"
                              % (format,))
         if self.pivot is not None:
             if glossary:
                 raise NotImplementedError("a glossary through a pivot language is not supported")
+            if format in ("po", "xliff"):
+                # The first model would fill the file in, leaving nothing for the second.
+                raise NotImplementedError("format=%r through a pivot language is not supported here; the "
+                                          "translate command fills such a file in through both models" % (format,))
             texts = self.pivot.translate(
                 texts, beam_size=beam_size, length_penalty=length_penalty, max_decoding_length=max_decoding_length,
                 max_length_factor=max_length_factor, max_length_offset=max_length_offset,

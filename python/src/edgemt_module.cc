@@ -354,6 +354,7 @@ PYBIND11_MODULE(_edgemt, m) {
                                py::arg("wrapped") = static_cast<int>(EDGEMT_FORMAT_WRAPPED),
                                py::arg("csv") = static_cast<int>(EDGEMT_FORMAT_CSV),
                                py::arg("json") = static_cast<int>(EDGEMT_FORMAT_JSON),
+                               py::arg("xliff") = static_cast<int>(EDGEMT_FORMAT_XLIFF),
                                py::arg("html") = static_cast<int>(EDGEMT_FORMAT_HTML),
                                py::arg("markdown") = static_cast<int>(EDGEMT_FORMAT_MARKDOWN),
                                py::arg("po") = static_cast<int>(EDGEMT_FORMAT_PO),

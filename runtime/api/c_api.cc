@@ -155,10 +155,13 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
       case EDGEMT_FORMAT_JSON:
         out->format = edgemt::TextFormat::kJson;
         break;
+      case EDGEMT_FORMAT_XLIFF:
+        out->format = edgemt::TextFormat::kXliff;
+        break;
       default:
         return fail(EDGEMT_INVALID_ARGUMENT,
-                    "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES, _WRAPPED, _CSV or "
-                    "_JSON, got " +
+                    "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES, _WRAPPED, _CSV, "
+                    "_JSON or _XLIFF, got " +
                         std::to_string(o->format));
     }
   }

@@ -27,6 +27,7 @@
 #include "runtime/text/subtitles.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
+#include "runtime/text/xliff_document.h"
 
 namespace edgemt {
 
@@ -824,7 +825,8 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
   for (const Doc& d : docs) {
     const auto first = t.value().begin() + static_cast<std::ptrdiff_t>(at);
     std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
-    if constexpr (std::is_same_v<Doc, OfficeDocument>)  // it also says its text's new language
+    if constexpr (std::is_same_v<Doc, OfficeDocument> ||
+                  std::is_same_v<Doc, XliffDocument>)  // it also says its text's new language
       result.push_back(d.render(mine, model_->target_language()));
     else
       result.push_back(d.render(mine));
@@ -878,6 +880,17 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
       docs.push_back(std::move(d.value()));
     }
     return translate_units(docs, as_plain_text(options));
+  }
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kXliff) {
+    std::vector<XliffDocument> docs;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      auto d = XliffDocument::parse(texts[i]);
+      if (!d)
+        return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
+                                d.status().message());
+      docs.push_back(std::move(d.value()));
+    }
+    return translate_units(docs, as_html(options));
   }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {
     std::vector<PoCatalog> catalogs;
@@ -974,6 +987,7 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
       options.format.value_or(TextFormat::kText) == TextFormat::kWrapped ||
       options.format.value_or(TextFormat::kText) == TextFormat::kCsv ||
       options.format.value_or(TextFormat::kText) == TextFormat::kJson ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kXliff ||
       options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();
@@ -1341,6 +1355,62 @@ Expected<std::vector<std::string>> bundled_model_route(std::string_view source, 
   std::vector<std::string> paths;
   for (size_t i : route) paths.push_back(all[i].path);
   return paths;
+}
+
+namespace {
+
+// A catalog's or XLIFF document's texts through the chain, filled in once.
+template <typename Doc>
+Expected<std::vector<std::string>> fill_in_through(std::span<Translator* const> chain,
+                                                   const std::vector<std::string>& texts,
+                                                   const TranslateOptions& unit_options) {
+  std::vector<Doc> docs;
+  std::vector<std::string> units;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    auto d = Doc::parse(texts[i]);
+    if (!d)
+      return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
+                              d.status().message());
+    units.insert(units.end(), d.value().units().begin(), d.value().units().end());
+    docs.push_back(std::move(d.value()));
+  }
+  for (Translator* t : chain) {
+    auto r = t->translate(units, unit_options);
+    if (!r) return r.status();
+    units = std::move(r.value());
+  }
+  std::vector<std::string> result;
+  size_t at = 0;
+  for (const Doc& d : docs) {
+    const auto first = units.begin() + static_cast<std::ptrdiff_t>(at);
+    const std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
+    if constexpr (std::is_same_v<Doc, XliffDocument>)
+      result.push_back(d.render(mine, chain.back()->model().target_language()));
+    else
+      result.push_back(d.render(mine));
+    at += d.units().size();
+  }
+  return result;
+}
+
+}  // namespace
+
+Expected<std::vector<std::string>> translate_through(std::span<Translator* const> chain,
+                                                     const std::vector<std::string>& texts,
+                                                     const TranslateOptions& options) {
+  if (chain.empty()) return invalid_argument("translate_through needs at least one translator");
+  const TextFormat format = options.format.value_or(TextFormat::kText);
+  if (chain.size() > 1 && format == TextFormat::kPo)
+    return fill_in_through<PoCatalog>(chain, texts, as_plain_text(options));
+  if (chain.size() > 1 && format == TextFormat::kXliff)
+    return fill_in_through<XliffDocument>(chain, texts, as_html(options));
+  std::vector<std::string> current = texts;
+  for (Translator* t : chain) {
+    auto r = t->translate(current, options);
+    if (!r) return r.status();
+    current = std::move(r.value());
+  }
+  return current;
 }
 
 }  // namespace edgemt

@@ -56,7 +56,7 @@ struct TranslatorOptions {
 // documents are the bytes of a .docx, .pptx, .xlsx, .odt, .odp, .ods or .epub file, each
 // paragraph translated with its formatting, the rest of the file kept, and the file saying
 // it is in the model's target language (runtime/text/office_document.h).
-enum class TextFormat { kText, kHtml, kPo, kMarkdown, kSubtitles, kWrapped, kOffice, kCsv, kJson };
+enum class TextFormat { kText, kHtml, kPo, kMarkdown, kSubtitles, kWrapped, kOffice, kCsv, kJson, kXliff };
 
 // Per call; what is not set comes from the model (its generation config) or the
 // translator's limits.
@@ -498,5 +498,15 @@ std::vector<size_t> language_route(const std::vector<LanguagePair>& pairs, std::
 // through a pivot language (language_route; both languages given). The error names the
 // pairs that are bundled.
 Expected<std::vector<std::string>> bundled_model_route(std::string_view source, std::string_view target);
+
+// Translates `texts` with each translator of `chain` in turn, a pivot language between
+// one's target and the next one's source (fr->en, then en->de). Text and documents go
+// through whole; the formats that fill in what is still to translate (gettext catalogs,
+// XLIFF), whose first translation would leave nothing for the next, send the texts to
+// translate through the chain and fill the document in once, in the last one's
+// language. An empty chain is an error.
+Expected<std::vector<std::string>> translate_through(std::span<Translator* const> chain,
+                                                     const std::vector<std::string>& texts,
+                                                     const TranslateOptions& options);
 
 }  // namespace edgemt

@@ -34,6 +34,7 @@
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
+#include "runtime/text/xliff_document.h"
 
 namespace {
 
@@ -90,7 +91,8 @@ options:
                      an "n_best" list ({"translation", "score", "confidence"}, best
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
-  --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv or json:
+  --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv, json or
+                     xliff:
                      each TEXT, or else all of standard input, is one document.
                      wrapped: plain text whose paragraphs are wrapped at a width
                      (e-mails, README.txt, books): a paragraph's wrapped lines are
@@ -125,7 +127,11 @@ options:
                      the delimiter gets quotes. json: a JSON document (an app's
                      locale file): each string value with words translated (not
                      those of keys such as id, url, lang, type, code), keys, numbers
-                     and the layout kept
+                     and the layout kept. xliff (or xlf): an XLIFF 1.2 or 2.x file
+                     (CAT tools, Xcode, Angular): each segment without a translation
+                     gets a target (1.2: marked needs-review-translation,
+                     mt-suggestion), its inline codes kept where their words went;
+                     translated targets, notes and the rest kept
   --encoding NAME    standard input is read in this character encoding and the
                      translation written in it: utf-8 (the default), utf-16,
                      utf-16le, utf-16be, utf-32..., windows-1252 (latin1, iso-8859-1),
@@ -360,7 +366,8 @@ int parse_args(int argc, char** argv, Args* a) {
           {"odp", edgemt::TextFormat::kOffice},    {"epub", edgemt::TextFormat::kOffice},
           {"xlsx", edgemt::TextFormat::kOffice},   {"ods", edgemt::TextFormat::kOffice},
           {"csv", edgemt::TextFormat::kCsv},       {"tsv", edgemt::TextFormat::kCsv},
-          {"json", edgemt::TextFormat::kJson},     {"pdf", edgemt::TextFormat::kText}};
+          {"json", edgemt::TextFormat::kJson},     {"xliff", edgemt::TextFormat::kXliff},
+          {"xlf", edgemt::TextFormat::kXliff},     {"pdf", edgemt::TextFormat::kText}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
       });
@@ -368,7 +375,7 @@ int parse_args(int argc, char** argv, Args* a) {
         std::fprintf(
             stderr,
             "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, json, "
-            "docx, pptx, xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
+            "xliff, xlf, docx, pptx, xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
             i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
@@ -662,7 +669,10 @@ bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
 
 // --format html or po: translates the documents s.lines[0..count) into s.out, each as it
 // comes back (line breaks kept); `newline` ends each with one (TEXT arguments).
-bool process_document(edgemt::Translator& tr, const Args& a, Session& s, size_t count, bool newline) {
+// Documents through the chain of translators (edgemt::translate_through: a catalog's or
+// XLIFF file's texts through each model, filled in once).
+bool process_document(std::span<const std::unique_ptr<edgemt::Translator>> chain, const Args& a, Session& s,
+                      size_t count, bool newline) {
   const std::vector<std::string> docs(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
   // A "subtitle file" without a single cue comes back as it was: say so, rather than
   // hand back the file untranslated without a word.
@@ -677,7 +687,9 @@ bool process_document(edgemt::Translator& tr, const Args& a, Session& s, size_t 
                      docs.size() > 1 ? std::to_string(i + 1).c_str() : "");
     }
   }
-  auto r = tr.translate(docs, translate_options(a));
+  std::vector<edgemt::Translator*> through;
+  for (const std::unique_ptr<edgemt::Translator>& t : chain) through.push_back(t.get());
+  auto r = edgemt::translate_through(through, docs, translate_options(a));
   if (!r) {
     std::fprintf(stderr, "translate: %s\n", r.status().to_string().c_str());
     return false;
@@ -791,13 +803,19 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
     const std::string& line = s.lines[i];
     if (line.empty()) continue;
     if (first == nullptr) first = &line;
-    const bool html = a.format == edgemt::TextFormat::kHtml;
+    const bool html = a.format == edgemt::TextFormat::kHtml || a.format == edgemt::TextFormat::kXliff;
     std::string source_text = line;
     if (a.format == edgemt::TextFormat::kPo) {  // its messages, not the catalog's keywords
       auto po = edgemt::PoCatalog::parse(line);
       if (!po) continue;
       source_text.clear();
       for (const std::string& u : po.value().units()) source_text += u + "\n";
+    }
+    if (a.format == edgemt::TextFormat::kXliff) {  // its sources still to translate, not its targets
+      auto x = edgemt::XliffDocument::parse(line);
+      if (!x) continue;
+      source_text.clear();
+      for (const std::string& u : x.value().units()) source_text += u + "\n";
     }
     const std::string judged = html ? source_text : edgemt::without_names(source_text);
     bool in_word = false, has_letter = false;
@@ -816,8 +834,8 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
     text.append(judged, 0, std::min(judged.size(), kMaxBytes));
   }
   if (first == nullptr || words < kMinWords) return;
-  const std::vector<edgemt::LanguageGuess> g =
-      edgemt::identify_languages(text, a.format == edgemt::TextFormat::kHtml);
+  const std::vector<edgemt::LanguageGuess> g = edgemt::identify_languages(
+      text, a.format == edgemt::TextFormat::kHtml || a.format == edgemt::TextFormat::kXliff);
   if (g.empty() || g[0].percent < 90 || g[0].code == source) return;
   std::fprintf(stderr,
                "translate: warning: the input looks like '%s' (%d%% of the text from '%.40s'), but the model "
@@ -931,11 +949,12 @@ bool process(std::span<const std::unique_ptr<edgemt::Translator>> chain, const A
   s.done += count;
   warn_if_other_language(chain.front()->model(), a, s, count, &warned);
   edgemt::Translator& tr = *chain.back();
-  const bool ok = !through_pivot(chain.first(chain.size() - 1), a, s, count) ? false
-                  : a.score                                                  ? process_score(tr, a, s, count)
-                  : a.ids                                                    ? process_ids(tr, a, s, count, c)
-                  : a.jsonl                                                  ? process_jsonl(tr, a, s, count)
-                  : a.document() ? process_document(tr, a, s, count, !a.texts.empty())
+  const bool documents = a.document() && !a.score && !a.ids && !a.jsonl;  // the whole chain at once
+  const bool ok = !through_pivot(chain.first(documents ? 0 : chain.size() - 1), a, s, count) ? false
+                  : a.score      ? process_score(tr, a, s, count)
+                  : a.ids        ? process_ids(tr, a, s, count, c)
+                  : a.jsonl      ? process_jsonl(tr, a, s, count)
+                  : a.document() ? process_document(chain, a, s, count, !a.texts.empty())
                                  : process_text(tr, a, s, count);
   c->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   c->sentences += count;
@@ -1173,11 +1192,12 @@ int main(int argc, char** argv) {
             dot == std::string::npos || t.find('/', dot) != std::string::npos ? "" : t.substr(dot + 1);
         for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         static constexpr std::pair<const char*, const char*> kByExtension[] = {
-            {"htm", "html"},          {"html", "html"}, {"xhtml", "html"}, {"md", "markdown"},
-            {"markdown", "markdown"}, {"po", "po"},     {"pot", "po"},     {"srt", "srt"},
-            {"vtt", "vtt"},           {"csv", "csv"},   {"tsv", "tsv"},    {"json", "json"},
-            {"docx", "docx"},         {"pptx", "pptx"}, {"xlsx", "xlsx"},  {"odt", "odt"},
-            {"odp", "odp"},           {"ods", "ods"},   {"epub", "epub"},  {"pdf", "pdf"}};
+            {"htm", "html"},          {"html", "html"},   {"xhtml", "html"}, {"md", "markdown"},
+            {"markdown", "markdown"}, {"po", "po"},       {"pot", "po"},     {"srt", "srt"},
+            {"vtt", "vtt"},           {"csv", "csv"},     {"tsv", "tsv"},    {"json", "json"},
+            {"xlf", "xliff"},         {"xliff", "xliff"}, {"docx", "docx"},  {"pptx", "pptx"},
+            {"xlsx", "xlsx"},         {"odt", "odt"},     {"odp", "odp"},    {"ods", "ods"},
+            {"epub", "epub"},         {"pdf", "pdf"}};
         const auto* f = std::find_if(std::begin(kByExtension), std::end(kByExtension),
                                      [&](const auto& x) { return ext == x.first; });
         ext = f == std::end(kByExtension) ? "" : f->second;

@@ -25,6 +25,7 @@
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
+#include "runtime/text/xliff_document.h"
 
 namespace edgemt::server {
 namespace {
@@ -34,9 +35,9 @@ using json = nlohmann::json;
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
-const std::vector<std::string> kFileFormats = {".txt",  ".html", ".htm", ".md",   ".srt",  ".vtt",
-                                               ".po",   ".csv",  ".tsv", ".json", ".docx", ".pptx",
-                                               ".xlsx", ".odt",  ".odp", ".ods",  ".epub", ".pdf"};
+const std::vector<std::string> kFileFormats = {".txt",  ".html", ".htm",  ".md",  ".srt",   ".vtt",  ".po",
+                                               ".csv",  ".tsv",  ".json", ".xlf", ".xliff", ".docx", ".pptx",
+                                               ".xlsx", ".odt",  ".odp",  ".ods", ".epub",  ".pdf"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -697,6 +698,7 @@ std::string content_type_of(const std::string& ext, std::string charset) {
   if (ext == ".po") return "text/x-gettext-translation; charset=" + charset;
   if (ext == ".csv") return "text/csv; charset=" + charset;
   if (ext == ".json") return "application/json; charset=" + charset;
+  if (ext == ".xlf" || ext == ".xliff") return "application/xliff+xml; charset=" + charset;
   if (ext == ".tsv") return "text/tab-separated-values; charset=" + charset;
   if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
@@ -745,7 +747,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   // has characters it cannot hold. An HTML page: as translate_html reads it (the encoding
   // it declares, or windows-1252), written back in that encoding.
   const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po" ||
-                         ext == ".csv" || ext == ".tsv" || ext == ".json";
+                         ext == ".csv" || ext == ".tsv" || ext == ".json" || ext == ".xlf" || ext == ".xliff";
   std::optional<TextEncoding> file_encoding;
   std::string decoded;
   std::string charset;  // of the translated file
@@ -775,6 +777,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   std::optional<PoCatalog> po;
   std::optional<CsvDocument> csv;
   std::optional<JsonDocument> json_doc;
+  std::optional<XliffDocument> xliff;
   std::optional<OfficeDocument> office;
   if (std::find(OfficeDocument::extensions().begin(), OfficeDocument::extensions().end(), ext) !=
       OfficeDocument::extensions().end()) {
@@ -820,6 +823,13 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     json_doc = std::move(d.value());
     units = json_doc->units();
     render = [&](const std::vector<std::string>& t) { return json_doc->render(t); };
+  } else if (ext == ".xlf" || ext == ".xliff") {
+    auto d = XliffDocument::parse(content);
+    if (!d) return error(400, "Invalid request: " + d.status().message());
+    xliff = std::move(d.value());
+    units = xliff->units();
+    html = true;
+    render = [&](const std::vector<std::string>& t) { return xliff->render(t, f.target); };
   } else if (ext == ".csv" || ext == ".tsv") {
     csv = CsvDocument::parse(content);
     units = csv->units();

@@ -8,116 +8,11 @@
 #include <utility>
 
 #include "runtime/text/markup.h"
+#include "runtime/text/xml_tree.h"
 #include "runtime/text/zip_archive.h"
 
 namespace edgemt {
 namespace {
-
-// ---------------------------------------------------------------------------------------
-// A lossless XML tree: every tag, text and comment keeps its bytes, so what is not
-// translated is written back exactly as it was read.
-struct XmlNode {
-  enum Kind : uint8_t { kElement, kText, kRaw };  // kRaw: comment, PI, CDATA, DOCTYPE
-  Kind kind = kElement;
-  std::string name;   // element name as written ("w:p")
-  std::string open;   // the start tag ("<w:p w:rsidR=...>", "<w:b/>"); text and raw: the bytes
-  std::string close;  // the end tag ("" for an empty-element tag)
-  std::vector<XmlNode> children;
-  int paragraph = -1;  // a translated paragraph: its index in State::paragraphs
-};
-
-constexpr size_t kMaxDepth = 400;
-
-Expected<XmlNode> parse_xml(std::string_view s, const std::string& part) {
-  XmlNode root;
-  std::vector<XmlNode*> stack{&root};
-  auto bad = [&](const std::string& why) {
-    return invalid_argument(part + " is not well-formed XML: " + why);
-  };
-  size_t at = 0;
-  while (at < s.size()) {
-    XmlNode& top = *stack.back();
-    if (s[at] != '<') {
-      const size_t e = std::min(s.find('<', at), s.size());
-      top.children.push_back({XmlNode::kText, {}, std::string(s.substr(at, e - at)), {}, {}, -1});
-      at = e;
-      continue;
-    }
-    auto raw_until = [&](std::string_view end) -> bool {
-      const size_t e = s.find(end, at);
-      if (e == std::string_view::npos) return false;
-      top.children.push_back({XmlNode::kRaw, {}, std::string(s.substr(at, e + end.size() - at)), {}, {}, -1});
-      at = e + end.size();
-      return true;
-    };
-    const std::string_view rest = s.substr(at);
-    if (rest.substr(0, 4) == "<!--") {
-      if (!raw_until("-->")) return bad("unterminated comment");
-    } else if (rest.substr(0, 9) == "<![CDATA[") {
-      if (!raw_until("]]>")) return bad("unterminated CDATA section");
-    } else if (rest.substr(0, 2) == "<?") {
-      if (!raw_until("?>")) return bad("unterminated processing instruction");
-    } else if (rest.substr(0, 2) == "<!") {
-      const size_t bracket = rest.find('['), gt = rest.find('>');
-      if (!raw_until(bracket != std::string_view::npos && bracket < gt ? "]>" : ">"))
-        return bad("unterminated declaration");
-    } else {
-      // A tag: '>' outside quoted attribute values ends it.
-      size_t e = at + 1;
-      char quote = 0;
-      for (; e < s.size(); ++e) {
-        if (quote != 0) {
-          if (s[e] == quote) quote = 0;
-        } else if (s[e] == '"' || s[e] == '\'') {
-          quote = s[e];
-        } else if (s[e] == '>') {
-          break;
-        }
-      }
-      if (e >= s.size()) return bad("unterminated tag");
-      const std::string_view tag = s.substr(at, e + 1 - at);
-      at = e + 1;
-      const bool closing = tag.size() > 1 && tag[1] == '/';
-      size_t n = closing ? 2 : 1, ne = n;
-      while (ne < tag.size() && tag[ne] != '>' && tag[ne] != '/' &&
-             !std::isspace(static_cast<unsigned char>(tag[ne])))
-        ++ne;
-      const std::string name(tag.substr(n, ne - n));
-      if (name.empty()) return bad("a tag without a name");
-      if (closing) {
-        if (stack.size() == 1 || top.name != name)
-          return bad("</" + name + "> does not close " +
-                     (stack.size() == 1 ? "anything" : "<" + top.name + ">"));
-        top.close.assign(tag);
-        stack.pop_back();
-        continue;
-      }
-      top.children.push_back({XmlNode::kElement, name, std::string(tag), {}, {}, -1});
-      if (tag.size() >= 2 && tag[tag.size() - 2] == '/') continue;  // <empty/>
-      if (stack.size() > kMaxDepth) return bad("elements nested too deep");
-      stack.push_back(&top.children.back());
-    }
-  }
-  if (stack.size() != 1) return bad("<" + stack.back()->name + "> is not closed");
-  return root;
-}
-
-// The value of attribute `attr` in a start tag ("" if absent).
-std::string attribute(std::string_view tag, std::string_view attr) {
-  for (size_t at = tag.find(attr); at != std::string_view::npos; at = tag.find(attr, at + 1)) {
-    if (at == 0 || !std::isspace(static_cast<unsigned char>(tag[at - 1]))) continue;
-    size_t e = at + attr.size();
-    while (e < tag.size() && std::isspace(static_cast<unsigned char>(tag[e]))) ++e;
-    if (e >= tag.size() || tag[e] != '=') continue;
-    ++e;
-    while (e < tag.size() && std::isspace(static_cast<unsigned char>(tag[e]))) ++e;
-    if (e >= tag.size() || (tag[e] != '"' && tag[e] != '\'')) continue;
-    const size_t end = tag.find(tag[e], e + 1);
-    if (end == std::string_view::npos) return {};
-    return std::string(tag.substr(e + 1, end - e - 1));
-  }
-  return {};
-}
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -136,15 +31,6 @@ bool has_words(std::string_view s) {
     }
   }
   return false;
-}
-
-// Text for XML: &, < and > escaped, and the control characters XML 1.0 forbids dropped.
-std::string escape_xml(std::string_view s) {
-  std::string clean;
-  clean.reserve(s.size());
-  for (char c : s)
-    if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r') clean.push_back(c);
-  return escape_html(clean);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -172,7 +58,7 @@ struct Paragraph {
 
 std::string write_node(const XmlNode& n, const std::vector<std::string>* rendered);
 
-std::string serialize(const XmlNode& n) { return write_node(n, nullptr); }
+std::string serialize(const XmlNode& n) { return write_xml(n); }
 
 std::string key_of(const std::vector<Wrapper>& stack) {
   std::string k;
@@ -260,7 +146,8 @@ class OoxmlFlattener {
   static int field_chars(const XmlNode& run, std::string_view type) {
     int n = 0;
     for (const XmlNode& c : run.children)
-      n += c.kind == XmlNode::kElement && c.name == "w:fldChar" && attribute(c.open, "w:fldCharType") == type;
+      n += c.kind == XmlNode::kElement && c.name == "w:fldChar" &&
+           xml_attribute(c.open, "w:fldCharType") == type;
     return n;
   }
 
@@ -370,7 +257,7 @@ class OoxmlFlattener {
         run(c);
       } else if (word_ && (local == "hyperlink" || local == "smartTag" || local == "ins" ||
                            local == "customXml" || local == "dir" || local == "bdo" || local == "moveTo" ||
-                           (local == "fldSimple" && link_instruction(attribute(c.open, "w:instr"))))) {
+                           (local == "fldSimple" && link_instruction(xml_attribute(c.open, "w:instr"))))) {
         // (A simple HYPERLINK field, w:fldSimple, wraps its result as w:hyperlink does.)
         Wrapper w;
         const size_t first = wrapper_of(c, &w);
@@ -428,7 +315,7 @@ class OoxmlFlattener {
       } else if ((c.name == "w:lastRenderedPageBreak" || c.name == "w:softHyphen") && c.children.empty()) {
         // where Word last broke the page, where it may hyphenate: dropped, the text moves
       } else if (c.name == "w:br" || c.name == "w:cr") {
-        const std::string type = attribute(c.open, "w:type");
+        const std::string type = xml_attribute(c.open, "w:type");
         object(c, type.empty() || type == "textWrapping", &w);
       } else if (c.name == "w:tab") {
         object(c, true, &w);  // a tab separates ("Name:<tab>Value", "Chapter 1<tab>5") as a line break does
@@ -606,7 +493,7 @@ std::string paragraph_xml(const Paragraph& p, std::string_view html,
       if (!styles.empty()) styles.pop_back();
       continue;
     }
-    const std::string id = attribute(tag, "id");
+    const std::string id = xml_attribute(tag, "id");
     if (id.size() < 2) continue;
     const long n = std::strtol(id.c_str() + 1, nullptr, 10);
     if (id[0] == 'e' && starts_with(tag, "<span") && n >= 0 && n < style_count) {
@@ -695,47 +582,13 @@ Language language_of(std::string_view code) {
   return l;
 }
 
-bool name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == ':' || c == '-' || c == '_';
-}
-
-// In every start tag named one of `elements`, the value of attribute `attr`, where it
-// has one, becomes `value`.
-void set_attribute(std::string* xml, const std::vector<std::string_view>& elements, std::string_view attr,
-                   std::string_view value) {
-  std::string& s = *xml;
-  for (size_t at = s.find('<'); at != std::string::npos; at = s.find('<', at + 1)) {
-    size_t e = at + 1;
-    while (e < s.size() && name_char(s[e])) ++e;
-    const std::string_view name(s.data() + at + 1, e - at - 1);
-    if (std::find(elements.begin(), elements.end(), name) == elements.end()) continue;
-    // The tag's end, outside quoted values; the attribute's value inside it.
-    size_t end = e;
-    for (char q = 0; end < s.size() && (q != 0 || s[end] != '>'); ++end)
-      if (s[end] == '"' || s[end] == '\'') q = q == 0 ? s[end] : (q == s[end] ? 0 : q);
-    for (size_t a = e; a < end; ++a) {
-      if (!std::isspace(static_cast<unsigned char>(s[a - 1])) || s.compare(a, attr.size(), attr) != 0)
-        continue;
-      const size_t v = a + attr.size();
-      if (v + 1 >= end || s[v] != '=' || (s[v + 1] != '"' && s[v + 1] != '\'')) continue;
-      const size_t close = s.find(s[v + 1], v + 2);
-      // Within its tag, and a value (a quote left open would reach past other tags).
-      if (close == std::string::npos || close > end || s.find_first_of("<>", v + 2) < close) break;
-      s.replace(v + 2, close - v - 2, value);
-      end = end + value.size() - (close - v - 2);
-      break;
-    }
-    at = end;
-  }
-}
-
 // The text of every `element` becomes `value` ("<dc:language>en</dc:language>").
 void set_text(std::string* xml, std::string_view element, std::string_view value) {
   std::string& s = *xml;
   const std::string open = "<" + std::string(element);
   for (size_t at = s.find(open); at != std::string::npos; at = s.find(open, at + 1)) {
     const size_t gt = s.find('>', at);
-    if (gt == std::string::npos || at + open.size() >= s.size() || name_char(s[at + open.size()]) ||
+    if (gt == std::string::npos || at + open.size() >= s.size() || is_xml_name_char(s[at + open.size()]) ||
         s[gt - 1] == '/')
       continue;
     const size_t lt = s.find('<', gt);
@@ -767,8 +620,8 @@ namespace {
 // Writes `n`; a paragraph with a unit as rendered[its index] between its tags.
 std::string write_node(const XmlNode& n, const std::vector<std::string>* rendered) {
   if (n.kind != XmlNode::kElement) return n.open;
-  if (rendered != nullptr && n.paragraph >= 0 && !(*rendered)[static_cast<size_t>(n.paragraph)].empty())
-    return n.open + (*rendered)[static_cast<size_t>(n.paragraph)] + n.close;
+  if (rendered != nullptr && n.unit >= 0 && !(*rendered)[static_cast<size_t>(n.unit)].empty())
+    return n.open + (*rendered)[static_cast<size_t>(n.unit)] + n.close;
   std::string s = n.open;
   for (const XmlNode& c : n.children) s += write_node(c, rendered);
   return s + n.close;
@@ -779,7 +632,7 @@ void collect(XmlNode* n, Flattener& f, OfficeDocument::State* st) {
   if (n->kind != XmlNode::kElement) return;
   // A spreadsheet cell holding a number, date or the like: its text shows the value.
   if (n->name == "table:table-cell" || n->name == "table:covered-table-cell") {
-    const std::string type = attribute(n->open, "office:value-type");
+    const std::string type = xml_attribute(n->open, "office:value-type");
     if (!type.empty() && type != "string") return;
   }
   if (f.is_paragraph(*n) && !n->close.empty()) {
@@ -787,7 +640,7 @@ void collect(XmlNode* n, Flattener& f, OfficeDocument::State* st) {
     f.flatten(*n, &p);
     std::string html = paragraph_html(&p);
     if (!html.empty()) {
-      n->paragraph = static_cast<int>(st->paragraphs.size());
+      n->unit = static_cast<int>(st->paragraphs.size());
       st->unit_of.push_back(st->units.size());
       st->units.push_back(std::move(html));
       st->paragraphs.push_back(std::move(p));
@@ -959,23 +812,23 @@ std::string OfficeDocument::render(const std::vector<std::string>& translations,
       const std::string& n = entries[i].name;
       std::string* x = &entries[i].data;
       if (drawing[i]) {  // DrawingML's runs name their language as PowerPoint's do
-        set_attribute(x, {"a:rPr", "a:endParaRPr", "a:defRPr"}, "lang", l.tag);
+        set_xml_attribute(x, {"a:rPr", "a:endParaRPr", "a:defRPr"}, "lang", l.tag);
         continue;
       }
       switch (st.kind) {
         case Kind::kDocx:
-          if (translated[i] || n == "word/styles.xml") set_attribute(x, {"w:lang"}, "w:val", l.tag);
+          if (translated[i] || n == "word/styles.xml") set_xml_attribute(x, {"w:lang"}, "w:val", l.tag);
           break;
         case Kind::kPptx:
           if (translated[i] || n == "ppt/presentation.xml" || starts_with(n, "ppt/slideMasters/"))
-            set_attribute(x, {"a:rPr", "a:endParaRPr", "a:defRPr"}, "lang", l.tag);
+            set_xml_attribute(x, {"a:rPr", "a:endParaRPr", "a:defRPr"}, "lang", l.tag);
           break;
         case Kind::kXlsx:  // a workbook's strings do not name their language
           break;
         case Kind::kOpenDocument:
           if (n == "content.xml" || n == "styles.xml") {
-            set_attribute(x, {"style:text-properties"}, "fo:language", l.primary);
-            if (!l.region.empty()) set_attribute(x, {"style:text-properties"}, "fo:country", l.region);
+            set_xml_attribute(x, {"style:text-properties"}, "fo:language", l.primary);
+            if (!l.region.empty()) set_xml_attribute(x, {"style:text-properties"}, "fo:country", l.region);
           } else if (n == "meta.xml") {
             set_text(x, "dc:language", language);
           }
@@ -984,8 +837,8 @@ std::string OfficeDocument::render(const std::vector<std::string>& translations,
           if (ends_with(n, ".opf")) {
             set_text(x, "dc:language", language);
           } else if (translated[i]) {
-            set_attribute(x, {"html", "ncx"}, "lang", language);
-            set_attribute(x, {"html", "ncx"}, "xml:lang", language);
+            set_xml_attribute(x, {"html", "ncx"}, "lang", language);
+            set_xml_attribute(x, {"html", "ncx"}, "xml:lang", language);
           }
           break;
       }

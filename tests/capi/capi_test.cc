@@ -226,6 +226,23 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   EXPECT_EQ(out[0], want_json.value()[0]);
   const char* bad_json = "{\"a\": ";
   EXPECT_EQ(edgemt_translate(tr, &bad_json, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
+  // Version 17: XLIFF, as the C++ API translates it.
+  const std::string xliff_doc = "<xliff version=\"1.2\"><file><body><trans-unit id=\"t\"><source>" +
+                                edgemt::escape_html(texts[0]) +
+                                "</source></trans-unit></body></file></xliff>";
+  const char* xliff_in = xliff_doc.c_str();
+  o.format = EDGEMT_FORMAT_XLIFF;
+  ASSERT_EQ(edgemt_translate(tr, &xliff_in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
+  edgemt::TranslateOptions xliff_options;
+  xliff_options.format = edgemt::TextFormat::kXliff;
+  auto want_xliff = cpp.value()->translate({xliff_doc}, xliff_options);
+  ASSERT_TRUE(want_xliff.has_value()) << want_xliff.status().to_string();
+  EXPECT_EQ(out[0], want_xliff.value()[0]);
+  EXPECT_NE(std::string(out[0]).find("</source><target"), std::string::npos) << out[0];
+  const char* bad_xliff = "<xliff><file>";
+  EXPECT_EQ(edgemt_translate(tr, &bad_xliff, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(edgemt_last_error()).find("not well-formed"), std::string::npos)
+      << edgemt_last_error();
   o.format = EDGEMT_FORMAT_PO;
   const char* bad_catalog = "msgid \"x\nmsgstr \"\"\n";
   EXPECT_EQ(edgemt_translate(tr, &bad_catalog, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);

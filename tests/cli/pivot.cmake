@@ -5,6 +5,8 @@
 #   translate beside a models/ folder holding edgemt-en-de.emt (the bundled en-de) and
 #   edgemt-de-xx.emt (a Marian test model that names no languages) translates en -> xx as
 #   the explicit chain does; en -> de still takes the one model.
+# - A gettext catalog and an XLIFF file are filled in once, with their texts through both
+#   models.
 # - Clear errors: a round trip, models that do not chain, a third --model, jsonl through a
 #   pivot.
 #   cmake -DTRANSLATE=... -DMODEL=en-de.emt -DDE_EN=de-en.emt -DSECOND=de-xx.emt -DWORK=dir
@@ -58,6 +60,31 @@ list(GET lines 1 blank)
 if(NOT n EQUAL 3 OR NOT blank STREQUAL "\n")
   message(FATAL_ERROR "3 lines in (the second blank), got:\n${got}")
 endif()
+
+# A gettext catalog and an XLIFF file: their texts through both models, filled in once (a
+# first translation that filled them in would leave nothing for the second model).
+set(sentence "Save the document before closing the window.")
+file(WRITE "${WORK}/s.txt" "${sentence}\n")
+run(chain_text "${WORK}/s.txt" "${TRANSLATE}" --model "${MODEL}" --model "${DE_EN}")
+run(chain_html "${WORK}/s.txt" "${TRANSLATE}" --model "${MODEL}" --model "${DE_EN}" --format html)
+run(first_text "${WORK}/s.txt" "${TRANSLATE}" --model "${MODEL}")
+string(STRIP "${chain_text}" chain_text)
+string(STRIP "${chain_html}" chain_html)
+string(STRIP "${first_text}" first_text)
+file(WRITE "${WORK}/a.po" "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\nmsgid \"${sentence}\"\nmsgstr \"\"\n")
+run(got "${WORK}/a.po" "${TRANSLATE}" --model "${MODEL}" --model "${DE_EN}" --format po)
+string(FIND "${got}" "msgstr \"${chain_text}\"" at)
+if(at EQUAL -1 OR chain_text STREQUAL first_text)
+  message(FATAL_ERROR "--format po through the chain: expected msgstr \"${chain_text}\" (not the first model's \"${first_text}\"), got\n${got}")
+endif()
+file(WRITE "${WORK}/a.xlf" "<xliff version=\"1.2\"><file source-language=\"en\"><body><trans-unit id=\"t\"><source>${sentence}</source></trans-unit></body></file></xliff>\n")
+run(got "${WORK}/a.xlf" "${TRANSLATE}" --model "${MODEL}" --model "${DE_EN}" --format xliff)
+string(FIND "${got}" "target-language=\"en\"" lang_at)
+string(FIND "${got}" "mt-suggestion\">${chain_html}</target>" at)
+if(at EQUAL -1 OR lang_at EQUAL -1)
+  message(FATAL_ERROR "--format xliff through the chain: expected an English target \"${chain_html}\", got\n${got}")
+endif()
+message(STATUS "po and xliff through en -> de -> en: ${chain_text}")
 
 # Bundled models chained by --from/--to.
 file(COPY "${TRANSLATE}" DESTINATION "${WORK}/bin")

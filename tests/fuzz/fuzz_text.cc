@@ -47,6 +47,7 @@
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
+#include "runtime/text/xliff_document.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
@@ -305,6 +306,19 @@ void check_json(std::string_view text) {
                     "json: a translation with escapes did not parse back");
 }
 
+void check_xliff(std::string_view text) {
+  auto doc = edgemt::XliffDocument::parse(text);
+  if (!doc) return;
+  // Untranslated, the file comes back byte for byte; with every unit given a target (its
+  // own markup, and text that needs escapes) it is still XLIFF, with nothing left to do.
+  EDGEMT_FUZZ_CHECK(doc.value().render({}) == text, "xliff: no translations changed the file");
+  std::vector<std::string> odd = doc.value().units();
+  for (size_t i = 0; i < odd.size(); i += 2) odd[i] = "Odd &amp; &lt;text&gt; \"q\" \xC3\xA9";
+  auto again = edgemt::XliffDocument::parse(doc.value().render(odd, "de"));
+  EDGEMT_FUZZ_CHECK(again.has_value() && again.value().units().empty(),
+                    "xliff: a translated document did not parse again, or has units still to translate");
+}
+
 void check_encodings(std::string_view text) {
   using edgemt::TextEncoding;
   if (!edgemt::is_valid_utf8(text)) return;
@@ -430,6 +444,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_html(text);
   check_csv(text);
   check_json(text);
+  check_xliff(text);
   check_encodings(text);
   return 0;
 }

@@ -29,6 +29,7 @@
 #include "runtime/nmt/search/search_state.h"
 #include "runtime/text/letter_case.h"
 #include "runtime/text/markup.h"
+#include "runtime/text/xml_tree.h"
 #include "tests/parity/parity_common.h"
 
 namespace edgemt {
@@ -704,6 +705,79 @@ TEST_P(Parity, JsonStringsAreTranslatedAsTextAlone) {
   auto bad = t->translate({"{\"a\": }"}, js);
   ASSERT_FALSE(bad.has_value());
   EXPECT_NE(bad.status().message().find("JSON line 1"), std::string::npos) << bad.status().message();
+}
+
+// XLIFF: each segment still to translate gets a target holding its source translated as
+// that source's HTML fragment is (its inline code a span around the same words); a
+// translated target is kept; n-best gives the same document.
+TEST_P(Parity, XliffTargetsAreTheSourcesTranslatedAsHtml) {
+  auto t = make_translator(model_, 4, 2, max_new_);
+  ASSERT_NE(t, nullptr);
+  const std::vector<std::string> texts = sentences_where(3, [](const std::string& s) {
+    return s.find_first_of("\n\t") == std::string::npos && s.find(' ') != std::string::npos;
+  });
+  ASSERT_EQ(texts.size(), 3u) << c_->name;
+  const TranslateOptions o = greedy_options();
+  // The second source's first word in a paired code.
+  const size_t space = texts[1].find(' ');
+  const std::string first = escape_xml(texts[1].substr(0, space)), rest = escape_xml(texts[1].substr(space));
+  const std::string doc =
+      "<?xml version=\"1.0\"?>\n<xliff version=\"1.2\"><file source-language=\"x\"><body>\n"
+      "<trans-unit id=\"a\"><source>" +
+      escape_xml(texts[0]) +
+      "</source></trans-unit>\n"
+      "<trans-unit id=\"b\"><source><g id=\"1\">" +
+      first + "</g>" + rest +
+      "</source><target/></trans-unit>\n"
+      "<trans-unit id=\"c\"><source>" +
+      escape_xml(texts[2]) +
+      "</source><target state=\"final\">kept</target></trans-unit>\n</body></file></xliff>\n";
+  TranslateOptions html = o;
+  html.format = TextFormat::kHtml;
+  auto want =
+      t->translate({escape_html(texts[0]), "<span id=\"e0\">" + escape_html(texts[1].substr(0, space)) +
+                                               "</span>" + escape_html(texts[1].substr(space))},
+                   html);
+  ASSERT_TRUE(want.has_value());
+  auto as_xml = [](std::string h) {
+    std::string out;
+    for (size_t at = 0; at < h.size();) {  // the span back to its code, text escaped for XML
+      if (h.compare(at, 14, "<span id=\"e0\">") == 0) {
+        out += "<g id=\"1\">";
+        at += 14;
+      } else if (h.compare(at, 7, "</span>") == 0) {
+        out += "</g>";
+        at += 7;
+      } else {
+        const size_t e = std::min(h.find('<', at + 1), h.size());
+        out += escape_xml(decode_entities(h.substr(at, e - at)));
+        at = e;
+      }
+    }
+    return out;
+  };
+  TranslateOptions x = o;
+  x.format = TextFormat::kXliff;
+  auto got = t->translate({doc}, x);
+  ASSERT_TRUE(got.has_value()) << got.status().to_string();
+  const std::string mt = "state=\"needs-review-translation\" state-qualifier=\"mt-suggestion\">";
+  const std::string lang =
+      model_->target_language().empty() ? std::string() : " xml:lang=\"" + model_->target_language() + "\"";
+  EXPECT_NE(got.value()[0].find("</source><target" + lang + " " + mt + as_xml(want.value()[0]) + "</target>"),
+            std::string::npos)
+      << c_->name << "\n"
+      << got.value()[0];
+  EXPECT_NE(got.value()[0].find("</source><target " + mt + as_xml(want.value()[1]) + "</target>"),
+            std::string::npos)
+      << c_->name << "\n"
+      << got.value()[0];
+  EXPECT_NE(got.value()[0].find("<target state=\"final\">kept</target>"), std::string::npos) << c_->name;
+  auto got_n = t->translate_nbest({doc}, 2, x);
+  ASSERT_TRUE(got_n.has_value());
+  EXPECT_EQ(got_n.value()[0][0], got.value()[0]) << c_->name;
+  auto bad = t->translate({"<xliff><file>"}, x);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.status().message().find("not well-formed"), std::string::npos) << bad.status().message();
 }
 
 // Sentence splitting, the default of text calls: a text of several sentences with

@@ -194,6 +194,22 @@ def test_translate_text():
         assert False, "invalid JSON was accepted"
     except ValueError:
         pass
+    # XLIFF: the source's translation as the target, read back with Python's own XML parser.
+    import xml.etree.ElementTree as _et
+    from xml.sax.saxutils import escape as _escape
+    doc = ('<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file source-language="en">'
+           '<body><trans-unit id="t"><source>%s</source></trans-unit></body></file></xliff>'
+           % _escape(ref["sentences"][0]))
+    ns = {"x": "urn:oasis:names:tc:xliff:document:1.2"}
+    target = _et.fromstring(tr.translate(doc, format="xliff")).find(".//x:target", ns)
+    assert target is not None and target.get("state") == "needs-review-translation", doc
+    import html as _html
+    assert target.text == _html.unescape(tr.translate(_escape(ref["sentences"][0]), format="html")), target.text
+    try:
+        tr.translate("<xliff><file>", format="xliff")
+        assert False, "XML that is not well-formed was accepted"
+    except ValueError:
+        pass
     # gettext catalogs: the untranslated message is filled with the text's translation.
     sentence = ref["sentences"][0].replace("\\", "\\\\").replace('"', '\\"')
     catalog = 'msgid "Done"\nmsgstr "Fertig"\n\nmsgid "%s"\nmsgstr ""\n' % sentence
@@ -315,7 +331,9 @@ def test_pivot_through_two_bundled_models():
             assert tr.translate(texts[0]) == last.translate(first.translate(texts[0]))
             assert edgemt.Translator(source_lang="en", target_lang="de").pivot is None
             for call in (lambda: tr.translate_scored("x"), lambda: tr.translate_ids([[5, 0]]),
-                         lambda: tr.translate_batch([["a"]]), lambda: tr.translate("x", glossary={"a": "b"})):
+                         lambda: tr.translate_batch([["a"]]), lambda: tr.translate("x", glossary={"a": "b"}),
+                         lambda: tr.translate('msgid "a"\nmsgstr ""\n', format="po"),
+                         lambda: tr.translate("<xliff/>", format="xliff")):
                 try:
                     call()
                 except NotImplementedError:

@@ -27,6 +27,7 @@
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
+#include "runtime/text/xliff_document.h"
 
 namespace edgemt {
 namespace {
@@ -1463,7 +1464,7 @@ TEST(Csv, DelimitersAndOddFiles) {
   EXPECT_EQ(one.render({"Hallo; du", "Welt"}), "\"Hallo; du\";Welt\n");
   // Excel's byte order mark stays first and out of the cells; an unclosed quote and
   // text after a closing quote are kept as they are; nothing is lost.
-  for (const std::string s :
+  for (const std::string& s :
        {std::string("\xEF\xBB\xBFName,Text\nA,B\n"), std::string("a,\"never closed\nb,c"),
         std::string("x,\"quoted\" tail,y\n"), std::string(",,\n\n,\r\n"), std::string(""),
         std::string("\"\"\"\",\"a\"\"b\"\n"), std::string("Monitor,5\" screen,x\n")}) {
@@ -1538,6 +1539,145 @@ TEST(Json, InvalidDocumentsAreErrorsThatSayWhere) {
   EXPECT_NE(deep.status().message().find("nested deeper than 512"), std::string::npos)
       << deep.status().message();
   EXPECT_TRUE(JsonDocument::parse(std::string(500, '[') + std::string(500, ']')).has_value());
+}
+
+// ---- XLIFF (TextFormat::kXliff) ---------------------------------------------------
+const char kXliff12[] =
+    "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<xliff version=\"1.2\" xmlns=\"urn:oasis:names:tc:xliff:document:1.2\">\n"
+    "  <file source-language=\"en\" datatype=\"plaintext\" original=\"app.strings\">\n"
+    "    <body>\n"
+    "      <trans-unit id=\"open\">\n"
+    "        <source>Could not open <g id=\"1\">the file</g>.</source>\n"
+    "        <note>An error &amp; its cause.</note>\n"
+    "      </trans-unit>\n"
+    "      <trans-unit id=\"count\">\n"
+    "        <source>You have <x id=\"1\"/> new &lt;messages&gt;.</source>\n"
+    "        <target/>\n"
+    "      </trans-unit>\n"
+    "      <trans-unit id=\"done\"><source>Save changes?</source>"
+    "<target state=\"translated\">\xC3\x84nderungen speichern?</target></trans-unit>\n"
+    "      <trans-unit id=\"redo\"><source>Undo</source><target state=\"needs-translation\">Undo</target>"
+    "</trans-unit>\n"
+    "      <group translate=\"no\"><trans-unit id=\"brand\"><source>Firefox "
+    "Translations</source></trans-unit>"
+    "<trans-unit id=\"yes\" translate=\"yes\"><source>Open</source></trans-unit></group>\n"
+    "      <trans-unit id=\"n\"><source> 42 </source></trans-unit>\n"
+    "      <trans-unit id=\"b\"><source> Tom is <bpt id=\"1\">&lt;b&gt;</bpt>here<ept "
+    "id=\"1\">&lt;/b&gt;</ept>"
+    "<![CDATA[ & there]]>\nagain </source><!-- c --></trans-unit>\n"
+    "    </body>\n"
+    "  </file>\n"
+    "</xliff>\n";
+
+TEST(Xliff, Version12SegmentsStillToTranslateAreUnits) {
+  auto doc = XliffDocument::parse(kXliff12);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(doc.value().version(), 1);
+  // Translated targets and translate="no" are left; a needs-translation target, a group's
+  // translate="yes" unit and an empty target are taken; a number alone is not.
+  EXPECT_EQ(doc.value().units(), (std::vector<std::string>{
+                                     "Could not open <span id=\"e0\">the file</span>.",
+                                     "You have <img id=\"o0\"> new &lt;messages&gt;.",
+                                     "Undo",
+                                     "Open",
+                                     "Tom is <span id=\"e0\">here</span> &amp; there<br id=\"o1\">again",
+                                 }));
+  // No translations: the file byte for byte.
+  EXPECT_EQ(doc.value().render({}), kXliff12);
+}
+
+TEST(Xliff, TranslationsBecomeTargetsWithTheirCodes) {
+  auto doc = XliffDocument::parse(kXliff12);
+  ASSERT_TRUE(doc.has_value());
+  const std::string out =
+      doc.value().render({"<span id=\"e0\">Die Datei</span> konnte nicht ge\xC3\xB6"
+                          "ffnet werden.",
+                          "Sie haben<img id=\"o0\">neue &lt;Nachrichten&gt; &amp; mehr.", "",
+                          "\xC3\x96"
+                          "ffnen",
+                          "Tom ist <span id=\"e0\">hier</span> &amp; dort<br id=\"o1\">wieder"},
+                         "de");
+  const std::string mt = " state=\"needs-review-translation\" state-qualifier=\"mt-suggestion\"";
+  auto has = [&](const std::string& part) {
+    EXPECT_NE(out.find(part), std::string::npos) << part << "\n" << out;
+  };
+  has("<file source-language=\"en\" datatype=\"plaintext\" original=\"app.strings\" target-language=\"de\">");
+  has("</source>\n        <target xml:lang=\"de\"" + mt +
+      "><g id=\"1\">Die Datei</g> konnte nicht ge\xC3\xB6"
+      "ffnet werden.</target>\n        <note>");
+  // An object keeps the spaces it had around it; an empty target is filled.
+  has("<target" + mt + ">Sie haben <x id=\"1\"/> neue &lt;Nachrichten&gt; &amp; mehr.</target>");
+  has("<target state=\"needs-translation\">Undo</target>");  // no translation: as it was
+  has("<trans-unit id=\"yes\" translate=\"yes\"><source>Open</source><target xml:lang=\"de\"" + mt +
+      ">\xC3\x96"
+      "ffnen</target>");
+  // A pair of native codes around words, the source's spaces at its ends.
+  has("again </source><target xml:lang=\"de\"" + mt +
+      "> Tom ist <bpt id=\"1\">&lt;b&gt;</bpt>hier<ept id=\"1\">&lt;/b&gt;</ept> &amp; dort\nwieder </target>"
+      "<!-- c -->");
+  has("<target state=\"translated\">\xC3\x84nderungen speichern?</target>");
+  has("<trans-unit id=\"brand\"><source>Firefox Translations</source></trans-unit>");
+  // What was translated is not to translate again.
+  auto again = XliffDocument::parse(out);
+  ASSERT_TRUE(again.has_value()) << again.status().message();
+  EXPECT_EQ(again.value().units(), std::vector<std::string>{"Undo"});
+}
+
+TEST(Xliff, Version2SegmentsAndCodes) {
+  const std::string text =
+      "<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.0\" srcLang=\"en\">\n"
+      " <file id=\"f\">\n"
+      "  <unit id=\"1\">\n"
+      "   <segment>\n"
+      "    <source>Delete <pc id=\"1\">all</pc> files?</source>\n"
+      "   </segment>\n"
+      "   <ignorable><source> </source></ignorable>\n"
+      "   <segment state=\"final\"><source>Cancel</source><target>Abbrechen</target></segment>\n"
+      "   <segment><source>Hi, <ph id=\"2\"/>! <sc id=\"3\"/>Bold<ec startRef=\"3\"/> and <mrk id=\"m\" "
+      "translate=\"no\">edgemt</mrk>.</source><target></target></segment>\n"
+      "  </unit>\n"
+      "  <unit id=\"2\" translate=\"no\"><segment><source>Keep me</source></segment></unit>\n"
+      " </file>\n"
+      "</xliff>\n";
+  auto doc = XliffDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(doc.value().version(), 2);
+  EXPECT_EQ(
+      doc.value().units(),
+      (std::vector<std::string>{"Delete <span id=\"e0\">all</span> files?",
+                                "Hi, <img id=\"o0\">! <span id=\"e1\">Bold</span> and <img id=\"o2\">."}));
+  const std::string out = doc.value().render({"<span id=\"e0\">Alle</span> Dateien l\xC3\xB6schen?",
+                                              "Hallo,<img id=\"o0\"> ! <span id=\"e1\">Fett</span>"},
+                                             "de");
+  auto has = [&](const std::string& part) {
+    EXPECT_NE(out.find(part), std::string::npos) << part << "\n" << out;
+  };
+  has("version=\"2.0\" srcLang=\"en\" trgLang=\"de\">");
+  has("</source>\n    <target><pc id=\"1\">Alle</pc> Dateien l\xC3\xB6schen?</target>\n   </segment>");
+  // Spaces as around the source's object; an object the translation lost comes at the end.
+  has("<target>Hallo, <ph id=\"2\"/>! <sc id=\"3\"/>Fett<ec startRef=\"3\"/><mrk id=\"m\" "
+      "translate=\"no\">edgemt</mrk></target>");
+  has("<unit id=\"2\" translate=\"no\"><segment><source>Keep me</source></segment></unit>");
+  has("<target>Abbrechen</target>");
+  EXPECT_EQ(doc.value().render({}), text);
+}
+
+TEST(Xliff, ErrorsSayWhy) {
+  for (auto [bad, what] : {std::pair{"<xliff version=\"1.2\"><file><body><trans-unit><source>Hi</trans-unit>",
+                                     "not well-formed"},
+                           {"<html><body>Hi</body></html>", "not an XLIFF document"},
+                           {"", "not an XLIFF document"},
+                           {"<xliff><source>a</source>", "is not closed"}}) {
+    auto d = XliffDocument::parse(bad);
+    ASSERT_FALSE(d.has_value()) << bad;
+    EXPECT_NE(d.status().message().find(what), std::string::npos) << bad << ": " << d.status().message();
+  }
+  std::string deep = "<xliff version=\"2.0\">";
+  for (int i = 0; i < 1000; ++i) deep += "<group>";
+  auto d = XliffDocument::parse(deep);
+  ASSERT_FALSE(d.has_value());
+  EXPECT_NE(d.status().message().find("nested too deep"), std::string::npos) << d.status().message();
 }
 
 TEST(HtmlLanguage, NamedLanguagesBecomeTheTranslations) {

@@ -560,6 +560,10 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   const std::string po = "msgid \"" + kSentences[7] + "\"\nmsgstr \"\"\n";
   const std::string csv = "key;text\napp.title;" + kSentences[4] + "\n";
   const std::string locale = "{\"title\": \"" + kSentences[5] + "\", \"count\": 2}\n";
+  const std::string xlf =
+      "<?xml version=\"1.0\"?>\n<xliff version=\"2.0\" srcLang=\"en\"><file id=\"f\"><unit "
+      "id=\"u\"><segment><source>" +
+      escape_html(kSentences[6]) + "</source></segment></unit></file></xliff>\n";
   std::stringstream docx;
   docx << std::ifstream(std::string(EDGEMT_DOCUMENTS_DIR) + "/sample.docx", std::ios::binary).rdbuf();
   ASSERT_GT(docx.str().size(), 1000u);
@@ -571,7 +575,8 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
        {Case{"film.srt", srt, TextFormat::kSubtitles}, Case{"mail.txt", txt, TextFormat::kWrapped},
         Case{"page.html", html, TextFormat::kHtml}, Case{"README.md", md, TextFormat::kMarkdown},
         Case{"de.po", po, TextFormat::kPo}, Case{"table.csv", csv, TextFormat::kCsv},
-        Case{"de.json", locale, TextFormat::kJson}, Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
+        Case{"de.json", locale, TextFormat::kJson}, Case{"app.xlf", xlf, TextFormat::kXliff},
+        Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
     const HttpResponse r = api.handle(file_request(c.name, c.content, c.name == "mail.txt" ? "auto" : "en"));
     ASSERT_EQ(r.status, 200) << c.name << ": " << r.body;
     const std::string url = json::parse(r.body)["translatedFileUrl"];

@@ -1,0 +1,433 @@
+#include "runtime/text/xliff_document.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <utility>
+
+#include "runtime/text/markup.h"
+#include "runtime/text/text_kind.h"
+#include "runtime/text/xml_tree.h"
+
+namespace edgemt {
+
+struct XliffDocument::State {
+  // One segment to translate: a 1.2 trans-unit, a 2.x segment (the node marked with its
+  // index in `segments`).
+  struct Code {
+    std::string open, close;  // a paired code's tags; any other code: open is it all
+    bool paired = false;
+    bool space_before = false, space_after = false;  // in the source
+  };
+  struct Segment {
+    std::vector<Code> codes;  // by the id the unit's markup gives them
+    std::string lead, trail;  // the source's spaces around its text
+    int target = -1;          // the existing target: its index among the node's children
+    size_t after = 0;         // where a new target goes: after this child
+    std::string indent;       // before a new target (the source's)
+    std::string prefix;       // the elements' namespace prefix ("xlf:"), as the source's
+  };
+  XmlNode root;
+  int version = 1;
+  std::vector<Segment> segments;  // one per unit
+  std::vector<std::string> units;
+};
+
+namespace {
+
+using State = XliffDocument::State;
+
+std::string_view local_name(std::string_view name) {
+  const size_t colon = name.find(':');
+  return colon == std::string_view::npos ? name : name.substr(colon + 1);
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+bool blank(std::string_view s) {
+  for (char c : s)
+    if (!is_space(c)) return false;
+  return true;
+}
+
+// Has `n` content other than spaces?
+bool has_content(const XmlNode& n) {
+  for (const XmlNode& c : n.children)
+    if (c.kind != XmlNode::kText || !blank(c.open)) return true;
+  return false;
+}
+
+// `tag` with attribute `name` set to `value` (replaced where it has it, else added).
+std::string with_attribute(std::string tag, std::string_view element, std::string_view name,
+                           std::string_view value) {
+  if (has_xml_attribute(tag, name)) {
+    set_xml_attribute(&tag, {element}, name, value);
+    return tag;
+  }
+  const size_t end = tag.size() >= 2 && tag[tag.size() - 2] == '/' ? tag.size() - 2 : tag.size() - 1;
+  std::string out(tag, 0, end);
+  out += ' ';
+  out += name;
+  out += "=\"";
+  out += escape_xml(value);
+  out += '"';
+  out.append(tag, end);
+  return out;
+}
+
+// Turns a source's content into the unit's HTML, registering its inline codes.
+class SourceReader {
+ public:
+  SourceReader(int version, State::Segment* seg) : version_(version), seg_(seg) {}
+
+  std::string read(const XmlNode& source) {
+    // The spaces at either end stay out of the unit and come back around its translation.
+    std::vector<XmlNode> ch = source.children;
+    if (!ch.empty() && ch.front().kind == XmlNode::kText) {
+      std::string& t = ch.front().open;
+      const size_t b = std::min(t.find_first_not_of(" \t\r\n"), t.size());
+      seg_->lead = t.substr(0, b);
+      t.erase(0, b);
+    }
+    if (!ch.empty() && ch.back().kind == XmlNode::kText) {
+      std::string& t = ch.back().open;
+      const size_t e = t.find_last_not_of(" \t\r\n");
+      const size_t keep = e == std::string::npos ? 0 : e + 1;
+      seg_->trail = t.substr(keep) + seg_->trail;
+      t.erase(keep);
+    }
+    return sequence(ch, 0, ch.size());
+  }
+
+  const std::string& words() const { return words_; }
+
+ private:
+  // Text, its line breaks as objects that come back as they were.
+  std::string text(std::string_view t) {
+    words_ += t;
+    std::string html;
+    for (size_t at = 0; at < t.size();) {
+      const size_t nl = t.find('\n', at);
+      const size_t end = nl == std::string_view::npos ? t.size() : nl;
+      html += escape_html(t.substr(at, end - at));
+      if (nl == std::string_view::npos) break;
+      html += "<br id=\"o" + std::to_string(add({"\n", {}, false})) + "\">";
+      at = nl + 1;
+    }
+    return html;
+  }
+
+  size_t add(State::Code c) {
+    seg_->codes.push_back(std::move(c));
+    return seg_->codes.size() - 1;
+  }
+
+  bool paired(const XmlNode& n) const {
+    if (n.close.empty()) return false;
+    const std::string_view name = local_name(n.name);
+    if (xml_attribute(n.open, "translate") == "no") return false;
+    if (name == "g" || name == "pc") return true;
+    if (name == "mrk") return version_ == 2 || xml_attribute(n.open, "mtype") != "protected";
+    return false;
+  }
+
+  // Where the code that begins at ch[i] (1.2's <bpt>, 2.x's <sc/>) ends among its
+  // siblings (the <ept> or <ec/> that names it), or SIZE_MAX.
+  size_t pair_end(const std::vector<XmlNode>& ch, size_t i, size_t end) const {
+    const std::string_view name = local_name(ch[i].name);
+    const bool v1 = version_ == 1 && name == "bpt", v2 = version_ == 2 && name == "sc";
+    if (!v1 && !v2) return SIZE_MAX;
+    const std::string id = xml_attribute(ch[i].open, "id"), rid = xml_attribute(ch[i].open, "rid");
+    if (id.empty()) return SIZE_MAX;
+    for (size_t k = i + 1; k < end; ++k) {
+      if (ch[k].kind != XmlNode::kElement) continue;
+      const std::string_view n = local_name(ch[k].name);
+      if (v1 && n == "ept" &&
+          (rid.empty() ? xml_attribute(ch[k].open, "id") == id : xml_attribute(ch[k].open, "rid") == rid))
+        return k;
+      if (v2 && n == "ec" && xml_attribute(ch[k].open, "startRef") == id) return k;
+    }
+    return SIZE_MAX;
+  }
+
+  // ch[i] as an object, with the spaces it has around it among its siblings.
+  std::string object(const std::vector<XmlNode>& ch, size_t i, size_t begin, size_t end) {
+    State::Code c{write_xml(ch[i]), {}, false};
+    c.space_before = i > begin && ch[i - 1].kind == XmlNode::kText && !ch[i - 1].open.empty() &&
+                     is_space(ch[i - 1].open.back());
+    c.space_after = i + 1 < end && ch[i + 1].kind == XmlNode::kText && !ch[i + 1].open.empty() &&
+                    is_space(ch[i + 1].open.front());
+    return "<img id=\"o" + std::to_string(add(std::move(c))) + "\">";
+  }
+
+  std::string sequence(const std::vector<XmlNode>& ch, size_t begin, size_t end) {
+    std::string html;
+    for (size_t i = begin; i < end; ++i) {
+      const XmlNode& n = ch[i];
+      if (n.kind == XmlNode::kText) {
+        html += text(decode_entities(n.open));
+      } else if (n.kind == XmlNode::kRaw && n.open.starts_with("<![CDATA[") && n.open.size() >= 12) {
+        html += text(std::string_view(n.open).substr(9, n.open.size() - 12));
+      } else if (n.kind != XmlNode::kElement) {
+        html += object(ch, i, begin, end);
+      } else if (paired(n)) {
+        const size_t id = add({n.open, n.close, true});
+        html += "<span id=\"e" + std::to_string(id) + "\">" + sequence(n.children, 0, n.children.size()) +
+                "</span>";
+      } else if (const size_t k = pair_end(ch, i, end); k != SIZE_MAX) {
+        // A pair of codes around words: a span from the one to the other.
+        const size_t id = add({write_xml(n), write_xml(ch[k]), true});
+        html += "<span id=\"e" + std::to_string(id) + "\">" + sequence(ch, i + 1, k) + "</span>";
+        i = k;
+      } else {
+        html += object(ch, i, begin, end);
+      }
+    }
+    return html;
+  }
+
+  int version_;
+  State::Segment* seg_;
+  std::string words_;
+};
+
+// The target's content from a unit's translation: text escaped for XML, each span and
+// object back to the code it stands for; objects the translation lost at the end. An
+// object keeps the spaces it had around it in the source ("You have <x/> messages"),
+// which the translation next to it may have lost or moved before punctuation.
+std::string target_content(const State::Segment& seg, std::string_view html) {
+  struct Out {
+    std::string text;
+    size_t code = SIZE_MAX;
+    bool close = false;  // a paired code's end
+  };
+  std::vector<Out> out;
+  std::vector<size_t> open;
+  std::vector<bool> placed(seg.codes.size(), false);
+  for (size_t at = 0; at < html.size();) {
+    if (html[at] != '<') {
+      const size_t e = std::min(html.find('<', at), html.size());
+      out.push_back({decode_entities(html.substr(at, e - at))});
+      at = e;
+      continue;
+    }
+    const size_t e = html.find('>', at);
+    if (e == std::string_view::npos) break;
+    const std::string_view tag = html.substr(at, e + 1 - at);
+    at = e + 1;
+    if (tag == "</span>") {
+      if (!open.empty()) {
+        out.push_back({{}, open.back(), true});
+        open.pop_back();
+      }
+      continue;
+    }
+    const std::string id = xml_attribute(tag, "id");
+    if (id.size() < 2) continue;
+    char* end = nullptr;
+    const unsigned long k = std::strtoul(id.c_str() + 1, &end, 10);
+    if (end == id.c_str() + 1 || *end != '\0' || k >= seg.codes.size() || placed[k]) continue;
+    const State::Code& c = seg.codes[k];
+    if ((id[0] == 'e' && tag.starts_with("<span") && c.paired) || (id[0] == 'o' && !c.paired)) {
+      placed[k] = true;
+      out.push_back({{}, k});
+      if (c.paired) open.push_back(k);
+    }
+  }
+  while (!open.empty()) {
+    out.push_back({{}, open.back(), true});
+    open.pop_back();
+  }
+  for (size_t k = 0; k < seg.codes.size(); ++k)
+    if (!placed[k] && !seg.codes[k].paired && seg.codes[k].open != "\n") out.push_back({{}, k});
+  auto punctuation = [](char c) {
+    return c == ',' || c == '.' || c == '!' || c == '?' || c == ';' || c == ':';
+  };
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i].code == SIZE_MAX || seg.codes[out[i].code].paired) continue;
+    const State::Code& c = seg.codes[out[i].code];
+    if (c.open == "\n") continue;
+    if (i > 0 && out[i - 1].code == SIZE_MAX && !out[i - 1].text.empty()) {
+      std::string& t = out[i - 1].text;
+      if (c.space_before && !is_space(t.back())) t += ' ';
+      if (!c.space_before && is_space(t.back()) && i + 1 < out.size() && out[i + 1].code == SIZE_MAX &&
+          !out[i + 1].text.empty() && punctuation(out[i + 1].text.front()))
+        t.pop_back();  // "Willkommen, <ph/> !": the space goes after the object
+    }
+    if (i + 1 < out.size() && out[i + 1].code == SIZE_MAX && !out[i + 1].text.empty()) {
+      std::string& t = out[i + 1].text;
+      if (c.space_after && !is_space(t.front()) && !punctuation(t.front())) t.insert(0, 1, ' ');
+      if (!c.space_after && is_space(t.front()) && t.size() > 1 && punctuation(t[1])) t.erase(0, 1);
+    }
+  }
+  std::string xml;
+  for (const Out& o : out) {
+    if (o.code == SIZE_MAX)
+      xml += escape_xml(o.text);
+    else
+      xml += o.close ? seg.codes[o.code].close : seg.codes[o.code].open;
+  }
+  return xml;
+}
+
+class Collector {
+ public:
+  explicit Collector(State* st) : st_(st) {}
+
+  void walk(XmlNode* n, bool translate) {
+    if (n->kind != XmlNode::kElement) return;
+    const std::string t = xml_attribute(n->open, "translate");
+    if (t == "no") translate = false;
+    if (t == "yes") translate = true;
+    const std::string_view name = local_name(n->name);
+    if (st_->version == 1 && name == "trans-unit") {
+      if (translate) segment(n);
+      return;
+    }
+    if (st_->version == 2 && name == "segment") {
+      if (translate) segment(n);
+      return;
+    }
+    if (st_->version == 2 && name == "ignorable") return;
+    for (XmlNode& c : n->children) walk(&c, translate);
+  }
+
+ private:
+  void segment(XmlNode* n) {
+    State::Segment seg;
+    int source = -1;
+    for (size_t i = 0; i < n->children.size(); ++i) {
+      const XmlNode& c = n->children[i];
+      if (c.kind != XmlNode::kElement) continue;
+      const std::string_view name = local_name(c.name);
+      if (name == "source" && source < 0) {
+        source = static_cast<int>(i);
+        seg.after = i;
+        seg.prefix = c.name.substr(0, c.name.size() - name.size());
+        if (i > 0 && n->children[i - 1].kind == XmlNode::kText && blank(n->children[i - 1].open))
+          seg.indent = n->children[i - 1].open;
+      } else if (name == "seg-source" && source >= 0) {
+        seg.after = i;
+      } else if (name == "target" && seg.target < 0) {
+        seg.target = static_cast<int>(i);
+      }
+    }
+    if (source < 0) return;
+    if (seg.target >= 0) {
+      const XmlNode& target = n->children[static_cast<size_t>(seg.target)];
+      const std::string state = xml_attribute(target.open, "state");
+      const bool to_do =
+          !has_content(target) || (st_->version == 1 && (state == "new" || state == "needs-translation"));
+      if (!to_do) return;
+    }
+    SourceReader reader(st_->version, &seg);
+    std::string html = reader.read(n->children[static_cast<size_t>(source)]);
+    if (!has_letter(reader.words())) return;
+    n->unit = static_cast<int>(st_->segments.size());
+    st_->segments.push_back(std::move(seg));
+    st_->units.push_back(std::move(html));
+  }
+
+  State* st_;
+};
+
+class Writer {
+ public:
+  Writer(const State& st, const std::vector<std::string>& translations, std::string_view language)
+      : st_(st), translations_(translations), language_(language) {}
+
+  std::string write(const XmlNode& n) const {
+    if (n.kind != XmlNode::kElement) return n.open;
+    const size_t u = n.unit >= 0 ? static_cast<size_t>(n.unit) : SIZE_MAX;
+    if (u != SIZE_MAX && u < translations_.size() && !translations_[u].empty()) return segment(n, u);
+    std::string s = open_tag(n);
+    for (const XmlNode& c : n.children) s += write(c);
+    return s + n.close;
+  }
+
+ private:
+  // A start tag, with the target language added where the document's needs it.
+  std::string open_tag(const XmlNode& n) const {
+    if (language_.empty()) return n.open;
+    const std::string_view name = local_name(n.name);
+    if (st_.version == 1 && name == "file" && xml_attribute(n.open, "target-language").empty())
+      return with_attribute(n.open, n.name, "target-language", language_);
+    if (st_.version == 2 && name == "xliff" && xml_attribute(n.open, "trgLang").empty())
+      return with_attribute(n.open, n.name, "trgLang", language_);
+    return n.open;
+  }
+
+  std::string segment(const XmlNode& n, size_t u) const {
+    const State::Segment& seg = st_.segments[u];
+    const std::string content = seg.lead + target_content(seg, translations_[u]) + seg.trail;
+    std::string s = n.open;
+    for (size_t i = 0; i < n.children.size(); ++i) {
+      const XmlNode& c = n.children[i];
+      if (static_cast<int>(i) == seg.target) {
+        std::string open = c.open;
+        if (c.close.empty()) open.replace(open.size() - 2, 2, ">");  // <target/>
+        if (st_.version == 1) {
+          open = with_attribute(open, c.name, "state", "needs-review-translation");
+          open = with_attribute(open, c.name, "state-qualifier", "mt-suggestion");
+        }
+        s += open + content + (c.close.empty() ? "</" + c.name + ">" : c.close);
+      } else {
+        s += write_xml(c);
+      }
+      if (seg.target < 0 && i == seg.after) {
+        const std::string name = seg.prefix + "target";
+        std::string open = "<" + name;
+        if (st_.version == 1) {
+          if (!language_.empty()) open += " xml:lang=\"" + escape_xml(language_) + "\"";
+          open += " state=\"needs-review-translation\" state-qualifier=\"mt-suggestion\"";
+        }
+        s += seg.indent + open + ">" + content + "</" + name + ">";
+      }
+    }
+    return s + n.close;
+  }
+
+  const State& st_;
+  const std::vector<std::string>& translations_;
+  std::string language_;
+};
+
+const XmlNode* find_xliff(const XmlNode& root) {
+  for (const XmlNode& c : root.children)
+    if (c.kind == XmlNode::kElement) return local_name(c.name) == "xliff" ? &c : nullptr;
+  return nullptr;
+}
+
+}  // namespace
+
+Expected<XliffDocument> XliffDocument::parse(std::string_view text) {
+  auto st = std::make_shared<State>();
+  auto root = parse_xml(text, "the XLIFF document");
+  if (!root) return root.status();
+  st->root = std::move(root.value());
+  const XmlNode* xliff = find_xliff(st->root);
+  if (xliff == nullptr) return invalid_argument("not an XLIFF document: its root element is not <xliff>");
+  const std::string version = xml_attribute(xliff->open, "version");
+  st->version = version.starts_with('2') ? 2 : 1;
+  if (version.empty() && xliff->open.find("urn:oasis:names:tc:xliff:document:2") != std::string::npos)
+    st->version = 2;
+  Collector collect(st.get());
+  for (XmlNode& c : st->root.children) collect.walk(&c, true);
+  XliffDocument d;
+  d.state_ = std::move(st);
+  return d;
+}
+
+const std::vector<std::string>& XliffDocument::units() const { return state_->units; }
+
+int XliffDocument::version() const { return state_->version; }
+
+std::string XliffDocument::render(const std::vector<std::string>& translations,
+                                  std::string_view language) const {
+  const Writer w(*state_, translations, language);
+  std::string out;
+  for (const XmlNode& c : state_->root.children) out += w.write(c);
+  return out;
+}
+
+}  // namespace edgemt

@@ -1,0 +1,51 @@
+// XLIFF documents (TextFormat::kXliff): the files translators' tools (OmegaT, Okapi,
+// Weblate, memoQ, Trados) and software's localization exports (Xcode's .xliff, Angular's
+// messages.xlf, Symfony, Qt's lconvert) exchange. Versions 1.2 (trans-unit) and 2.x (unit
+// and segment) are read.
+//
+// Each segment still to translate gets a <target> with its translation: one that has none,
+// or whose target is empty, or (1.2) whose target's state is "new" or
+// "needs-translation". Translated, reviewed and final targets are kept as they are, and
+// so is a unit with translate="no" (on itself, its group or its file; the innermost
+// says), and a source without words. The source's inline codes travel as inline markup
+// (runtime/text/html_document.h), so each lands where its words went: paired codes (1.2's
+// <g> and <mrk>, 2.x's <pc> and <mrk>) as spans around their words, every other code
+// (<x/>, <ph>, <bpt>/<ept>, <sc/>/<ec/>, a protected or translate="no" <mrk>, ...) as an
+// object written back as it was read; a code the translation lost goes at its end. A
+// new 1.2 target says state="needs-review-translation" state-qualifier="mt-suggestion"
+// (and the target's language in xml:lang), so the tool shows it as a machine's draft;
+// a 1.2 <file> without target-language, and a 2.x <xliff> without trgLang, get the
+// model's target language. Everything else (notes, alternatives, metadata, comments,
+// the layout) comes back byte for byte.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/core/status.h"
+
+namespace edgemt {
+
+class XliffDocument {
+ public:
+  // Fails, saying why, on XML that is not well-formed or a document without <xliff>.
+  static Expected<XliffDocument> parse(std::string_view text);
+
+  // The sources to translate, as HTML fragments (their inline codes as markup).
+  const std::vector<std::string>& units() const;
+  // The document with a target holding translations[i] for units()[i] (an empty or
+  // missing translation: no target written); `language` (BCP 47, "de") for the file's
+  // target language where it names none.
+  std::string render(const std::vector<std::string>& translations, std::string_view language = {}) const;
+  // 1 (XLIFF 1.x) or 2 (2.x).
+  int version() const;
+
+  struct State;
+
+ private:
+  std::shared_ptr<const State> state_;
+};
+
+}  // namespace edgemt
