@@ -12,24 +12,37 @@
 namespace edgemt {
 
 struct XliffDocument::State {
-  // One segment to translate: a 1.2 trans-unit, a 2.x segment (the node marked with its
-  // index in `segments`).
   struct Code {
     std::string open, close;  // a paired code's tags; any other code: open is it all
     bool paired = false;
     bool space_before = false, space_after = false;  // in the source
   };
-  struct Segment {
-    std::vector<Code> codes;  // by the id the unit's markup gives them
+  // A text to translate: its codes, by the id its markup gives them.
+  struct Unit {
+    std::vector<Code> codes;
     std::string lead, trail;  // the source's spaces around its text
-    int target = -1;          // the existing target: its index among the node's children
-    size_t after = 0;         // where a new target goes: after this child
-    std::string indent;       // before a new target (the source's)
-    std::string prefix;       // the elements' namespace prefix ("xlf:"), as the source's
+    std::string source;       // its source content as written (where it gets no translation)
+  };
+  // A piece of a target's content: XML as written, or a unit (between a 1.2 seg-source's
+  // segment marker tags, where it has them).
+  struct Piece {
+    std::string xml;
+    size_t unit = SIZE_MAX;
+    std::string open, close;
+  };
+  // One segment to translate: a 1.2 trans-unit, a 2.x segment (the node marked with its
+  // index in `segments`).
+  struct Segment {
+    std::vector<Piece> pieces;
+    int target = -1;     // the existing target: its index among the node's children
+    size_t after = 0;    // where a new target goes: after this child
+    std::string indent;  // before a new target (the source's)
+    std::string prefix;  // the elements' namespace prefix ("xlf:"), as the source's
   };
   XmlNode root;
   int version = 1;
-  std::vector<Segment> segments;  // one per unit
+  std::vector<Segment> segments;
+  std::vector<Unit> unit_info;  // per unit
   std::vector<std::string> units;
 };
 
@@ -78,7 +91,7 @@ std::string with_attribute(std::string tag, std::string_view element, std::strin
 // Turns a source's content into the unit's HTML, registering its inline codes.
 class SourceReader {
  public:
-  SourceReader(int version, State::Segment* seg) : version_(version), seg_(seg) {}
+  SourceReader(int version, State::Unit* seg) : version_(version), seg_(seg) {}
 
   std::string read(const XmlNode& source) {
     // The spaces at either end stay out of the unit and come back around its translation.
@@ -187,7 +200,7 @@ class SourceReader {
   }
 
   int version_;
-  State::Segment* seg_;
+  State::Unit* seg_;
   std::string words_;
 };
 
@@ -195,7 +208,7 @@ class SourceReader {
 // object back to the code it stands for; objects the translation lost at the end. An
 // object keeps the spaces it had around it in the source ("You have <x/> messages"),
 // which the translation next to it may have lost or moved before punctuation.
-std::string target_content(const State::Segment& seg, std::string_view html) {
+std::string target_content(const State::Unit& seg, std::string_view html) {
   struct Out {
     std::string text;
     size_t code = SIZE_MAX;
@@ -295,7 +308,8 @@ class Collector {
  private:
   void segment(XmlNode* n) {
     State::Segment seg;
-    int source = -1;
+    int source = -1, seg_source = -1;
+    first_unit_ = st_->units.size();
     for (size_t i = 0; i < n->children.size(); ++i) {
       const XmlNode& c = n->children[i];
       if (c.kind != XmlNode::kElement) continue;
@@ -306,8 +320,9 @@ class Collector {
         seg.prefix = c.name.substr(0, c.name.size() - name.size());
         if (i > 0 && n->children[i - 1].kind == XmlNode::kText && blank(n->children[i - 1].open))
           seg.indent = n->children[i - 1].open;
-      } else if (name == "seg-source" && source >= 0) {
+      } else if (name == "seg-source" && source >= 0 && seg_source < 0) {
         seg.after = i;
+        seg_source = static_cast<int>(i);
       } else if (name == "target" && seg.target < 0) {
         seg.target = static_cast<int>(i);
       }
@@ -320,15 +335,57 @@ class Collector {
           !has_content(target) || (st_->version == 1 && (state == "new" || state == "needs-translation"));
       if (!to_do) return;
     }
-    SourceReader reader(st_->version, &seg);
-    std::string html = reader.read(n->children[static_cast<size_t>(source)]);
-    if (!has_letter(reader.words())) return;
+    // 1.2's seg-source, where it marks segments (<mrk mtype="seg">): each a unit, the
+    // target the same markers around their translations.
+    bool words = false;
+    const XmlNode* marked = seg_source >= 0 ? &n->children[static_cast<size_t>(seg_source)] : nullptr;
+    if (marked != nullptr &&
+        std::none_of(marked->children.begin(), marked->children.end(), [](const XmlNode& c) {
+          return c.kind == XmlNode::kElement && local_name(c.name) == "mrk" &&
+                 xml_attribute(c.open, "mtype") == "seg";
+        }))
+      marked = nullptr;
+    if (marked != nullptr) {
+      for (const XmlNode& c : marked->children) {
+        if (c.kind == XmlNode::kElement && local_name(c.name) == "mrk" &&
+            xml_attribute(c.open, "mtype") == "seg" && !c.close.empty()) {
+          State::Piece p;
+          p.open = c.open;
+          p.close = c.close;
+          p.unit = add_unit(c, &words);
+          seg.pieces.push_back(std::move(p));
+        } else {
+          seg.pieces.push_back({write_xml(c)});
+        }
+      }
+    } else {
+      State::Piece p;
+      p.unit = add_unit(n->children[static_cast<size_t>(source)], &words);
+      seg.pieces.push_back(std::move(p));
+    }
+    if (!words) {  // nothing to translate: the units go
+      st_->units.resize(first_unit_);
+      st_->unit_info.resize(first_unit_);
+      return;
+    }
     n->unit = static_cast<int>(st_->segments.size());
     st_->segments.push_back(std::move(seg));
+  }
+
+  // `n`'s content as a unit; `words` set where it has some.
+  size_t add_unit(const XmlNode& n, bool* words) {
+    State::Unit u;
+    for (const XmlNode& c : n.children) u.source += write_xml(c);
+    SourceReader reader(st_->version, &u);
+    std::string html = reader.read(n);
+    *words = *words || has_letter(reader.words());
     st_->units.push_back(std::move(html));
+    st_->unit_info.push_back(std::move(u));
+    return st_->units.size() - 1;
   }
 
   State* st_;
+  size_t first_unit_ = 0;
 };
 
 class Writer {
@@ -338,8 +395,8 @@ class Writer {
 
   std::string write(const XmlNode& n) const {
     if (n.kind != XmlNode::kElement) return n.open;
-    const size_t u = n.unit >= 0 ? static_cast<size_t>(n.unit) : SIZE_MAX;
-    if (u != SIZE_MAX && u < translations_.size() && !translations_[u].empty()) return segment(n, u);
+    if (n.unit >= 0 && translated(st_.segments[static_cast<size_t>(n.unit)]))
+      return segment(n, static_cast<size_t>(n.unit));
     std::string s = open_tag(n);
     for (const XmlNode& c : n.children) s += write(c);
     return s + n.close;
@@ -357,9 +414,26 @@ class Writer {
     return n.open;
   }
 
-  std::string segment(const XmlNode& n, size_t u) const {
-    const State::Segment& seg = st_.segments[u];
-    const std::string content = seg.lead + target_content(seg, translations_[u]) + seg.trail;
+  // Has a unit of the segment a translation?
+  bool translated(const State::Segment& seg) const {
+    return std::any_of(seg.pieces.begin(), seg.pieces.end(), [&](const State::Piece& p) {
+      return p.unit != SIZE_MAX && p.unit < translations_.size() && !translations_[p.unit].empty();
+    });
+  }
+
+  std::string segment(const XmlNode& n, size_t index) const {
+    const State::Segment& seg = st_.segments[index];
+    std::string content;
+    for (const State::Piece& p : seg.pieces) {
+      if (p.unit == SIZE_MAX) {
+        content += p.xml;
+        continue;
+      }
+      const State::Unit& u = st_.unit_info[p.unit];
+      const bool has = p.unit < translations_.size() && !translations_[p.unit].empty();
+      content +=
+          p.open + (has ? u.lead + target_content(u, translations_[p.unit]) + u.trail : u.source) + p.close;
+    }
     std::string s = n.open;
     for (size_t i = 0; i < n.children.size(); ++i) {
       const XmlNode& c = n.children[i];

@@ -11,7 +11,10 @@
 // (runtime/text/html_document.h), so each lands where its words went: paired codes (1.2's
 // <g> and <mrk>, 2.x's <pc> and <mrk>) as spans around their words, every other code
 // (<x/>, <ph>, <bpt>/<ept>, <sc/>/<ec/>, a protected or translate="no" <mrk>, ...) as an
-// object written back as it was read; a code the translation lost goes at its end. A
+// object written back as it was read; a code the translation lost goes at its end. Where
+// a 1.2 trans-unit has a <seg-source> that marks segments (<mrk mtype="seg">, as Okapi,
+// memoQ and Trados write), each segment is a unit and the target holds the same markers
+// around their translations (a segment without one keeps its source). A
 // new 1.2 target says state="needs-review-translation" state-qualifier="mt-suggestion"
 // (and the target's language in xml:lang), so the tool shows it as a machine's draft;
 // a 1.2 <file> without target-language, and a 2.x <xliff> without trgLang, get the

@@ -1624,6 +1624,41 @@ TEST(Xliff, TranslationsBecomeTargetsWithTheirCodes) {
   EXPECT_EQ(again.value().units(), std::vector<std::string>{"Undo"});
 }
 
+// 1.2's seg-source (Okapi, memoQ, Trados): each marked segment is a unit, and the target
+// has the same markers around their translations.
+TEST(Xliff, SegSourceSegmentsAreUnitsEach) {
+  const std::string text =
+      "<xliff version=\"1.2\"><file source-language=\"en\" target-language=\"de\"><body>\n"
+      "<trans-unit id=\"1\"><source>Open the file. Then save it.</source>\n"
+      "<seg-source><mrk mtype=\"seg\" mid=\"1\">Open the <g id=\"1\">file</g>.</mrk> "
+      "<mrk mtype=\"seg\" mid=\"2\">Then save it.</mrk><x id=\"2\"/></seg-source>\n"
+      "</trans-unit>\n"
+      "<trans-unit id=\"2\"><source>42</source><seg-source><mrk mtype=\"seg\" mid=\"1\">42</mrk></seg-source>"
+      "</trans-unit>\n"
+      "</body></file></xliff>\n";
+  auto doc = XliffDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(doc.value().units(),
+            (std::vector<std::string>{"Open the <span id=\"e0\">file</span>.", "Then save it."}));
+  const std::string out =
+      doc.value().render({"<span id=\"e0\">Datei</span> \xC3\xB6"
+                          "ffnen.",
+                          "Dann speichern."});
+  const std::string want_target =
+      "</seg-source><target state=\"needs-review-translation\" state-qualifier=\"mt-suggestion\">"
+      "<mrk mtype=\"seg\" mid=\"1\"><g id=\"1\">Datei</g> \xC3\xB6"
+      "ffnen.</mrk> "
+      "<mrk mtype=\"seg\" mid=\"2\">Dann speichern.</mrk><x id=\"2\"/></target>\n</trans-unit>";
+  EXPECT_NE(out.find(want_target), std::string::npos) << out;
+  EXPECT_EQ(out.find("<target", out.find("id=\"2\"><source>42")), std::string::npos) << out;
+  // A segment without a translation keeps its source.
+  const std::string half = doc.value().render({"", "Dann speichern."});
+  EXPECT_NE(half.find("<mrk mtype=\"seg\" mid=\"1\">Open the <g id=\"1\">file</g>.</mrk> <mrk mtype=\"seg\" "
+                      "mid=\"2\">Dann speichern.</mrk>"),
+            std::string::npos)
+      << half;
+}
+
 TEST(Xliff, Version2SegmentsAndCodes) {
   const std::string text =
       "<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.0\" srcLang=\"en\">\n"
