@@ -170,7 +170,8 @@ typedef struct edgemt_translate_options {
    * 1.2 or 2.x documents (translation tools' exchange files, Xcode's and Angular's
    * exports) whose segments without a translation get a target (inline codes kept where
    * their words went; 1.2's marked as a machine's draft), translated targets, notes and
-   * the rest kept; XML that is not well-formed fails the call (EDGEMT_INVALID_ARGUMENT). */
+   * the rest kept (Qt Linguist .ts files likewise: empty unfinished messages filled in);
+   * XML that is not well-formed fails the call (EDGEMT_INVALID_ARGUMENT). */
   int32_t format;
   /* Since C API version 6. Random sampling for variety: each next token is drawn among
    * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),

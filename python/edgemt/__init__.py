@@ -281,8 +281,8 @@ class Translator:
         JSON document (an app's locale file): its string values with words translated,
         keys, numbers and the layout kept (invalid JSON raises ValueError); "xliff": an
         XLIFF 1.2 or 2.x document (translation tools, Xcode, Angular): each segment without
-        a translation gets a target, inline codes kept (XML that is not well-formed
-        raises ValueError).
+        a translation gets a target, inline codes kept; Qt Linguist .ts files likewise
+        (XML that is not well-formed raises ValueError).
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         cancel: an edgemt.CancelFlag another thread may set to stop the call (raises

@@ -91,8 +91,8 @@ options:
                      an "n_best" list ({"translation", "score", "confidence"}, best
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
-  --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv, json or
-                     xliff:
+  --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv, json,
+                     xliff or ts:
                      each TEXT, or else all of standard input, is one document.
                      wrapped: plain text whose paragraphs are wrapped at a width
                      (e-mails, README.txt, books): a paragraph's wrapped lines are
@@ -131,7 +131,8 @@ options:
                      (CAT tools, Xcode, Angular): each segment without a translation
                      gets a target (1.2: marked needs-review-translation,
                      mt-suggestion), its inline codes kept where their words went;
-                     translated targets, notes and the rest kept
+                     translated targets, notes and the rest kept. ts: a Qt Linguist
+                     file, its empty unfinished messages filled in (still unfinished)
   --encoding NAME    standard input is read in this character encoding and the
                      translation written in it: utf-8 (the default), utf-16,
                      utf-16le, utf-16be, utf-32..., windows-1252 (latin1, iso-8859-1),
@@ -367,7 +368,8 @@ int parse_args(int argc, char** argv, Args* a) {
           {"xlsx", edgemt::TextFormat::kOffice},   {"ods", edgemt::TextFormat::kOffice},
           {"csv", edgemt::TextFormat::kCsv},       {"tsv", edgemt::TextFormat::kCsv},
           {"json", edgemt::TextFormat::kJson},     {"xliff", edgemt::TextFormat::kXliff},
-          {"xlf", edgemt::TextFormat::kXliff},     {"pdf", edgemt::TextFormat::kText}};
+          {"xlf", edgemt::TextFormat::kXliff},     {"ts", edgemt::TextFormat::kXliff},
+          {"pdf", edgemt::TextFormat::kText}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
       });
@@ -375,7 +377,7 @@ int parse_args(int argc, char** argv, Args* a) {
         std::fprintf(
             stderr,
             "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, json, "
-            "xliff, xlf, docx, pptx, xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
+            "xliff, xlf, ts, docx, pptx, xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
             i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
@@ -1195,9 +1197,9 @@ int main(int argc, char** argv) {
             {"htm", "html"},          {"html", "html"},   {"xhtml", "html"}, {"md", "markdown"},
             {"markdown", "markdown"}, {"po", "po"},       {"pot", "po"},     {"srt", "srt"},
             {"vtt", "vtt"},           {"csv", "csv"},     {"tsv", "tsv"},    {"json", "json"},
-            {"xlf", "xliff"},         {"xliff", "xliff"}, {"docx", "docx"},  {"pptx", "pptx"},
-            {"xlsx", "xlsx"},         {"odt", "odt"},     {"odp", "odp"},    {"ods", "ods"},
-            {"epub", "epub"},         {"pdf", "pdf"}};
+            {"xlf", "xliff"},         {"xliff", "xliff"}, {"ts", "ts"},      {"docx", "docx"},
+            {"pptx", "pptx"},         {"xlsx", "xlsx"},   {"odt", "odt"},    {"odp", "odp"},
+            {"ods", "ods"},           {"epub", "epub"},   {"pdf", "pdf"}};
         const auto* f = std::find_if(std::begin(kByExtension), std::end(kByExtension),
                                      [&](const auto& x) { return ext == x.first; });
         ext = f == std::end(kByExtension) ? "" : f->second;

@@ -36,8 +36,8 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
 const std::vector<std::string> kFileFormats = {".txt",  ".html", ".htm",  ".md",  ".srt",   ".vtt",  ".po",
-                                               ".csv",  ".tsv",  ".json", ".xlf", ".xliff", ".docx", ".pptx",
-                                               ".xlsx", ".odt",  ".odp",  ".ods", ".epub",  ".pdf"};
+                                               ".csv",  ".tsv",  ".json", ".xlf", ".xliff", ".ts",   ".docx",
+                                               ".pptx", ".xlsx", ".odt",  ".odp", ".ods",   ".epub", ".pdf"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -699,6 +699,7 @@ std::string content_type_of(const std::string& ext, std::string charset) {
   if (ext == ".csv") return "text/csv; charset=" + charset;
   if (ext == ".json") return "application/json; charset=" + charset;
   if (ext == ".xlf" || ext == ".xliff") return "application/xliff+xml; charset=" + charset;
+  if (ext == ".ts") return "application/xml; charset=" + charset;
   if (ext == ".tsv") return "text/tab-separated-values; charset=" + charset;
   if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
@@ -747,7 +748,8 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   // has characters it cannot hold. An HTML page: as translate_html reads it (the encoding
   // it declares, or windows-1252), written back in that encoding.
   const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po" ||
-                         ext == ".csv" || ext == ".tsv" || ext == ".json" || ext == ".xlf" || ext == ".xliff";
+                         ext == ".csv" || ext == ".tsv" || ext == ".json" || ext == ".xlf" ||
+                         ext == ".xliff" || ext == ".ts";
   std::optional<TextEncoding> file_encoding;
   std::string decoded;
   std::string charset;  // of the translated file
@@ -823,7 +825,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     json_doc = std::move(d.value());
     units = json_doc->units();
     render = [&](const std::vector<std::string>& t) { return json_doc->render(t); };
-  } else if (ext == ".xlf" || ext == ".xliff") {
+  } else if (ext == ".xlf" || ext == ".xliff" || ext == ".ts") {
     auto d = XliffDocument::parse(content);
     if (!d) return error(400, "Invalid request: " + d.status().message());
     xliff = std::move(d.value());

@@ -34,13 +34,14 @@ struct XliffDocument::State {
   // index in `segments`).
   struct Segment {
     std::vector<Piece> pieces;
-    int target = -1;     // the existing target: its index among the node's children
-    size_t after = 0;    // where a new target goes: after this child
-    std::string indent;  // before a new target (the source's)
-    std::string prefix;  // the elements' namespace prefix ("xlf:"), as the source's
+    int target = -1;       // the existing target: its index among the node's children
+    size_t after = 0;      // where a new target goes: after this child
+    std::string indent;    // before a new target (the source's)
+    std::string prefix;    // the elements' namespace prefix ("xlf:"), as the source's
+    bool numerus = false;  // Qt: a message with plural forms
   };
   XmlNode root;
-  int version = 1;
+  int version = 1;  // XLIFF 1.x, 2.x; kQt: Qt Linguist's .ts
   std::vector<Segment> segments;
   std::vector<Unit> unit_info;  // per unit
   std::vector<std::string> units;
@@ -49,6 +50,7 @@ struct XliffDocument::State {
 namespace {
 
 using State = XliffDocument::State;
+constexpr int kQt = 3;
 
 std::string_view local_name(std::string_view name) {
   const size_t colon = name.find(':');
@@ -61,6 +63,13 @@ bool blank(std::string_view s) {
   for (char c : s)
     if (!is_space(c)) return false;
   return true;
+}
+
+// Has `n` text other than spaces (in it or in its elements)?
+bool has_text(const XmlNode& n) {
+  for (const XmlNode& c : n.children)
+    if (c.kind == XmlNode::kElement ? has_text(c) : !blank(c.open)) return true;
+  return false;
 }
 
 // Has `n` content other than spaces?
@@ -301,6 +310,10 @@ class Collector {
       if (translate) segment(n);
       return;
     }
+    if (st_->version == kQt && name == "message") {
+      segment(n);
+      return;
+    }
     if (st_->version == 2 && name == "ignorable") return;
     for (XmlNode& c : n->children) walk(&c, translate);
   }
@@ -323,12 +336,24 @@ class Collector {
       } else if (name == "seg-source" && source >= 0 && seg_source < 0) {
         seg.after = i;
         seg_source = static_cast<int>(i);
-      } else if (name == "target" && seg.target < 0) {
+      } else if (name == (st_->version == kQt ? "translation" : "target") && seg.target < 0) {
         seg.target = static_cast<int>(i);
+      } else if (st_->version == kQt && seg.target < 0 && source >= 0 &&
+                 (name == "comment" || name == "extracomment" || name == "translatorcomment" ||
+                  name == "oldsource" || name == "oldcomment")) {
+        seg.after = i;  // a new translation goes after the message's comments
       }
     }
     if (source < 0) return;
-    if (seg.target >= 0) {
+    if (st_->version == kQt) {
+      // Qt Linguist: an empty unfinished translation (numerus forms too) is to do;
+      // finished, vanished and obsolete ones are kept, and so is a translator's draft.
+      seg.numerus = xml_attribute(n->open, "numerus") == "yes";
+      if (seg.target >= 0) {
+        const XmlNode& target = n->children[static_cast<size_t>(seg.target)];
+        if (xml_attribute(target.open, "type") != "unfinished" || has_text(target)) return;
+      }
+    } else if (seg.target >= 0) {
       const XmlNode& target = n->children[static_cast<size_t>(seg.target)];
       const std::string state = xml_attribute(target.open, "state");
       const bool to_do =
@@ -411,6 +436,8 @@ class Writer {
       return with_attribute(n.open, n.name, "target-language", language_);
     if (st_.version == 2 && name == "xliff" && xml_attribute(n.open, "trgLang").empty())
       return with_attribute(n.open, n.name, "trgLang", language_);
+    if (st_.version == kQt && name == "TS" && xml_attribute(n.open, "language").empty())
+      return with_attribute(n.open, n.name, "language", language_);
     return n.open;
   }
 
@@ -437,7 +464,9 @@ class Writer {
     std::string s = n.open;
     for (size_t i = 0; i < n.children.size(); ++i) {
       const XmlNode& c = n.children[i];
-      if (static_cast<int>(i) == seg.target) {
+      if (static_cast<int>(i) == seg.target && st_.version == kQt) {
+        s += qt_translation(c, content);
+      } else if (static_cast<int>(i) == seg.target) {
         std::string open = c.open;
         if (c.close.empty()) open.replace(open.size() - 2, 2, ">");  // <target/>
         if (st_.version == 1) {
@@ -448,7 +477,11 @@ class Writer {
       } else {
         s += write_xml(c);
       }
-      if (seg.target < 0 && i == seg.after) {
+      if (seg.target < 0 && i == seg.after && st_.version == kQt) {
+        const std::string forms = seg.numerus ? "<numerusform>" + content + "</numerusform>" : content;
+        s += seg.indent + "<translation type=\"unfinished\">" + (seg.numerus ? forms + forms : forms) +
+             "</translation>";
+      } else if (seg.target < 0 && i == seg.after) {
         const std::string name = seg.prefix + "target";
         std::string open = "<" + name;
         if (st_.version == 1) {
@@ -461,14 +494,34 @@ class Writer {
     return s + n.close;
   }
 
+  // Qt Linguist's <translation type="unfinished"> (kept so: a draft to review) with the
+  // content, in each of its numerus forms where it has them.
+  static std::string qt_translation(const XmlNode& t, const std::string& content) {
+    const bool forms = std::any_of(t.children.begin(), t.children.end(), [](const XmlNode& c) {
+      return c.kind == XmlNode::kElement && c.name == "numerusform";
+    });
+    if (!forms)
+      return (t.close.empty() ? t.open.substr(0, t.open.size() - 2) + ">" : t.open) + content +
+             "</translation>";
+    std::string s = t.open;
+    for (const XmlNode& c : t.children)
+      if (c.kind == XmlNode::kElement && c.name == "numerusform")
+        s += (c.close.empty() ? c.open.substr(0, c.open.size() - 2) + ">" : c.open) + content +
+             "</numerusform>";
+      else
+        s += write_xml(c);
+    return s + t.close;
+  }
+
   const State& st_;
   const std::vector<std::string>& translations_;
   std::string language_;
 };
 
-const XmlNode* find_xliff(const XmlNode& root) {
+// The document's root element, where it is <xliff> or Qt Linguist's <TS>.
+const XmlNode* find_root(const XmlNode& root) {
   for (const XmlNode& c : root.children)
-    if (c.kind == XmlNode::kElement) return local_name(c.name) == "xliff" ? &c : nullptr;
+    if (c.kind == XmlNode::kElement) return local_name(c.name) == "xliff" || c.name == "TS" ? &c : nullptr;
   return nullptr;
 }
 
@@ -479,12 +532,15 @@ Expected<XliffDocument> XliffDocument::parse(std::string_view text) {
   auto root = parse_xml(text, "the XLIFF document");
   if (!root) return root.status();
   st->root = std::move(root.value());
-  const XmlNode* xliff = find_xliff(st->root);
-  if (xliff == nullptr) return invalid_argument("not an XLIFF document: its root element is not <xliff>");
+  const XmlNode* xliff = find_root(st->root);
+  if (xliff == nullptr)
+    return invalid_argument(
+        "not an XLIFF document: its root element is not <xliff> (nor Qt Linguist's <TS>)");
   const std::string version = xml_attribute(xliff->open, "version");
   st->version = version.starts_with('2') ? 2 : 1;
   if (version.empty() && xliff->open.find("urn:oasis:names:tc:xliff:document:2") != std::string::npos)
     st->version = 2;
+  if (xliff->name == "TS") st->version = kQt;
   Collector collect(st.get());
   for (XmlNode& c : st->root.children) collect.walk(&c, true);
   XliffDocument d;
@@ -494,7 +550,9 @@ Expected<XliffDocument> XliffDocument::parse(std::string_view text) {
 
 const std::vector<std::string>& XliffDocument::units() const { return state_->units; }
 
-int XliffDocument::version() const { return state_->version; }
+XliffDocument::Kind XliffDocument::kind() const {
+  return state_->version == kQt ? Kind::kQtLinguist : state_->version == 2 ? Kind::kXliff2 : Kind::kXliff12;
+}
 
 std::string XliffDocument::render(const std::vector<std::string>& translations,
                                   std::string_view language) const {

@@ -20,6 +20,12 @@
 // a 1.2 <file> without target-language, and a 2.x <xliff> without trgLang, get the
 // model's target language. Everything else (notes, alternatives, metadata, comments,
 // the layout) comes back byte for byte.
+//
+// Qt Linguist's .ts files (<TS>, <context>, <message>) are read the same way: a message
+// whose translation is missing, or empty and unfinished, gets its source's translation
+// as an unfinished translation (a draft Linguist shows for review; lrelease includes it),
+// in each numerus form of a plural message; finished, vanished and obsolete translations
+// and a translator's unfinished draft are kept; a <TS> without language gets the model's.
 #pragma once
 
 #include <memory>
@@ -33,7 +39,8 @@ namespace edgemt {
 
 class XliffDocument {
  public:
-  // Fails, saying why, on XML that is not well-formed or a document without <xliff>.
+  // Fails, saying why, on XML that is not well-formed or a document without <xliff> (or
+  // <TS>).
   static Expected<XliffDocument> parse(std::string_view text);
 
   // The sources to translate, as HTML fragments (their inline codes as markup).
@@ -42,8 +49,8 @@ class XliffDocument {
   // missing translation: no target written); `language` (BCP 47, "de") for the file's
   // target language where it names none.
   std::string render(const std::vector<std::string>& translations, std::string_view language = {}) const;
-  // 1 (XLIFF 1.x) or 2 (2.x).
-  int version() const;
+  enum class Kind { kXliff12, kXliff2, kQtLinguist };
+  Kind kind() const;
 
   struct State;
 

@@ -1573,7 +1573,7 @@ const char kXliff12[] =
 TEST(Xliff, Version12SegmentsStillToTranslateAreUnits) {
   auto doc = XliffDocument::parse(kXliff12);
   ASSERT_TRUE(doc.has_value()) << doc.status().message();
-  EXPECT_EQ(doc.value().version(), 1);
+  EXPECT_EQ(doc.value().kind(), XliffDocument::Kind::kXliff12);
   // Translated targets and translate="no" are left; a needs-translation target, a group's
   // translate="yes" unit and an empty target are taken; a number alone is not.
   EXPECT_EQ(doc.value().units(), (std::vector<std::string>{
@@ -1677,7 +1677,7 @@ TEST(Xliff, Version2SegmentsAndCodes) {
       "</xliff>\n";
   auto doc = XliffDocument::parse(text);
   ASSERT_TRUE(doc.has_value()) << doc.status().message();
-  EXPECT_EQ(doc.value().version(), 2);
+  EXPECT_EQ(doc.value().kind(), XliffDocument::Kind::kXliff2);
   EXPECT_EQ(
       doc.value().units(),
       (std::vector<std::string>{"Delete <span id=\"e0\">all</span> files?",
@@ -1698,10 +1698,57 @@ TEST(Xliff, Version2SegmentsAndCodes) {
   EXPECT_EQ(doc.value().render({}), text);
 }
 
+// Qt Linguist's .ts: empty unfinished translations (numerus forms too) and missing ones
+// are filled in and stay unfinished; finished, vanished ones and drafts are kept.
+TEST(Xliff, QtLinguistMessages) {
+  const std::string text =
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!DOCTYPE TS>\n<TS version=\"2.1\" "
+      "sourcelanguage=\"en\">\n"
+      "<context>\n    <name>MainWindow</name>\n"
+      "    <message>\n        <location filename=\"w.ui\" line=\"14\"/>\n        <source>Open "
+      "&amp;file</source>\n"
+      "        <translation type=\"unfinished\"></translation>\n    </message>\n"
+      "    <message numerus=\"yes\">\n        <source>%n file(s)</source>\n        <comment>bar</comment>\n"
+      "        <translation type=\"unfinished\">\n            <numerusform></numerusform>\n"
+      "            <numerusform/>\n        </translation>\n    </message>\n"
+      "    <message><source>Quit</source><translation>Beenden</translation></message>\n"
+      "    <message><source>Save?</source><translation "
+      "type=\"unfinished\">Speichern?</translation></message>\n"
+      "    <message><source>Gone</source><translation type=\"vanished\"/></message>\n"
+      "    <message>\n        <source>Print</source>\n        <comment>menu</comment>\n    </message>\n"
+      "</context>\n</TS>\n";
+  auto doc = XliffDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(doc.value().kind(), XliffDocument::Kind::kQtLinguist);
+  EXPECT_EQ(doc.value().units(), (std::vector<std::string>{"Open &amp;file", "%n file(s)", "Print"}));
+  EXPECT_EQ(doc.value().render({}), text);
+  const std::string out = doc.value().render({"&amp;Datei \xC3\xB6"
+                                              "ffnen",
+                                              "%n Datei(en)", "Drucken"},
+                                             "de");
+  auto has = [&](const std::string& part) {
+    EXPECT_NE(out.find(part), std::string::npos) << part << "\n" << out;
+  };
+  has("<TS version=\"2.1\" sourcelanguage=\"en\" language=\"de\">");
+  has("<translation type=\"unfinished\">&amp;Datei \xC3\xB6"
+      "ffnen</translation>");
+  has("<numerusform>%n Datei(en)</numerusform>\n            <numerusform>%n Datei(en)</numerusform>\n        "
+      "</translation>");
+  has("<message><source>Quit</source><translation>Beenden</translation></message>");
+  has("<translation type=\"unfinished\">Speichern?</translation>");
+  has("<translation type=\"vanished\"/>");
+  has("<comment>menu</comment>\n        <translation type=\"unfinished\">Drucken</translation>\n    "
+      "</message>");
+  auto again = XliffDocument::parse(out);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_TRUE(again.value().units().empty());
+}
+
 TEST(Xliff, ErrorsSayWhy) {
   for (auto [bad, what] : {std::pair{"<xliff version=\"1.2\"><file><body><trans-unit><source>Hi</trans-unit>",
                                      "not well-formed"},
                            {"<html><body>Hi</body></html>", "not an XLIFF document"},
+                           {"<ts><message/></ts>", "nor Qt Linguist's <TS>"},
                            {"", "not an XLIFF document"},
                            {"<xliff><source>a</source>", "is not closed"}}) {
     auto d = XliffDocument::parse(bad);

@@ -576,6 +576,10 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
         Case{"page.html", html, TextFormat::kHtml}, Case{"README.md", md, TextFormat::kMarkdown},
         Case{"de.po", po, TextFormat::kPo}, Case{"table.csv", csv, TextFormat::kCsv},
         Case{"de.json", locale, TextFormat::kJson}, Case{"app.xlf", xlf, TextFormat::kXliff},
+        Case{"app_de.ts",
+             "<TS version=\"2.1\"><context><message><source>" + escape_html(kSentences[2]) +
+                 "</source><translation type=\"unfinished\"/></message></context></TS>\n",
+             TextFormat::kXliff},
         Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
     const HttpResponse r = api.handle(file_request(c.name, c.content, c.name == "mail.txt" ? "auto" : "en"));
     ASSERT_EQ(r.status, 200) << c.name << ": " << r.body;
