@@ -54,10 +54,10 @@ extern "C" {
        12: edgemt_translate_document;                                          \
        13: edgemt_translator_set_reranker; 14: edgemt_translate_pdf;           \
        15: edgemt_translate_options.cancel, EDGEMT_CANCELLED;                  \
-       16: EDGEMT_FORMAT_CSV, _JSON; 17: EDGEMT_FORMAT_XLIFF */
+       16: EDGEMT_FORMAT_CSV, _JSON; 17: EDGEMT_FORMAT_XLIFF, _ANDROID */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
- * _SUBTITLES and _WRAPPED since 11, _CSV and _JSON since 16, _XLIFF since 17). */
+ * _SUBTITLES and _WRAPPED since 11, _CSV and _JSON since 16, _XLIFF and _ANDROID since 17). */
 typedef enum edgemt_format {
   EDGEMT_FORMAT_TEXT = 0,
   EDGEMT_FORMAT_HTML = 1,
@@ -67,7 +67,8 @@ typedef enum edgemt_format {
   EDGEMT_FORMAT_WRAPPED = 5,
   EDGEMT_FORMAT_CSV = 6,
   EDGEMT_FORMAT_JSON = 7,
-  EDGEMT_FORMAT_XLIFF = 8
+  EDGEMT_FORMAT_XLIFF = 8,
+  EDGEMT_FORMAT_ANDROID = 9
 } edgemt_format;
 
 typedef enum edgemt_status {
@@ -171,7 +172,10 @@ typedef struct edgemt_translate_options {
    * exports) whose segments without a translation get a target (inline codes kept where
    * their words went; 1.2's marked as a machine's draft), translated targets, notes and
    * the rest kept (Qt Linguist .ts files likewise: empty unfinished messages filled in);
-   * XML that is not well-formed fails the call (EDGEMT_INVALID_ARGUMENT). */
+   * XML that is not well-formed fails the call (EDGEMT_INVALID_ARGUMENT);
+   * EDGEMT_FORMAT_ANDROID (9): Android string resources (res/values/strings.xml) whose
+   * strings, string arrays and plurals are translated with their styling, placeholders
+   * and Android's escapes, translatable="false" ones left out. */
   int32_t format;
   /* Since C API version 6. Random sampling for variety: each next token is drawn among
    * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),

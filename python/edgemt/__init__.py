@@ -282,14 +282,16 @@ class Translator:
         keys, numbers and the layout kept (invalid JSON raises ValueError); "xliff": an
         XLIFF 1.2 or 2.x document (translation tools, Xcode, Angular): each segment without
         a translation gets a target, inline codes kept; Qt Linguist .ts files likewise
-        (XML that is not well-formed raises ValueError).
+        (XML that is not well-formed raises ValueError); "android": an app's Android string
+        resources (res/values/strings.xml): strings, arrays and plurals translated with
+        their styling, placeholders and Android's escapes, translatable="false" left out.
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         cancel: an edgemt.CancelFlag another thread may set to stop the call (raises
         edgemt.CancelledError).
         """
         if format not in _FORMATS:
-            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt', 'csv', 'json' or 'xliff', got %r"
+            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt', 'csv', 'json', 'xliff' or 'android', got %r"
                              % (format,))
         if self.pivot is not None:
             if glossary:

@@ -158,10 +158,13 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
       case EDGEMT_FORMAT_XLIFF:
         out->format = edgemt::TextFormat::kXliff;
         break;
+      case EDGEMT_FORMAT_ANDROID:
+        out->format = edgemt::TextFormat::kAndroid;
+        break;
       default:
         return fail(EDGEMT_INVALID_ARGUMENT,
                     "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES, _WRAPPED, _CSV, "
-                    "_JSON or _XLIFF, got " +
+                    "_JSON, _XLIFF or _ANDROID, got " +
                         std::to_string(o->format));
     }
   }

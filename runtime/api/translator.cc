@@ -16,6 +16,7 @@
 #include "runtime/api/model_input.h"
 #include "runtime/api/word_alignment.h"
 #include "runtime/nmt/engine.h"
+#include "runtime/text/android_strings.h"
 #include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/json_document.h"
@@ -825,8 +826,8 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
   for (const Doc& d : docs) {
     const auto first = t.value().begin() + static_cast<std::ptrdiff_t>(at);
     std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
-    if constexpr (std::is_same_v<Doc, OfficeDocument> ||
-                  std::is_same_v<Doc, XliffDocument>)  // it also says its text's new language
+    if constexpr (std::is_same_v<Doc, OfficeDocument> || std::is_same_v<Doc, XliffDocument> ||
+                  std::is_same_v<Doc, AndroidStrings>)  // it also says its text's new language
       result.push_back(d.render(mine, model_->target_language()));
     else
       result.push_back(d.render(mine));
@@ -885,6 +886,17 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
     std::vector<XliffDocument> docs;
     for (size_t i = 0; i < texts.size(); ++i) {
       auto d = XliffDocument::parse(texts[i]);
+      if (!d)
+        return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
+                                d.status().message());
+      docs.push_back(std::move(d.value()));
+    }
+    return translate_units(docs, as_html(options));
+  }
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kAndroid) {
+    std::vector<AndroidStrings> docs;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      auto d = AndroidStrings::parse(texts[i]);
       if (!d)
         return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
                                 d.status().message());
@@ -988,6 +1000,7 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
       options.format.value_or(TextFormat::kText) == TextFormat::kCsv ||
       options.format.value_or(TextFormat::kText) == TextFormat::kJson ||
       options.format.value_or(TextFormat::kText) == TextFormat::kXliff ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kAndroid ||
       options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();

@@ -56,7 +56,19 @@ struct TranslatorOptions {
 // documents are the bytes of a .docx, .pptx, .xlsx, .odt, .odp, .ods or .epub file, each
 // paragraph translated with its formatting, the rest of the file kept, and the file saying
 // it is in the model's target language (runtime/text/office_document.h).
-enum class TextFormat { kText, kHtml, kPo, kMarkdown, kSubtitles, kWrapped, kOffice, kCsv, kJson, kXliff };
+enum class TextFormat {
+  kText,
+  kHtml,
+  kPo,
+  kMarkdown,
+  kSubtitles,
+  kWrapped,
+  kOffice,
+  kCsv,
+  kJson,
+  kXliff,
+  kAndroid
+};
 
 // Per call; what is not set comes from the model (its generation config) or the
 // translator's limits.

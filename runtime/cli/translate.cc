@@ -27,6 +27,7 @@
 
 #include "runtime/api/scored_json.h"
 #include "runtime/api/translator.h"
+#include "runtime/text/android_strings.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/pdf_text.h"
@@ -92,7 +93,7 @@ options:
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
   --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv, json,
-                     xliff or ts:
+                     xliff, ts or android:
                      each TEXT, or else all of standard input, is one document.
                      wrapped: plain text whose paragraphs are wrapped at a width
                      (e-mails, README.txt, books): a paragraph's wrapped lines are
@@ -132,7 +133,11 @@ options:
                      gets a target (1.2: marked needs-review-translation,
                      mt-suggestion), its inline codes kept where their words went;
                      translated targets, notes and the rest kept. ts: a Qt Linguist
-                     file, its empty unfinished messages filled in (still unfinished)
+                     file, its empty unfinished messages filled in (still unfinished).
+                     android: an app's res/values/strings.xml, written as its
+                     values-LANG/strings.xml: strings, arrays and plurals translated
+                     with their styling, placeholders (xliff:g, %1$s) and Android's
+                     escapes; translatable="false" ones left out
   --encoding NAME    standard input is read in this character encoding and the
                      translation written in it: utf-8 (the default), utf-16,
                      utf-16le, utf-16be, utf-32..., windows-1252 (latin1, iso-8859-1),
@@ -359,17 +364,17 @@ int parse_args(int argc, char** argv, Args* a) {
       a->jsonl = std::strcmp(argv[++i], "jsonl") == 0;
     } else if (arg == "--format") {
       static constexpr std::pair<const char*, edgemt::TextFormat> kFormats[] = {
-          {"text", edgemt::TextFormat::kText},     {"wrapped", edgemt::TextFormat::kWrapped},
-          {"html", edgemt::TextFormat::kHtml},     {"markdown", edgemt::TextFormat::kMarkdown},
-          {"po", edgemt::TextFormat::kPo},         {"srt", edgemt::TextFormat::kSubtitles},
-          {"vtt", edgemt::TextFormat::kSubtitles}, {"docx", edgemt::TextFormat::kOffice},
-          {"pptx", edgemt::TextFormat::kOffice},   {"odt", edgemt::TextFormat::kOffice},
-          {"odp", edgemt::TextFormat::kOffice},    {"epub", edgemt::TextFormat::kOffice},
-          {"xlsx", edgemt::TextFormat::kOffice},   {"ods", edgemt::TextFormat::kOffice},
-          {"csv", edgemt::TextFormat::kCsv},       {"tsv", edgemt::TextFormat::kCsv},
-          {"json", edgemt::TextFormat::kJson},     {"xliff", edgemt::TextFormat::kXliff},
-          {"xlf", edgemt::TextFormat::kXliff},     {"ts", edgemt::TextFormat::kXliff},
-          {"pdf", edgemt::TextFormat::kText}};
+          {"text", edgemt::TextFormat::kText},       {"wrapped", edgemt::TextFormat::kWrapped},
+          {"html", edgemt::TextFormat::kHtml},       {"markdown", edgemt::TextFormat::kMarkdown},
+          {"po", edgemt::TextFormat::kPo},           {"srt", edgemt::TextFormat::kSubtitles},
+          {"vtt", edgemt::TextFormat::kSubtitles},   {"docx", edgemt::TextFormat::kOffice},
+          {"pptx", edgemt::TextFormat::kOffice},     {"odt", edgemt::TextFormat::kOffice},
+          {"odp", edgemt::TextFormat::kOffice},      {"epub", edgemt::TextFormat::kOffice},
+          {"xlsx", edgemt::TextFormat::kOffice},     {"ods", edgemt::TextFormat::kOffice},
+          {"csv", edgemt::TextFormat::kCsv},         {"tsv", edgemt::TextFormat::kCsv},
+          {"json", edgemt::TextFormat::kJson},       {"xliff", edgemt::TextFormat::kXliff},
+          {"xlf", edgemt::TextFormat::kXliff},       {"ts", edgemt::TextFormat::kXliff},
+          {"android", edgemt::TextFormat::kAndroid}, {"pdf", edgemt::TextFormat::kText}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
       });
@@ -377,7 +382,7 @@ int parse_args(int argc, char** argv, Args* a) {
         std::fprintf(
             stderr,
             "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, json, "
-            "xliff, xlf, ts, docx, pptx, xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
+            "xliff, xlf, ts, android, docx, pptx, xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
             i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
@@ -805,7 +810,8 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
     const std::string& line = s.lines[i];
     if (line.empty()) continue;
     if (first == nullptr) first = &line;
-    const bool html = a.format == edgemt::TextFormat::kHtml || a.format == edgemt::TextFormat::kXliff;
+    const bool html = a.format == edgemt::TextFormat::kHtml || a.format == edgemt::TextFormat::kXliff ||
+                      a.format == edgemt::TextFormat::kAndroid;
     std::string source_text = line;
     if (a.format == edgemt::TextFormat::kPo) {  // its messages, not the catalog's keywords
       auto po = edgemt::PoCatalog::parse(line);
@@ -815,6 +821,12 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
     }
     if (a.format == edgemt::TextFormat::kXliff) {  // its sources still to translate, not its targets
       auto x = edgemt::XliffDocument::parse(line);
+      if (!x) continue;
+      source_text.clear();
+      for (const std::string& u : x.value().units()) source_text += u + "\n";
+    }
+    if (a.format == edgemt::TextFormat::kAndroid) {  // its strings, not the resource names
+      auto x = edgemt::AndroidStrings::parse(line);
       if (!x) continue;
       source_text.clear();
       for (const std::string& u : x.value().units()) source_text += u + "\n";
@@ -837,7 +849,8 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
   }
   if (first == nullptr || words < kMinWords) return;
   const std::vector<edgemt::LanguageGuess> g = edgemt::identify_languages(
-      text, a.format == edgemt::TextFormat::kHtml || a.format == edgemt::TextFormat::kXliff);
+      text, a.format == edgemt::TextFormat::kHtml || a.format == edgemt::TextFormat::kXliff ||
+                a.format == edgemt::TextFormat::kAndroid);
   if (g.empty() || g[0].percent < 90 || g[0].code == source) return;
   std::fprintf(stderr,
                "translate: warning: the input looks like '%s' (%d%% of the text from '%.40s'), but the model "

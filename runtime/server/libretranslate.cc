@@ -11,6 +11,7 @@
 
 #include "runtime/api/model_input.h"
 #include "runtime/api/word_alignment.h"
+#include "runtime/text/android_strings.h"
 #include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/json_document.h"
@@ -35,9 +36,9 @@ using json = nlohmann::json;
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
-const std::vector<std::string> kFileFormats = {".txt",  ".html", ".htm",  ".md",  ".srt",   ".vtt",  ".po",
-                                               ".csv",  ".tsv",  ".json", ".xlf", ".xliff", ".ts",   ".docx",
-                                               ".pptx", ".xlsx", ".odt",  ".odp", ".ods",   ".epub", ".pdf"};
+const std::vector<std::string> kFileFormats = {
+    ".txt",   ".html", ".htm", ".md",   ".srt",  ".vtt",  ".po",  ".csv", ".tsv", ".json", ".xlf",
+    ".xliff", ".ts",   ".xml", ".docx", ".pptx", ".xlsx", ".odt", ".odp", ".ods", ".epub", ".pdf"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -699,7 +700,7 @@ std::string content_type_of(const std::string& ext, std::string charset) {
   if (ext == ".csv") return "text/csv; charset=" + charset;
   if (ext == ".json") return "application/json; charset=" + charset;
   if (ext == ".xlf" || ext == ".xliff") return "application/xliff+xml; charset=" + charset;
-  if (ext == ".ts") return "application/xml; charset=" + charset;
+  if (ext == ".ts" || ext == ".xml") return "application/xml; charset=" + charset;
   if (ext == ".tsv") return "text/tab-separated-values; charset=" + charset;
   if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
@@ -749,7 +750,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   // it declares, or windows-1252), written back in that encoding.
   const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po" ||
                          ext == ".csv" || ext == ".tsv" || ext == ".json" || ext == ".xlf" ||
-                         ext == ".xliff" || ext == ".ts";
+                         ext == ".xliff" || ext == ".ts" || ext == ".xml";
   std::optional<TextEncoding> file_encoding;
   std::string decoded;
   std::string charset;  // of the translated file
@@ -780,6 +781,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   std::optional<CsvDocument> csv;
   std::optional<JsonDocument> json_doc;
   std::optional<XliffDocument> xliff;
+  std::optional<AndroidStrings> android;
   std::optional<OfficeDocument> office;
   if (std::find(OfficeDocument::extensions().begin(), OfficeDocument::extensions().end(), ext) !=
       OfficeDocument::extensions().end()) {
@@ -832,6 +834,13 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     units = xliff->units();
     html = true;
     render = [&](const std::vector<std::string>& t) { return xliff->render(t, f.target); };
+  } else if (ext == ".xml") {  // Android string resources (res/values/strings.xml)
+    auto d = AndroidStrings::parse(content);
+    if (!d) return error(400, "Invalid request: " + d.status().message());
+    android = std::move(d.value());
+    units = android->units();
+    html = true;
+    render = [&](const std::vector<std::string>& t) { return android->render(t, f.target); };
   } else if (ext == ".csv" || ext == ".tsv") {
     csv = CsvDocument::parse(content);
     units = csv->units();

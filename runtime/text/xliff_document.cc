@@ -5,24 +5,13 @@
 #include <cstdlib>
 #include <utility>
 
-#include "runtime/text/markup.h"
 #include "runtime/text/text_kind.h"
+#include "runtime/text/xml_inline.h"
 #include "runtime/text/xml_tree.h"
 
 namespace edgemt {
 
 struct XliffDocument::State {
-  struct Code {
-    std::string open, close;  // a paired code's tags; any other code: open is it all
-    bool paired = false;
-    bool space_before = false, space_after = false;  // in the source
-  };
-  // A text to translate: its codes, by the id its markup gives them.
-  struct Unit {
-    std::vector<Code> codes;
-    std::string lead, trail;  // the source's spaces around its text
-    std::string source;       // its source content as written (where it gets no translation)
-  };
   // A piece of a target's content: XML as written, or a unit (between a 1.2 seg-source's
   // segment marker tags, where it has them).
   struct Piece {
@@ -43,7 +32,7 @@ struct XliffDocument::State {
   XmlNode root;
   int version = 1;  // XLIFF 1.x, 2.x; kQt: Qt Linguist's .ts
   std::vector<Segment> segments;
-  std::vector<Unit> unit_info;  // per unit
+  std::vector<InlineUnit> unit_info;  // per unit: its codes, and its source where it gets no translation
   std::vector<std::string> units;
 };
 
@@ -97,67 +86,20 @@ std::string with_attribute(std::string tag, std::string_view element, std::strin
   return out;
 }
 
-// Turns a source's content into the unit's HTML, registering its inline codes.
-class SourceReader {
- public:
-  SourceReader(int version, State::Unit* seg) : version_(version), seg_(seg) {}
-
-  std::string read(const XmlNode& source) {
-    // The spaces at either end stay out of the unit and come back around its translation.
-    std::vector<XmlNode> ch = source.children;
-    if (!ch.empty() && ch.front().kind == XmlNode::kText) {
-      std::string& t = ch.front().open;
-      const size_t b = std::min(t.find_first_not_of(" \t\r\n"), t.size());
-      seg_->lead = t.substr(0, b);
-      t.erase(0, b);
-    }
-    if (!ch.empty() && ch.back().kind == XmlNode::kText) {
-      std::string& t = ch.back().open;
-      const size_t e = t.find_last_not_of(" \t\r\n");
-      const size_t keep = e == std::string::npos ? 0 : e + 1;
-      seg_->trail = t.substr(keep) + seg_->trail;
-      t.erase(keep);
-    }
-    return sequence(ch, 0, ch.size());
-  }
-
-  const std::string& words() const { return words_; }
-
- private:
-  // Text, its line breaks as objects that come back as they were.
-  std::string text(std::string_view t) {
-    words_ += t;
-    std::string html;
-    for (size_t at = 0; at < t.size();) {
-      const size_t nl = t.find('\n', at);
-      const size_t end = nl == std::string_view::npos ? t.size() : nl;
-      html += escape_html(t.substr(at, end - at));
-      if (nl == std::string_view::npos) break;
-      html += "<br id=\"o" + std::to_string(add({"\n", {}, false})) + "\">";
-      at = nl + 1;
-    }
-    return html;
-  }
-
-  size_t add(State::Code c) {
-    seg_->codes.push_back(std::move(c));
-    return seg_->codes.size() - 1;
-  }
-
-  bool paired(const XmlNode& n) const {
-    if (n.close.empty()) return false;
+// XLIFF's inline codes: <g>, <pc> and <mrk> wrap words (but a protected or translate="no"
+// one); 1.2's <bpt>..<ept> and 2.x's <sc/>..<ec/> pair around words.
+InlineDialect xliff_dialect(int version) {
+  InlineDialect d;
+  d.paired = [version](const XmlNode& n) {
     const std::string_view name = local_name(n.name);
     if (xml_attribute(n.open, "translate") == "no") return false;
     if (name == "g" || name == "pc") return true;
-    if (name == "mrk") return version_ == 2 || xml_attribute(n.open, "mtype") != "protected";
+    if (name == "mrk") return version == 2 || xml_attribute(n.open, "mtype") != "protected";
     return false;
-  }
-
-  // Where the code that begins at ch[i] (1.2's <bpt>, 2.x's <sc/>) ends among its
-  // siblings (the <ept> or <ec/> that names it), or SIZE_MAX.
-  size_t pair_end(const std::vector<XmlNode>& ch, size_t i, size_t end) const {
+  };
+  d.pair_end = [version](const std::vector<XmlNode>& ch, size_t i, size_t end) -> size_t {
     const std::string_view name = local_name(ch[i].name);
-    const bool v1 = version_ == 1 && name == "bpt", v2 = version_ == 2 && name == "sc";
+    const bool v1 = version == 1 && name == "bpt", v2 = version == 2 && name == "sc";
     if (!v1 && !v2) return SIZE_MAX;
     const std::string id = xml_attribute(ch[i].open, "id"), rid = xml_attribute(ch[i].open, "rid");
     if (id.empty()) return SIZE_MAX;
@@ -170,131 +112,13 @@ class SourceReader {
       if (v2 && n == "ec" && xml_attribute(ch[k].open, "startRef") == id) return k;
     }
     return SIZE_MAX;
-  }
-
-  // ch[i] as an object, with the spaces it has around it among its siblings.
-  std::string object(const std::vector<XmlNode>& ch, size_t i, size_t begin, size_t end) {
-    State::Code c{write_xml(ch[i]), {}, false};
-    c.space_before = i > begin && ch[i - 1].kind == XmlNode::kText && !ch[i - 1].open.empty() &&
-                     is_space(ch[i - 1].open.back());
-    c.space_after = i + 1 < end && ch[i + 1].kind == XmlNode::kText && !ch[i + 1].open.empty() &&
-                    is_space(ch[i + 1].open.front());
-    return "<img id=\"o" + std::to_string(add(std::move(c))) + "\">";
-  }
-
-  std::string sequence(const std::vector<XmlNode>& ch, size_t begin, size_t end) {
-    std::string html;
-    for (size_t i = begin; i < end; ++i) {
-      const XmlNode& n = ch[i];
-      if (n.kind == XmlNode::kText) {
-        html += text(decode_entities(n.open));
-      } else if (n.kind == XmlNode::kRaw && n.open.starts_with("<![CDATA[") && n.open.size() >= 12) {
-        html += text(std::string_view(n.open).substr(9, n.open.size() - 12));
-      } else if (n.kind != XmlNode::kElement) {
-        html += object(ch, i, begin, end);
-      } else if (paired(n)) {
-        const size_t id = add({n.open, n.close, true});
-        html += "<span id=\"e" + std::to_string(id) + "\">" + sequence(n.children, 0, n.children.size()) +
-                "</span>";
-      } else if (const size_t k = pair_end(ch, i, end); k != SIZE_MAX) {
-        // A pair of codes around words: a span from the one to the other.
-        const size_t id = add({write_xml(n), write_xml(ch[k]), true});
-        html += "<span id=\"e" + std::to_string(id) + "\">" + sequence(ch, i + 1, k) + "</span>";
-        i = k;
-      } else {
-        html += object(ch, i, begin, end);
-      }
-    }
-    return html;
-  }
-
-  int version_;
-  State::Unit* seg_;
-  std::string words_;
-};
-
-// The target's content from a unit's translation: text escaped for XML, each span and
-// object back to the code it stands for; objects the translation lost at the end. An
-// object keeps the spaces it had around it in the source ("You have <x/> messages"),
-// which the translation next to it may have lost or moved before punctuation.
-std::string target_content(const State::Unit& seg, std::string_view html) {
-  struct Out {
-    std::string text;
-    size_t code = SIZE_MAX;
-    bool close = false;  // a paired code's end
   };
-  std::vector<Out> out;
-  std::vector<size_t> open;
-  std::vector<bool> placed(seg.codes.size(), false);
-  for (size_t at = 0; at < html.size();) {
-    if (html[at] != '<') {
-      const size_t e = std::min(html.find('<', at), html.size());
-      out.push_back({decode_entities(html.substr(at, e - at))});
-      at = e;
-      continue;
-    }
-    const size_t e = html.find('>', at);
-    if (e == std::string_view::npos) break;
-    const std::string_view tag = html.substr(at, e + 1 - at);
-    at = e + 1;
-    if (tag == "</span>") {
-      if (!open.empty()) {
-        out.push_back({{}, open.back(), true});
-        open.pop_back();
-      }
-      continue;
-    }
-    const std::string id = xml_attribute(tag, "id");
-    if (id.size() < 2) continue;
-    char* end = nullptr;
-    const unsigned long k = std::strtoul(id.c_str() + 1, &end, 10);
-    if (end == id.c_str() + 1 || *end != '\0' || k >= seg.codes.size() || placed[k]) continue;
-    const State::Code& c = seg.codes[k];
-    if ((id[0] == 'e' && tag.starts_with("<span") && c.paired) || (id[0] == 'o' && !c.paired)) {
-      placed[k] = true;
-      out.push_back({{}, k});
-      if (c.paired) open.push_back(k);
-    }
-  }
-  while (!open.empty()) {
-    out.push_back({{}, open.back(), true});
-    open.pop_back();
-  }
-  for (size_t k = 0; k < seg.codes.size(); ++k)
-    if (!placed[k] && !seg.codes[k].paired && seg.codes[k].open != "\n") out.push_back({{}, k});
-  auto punctuation = [](char c) {
-    return c == ',' || c == '.' || c == '!' || c == '?' || c == ';' || c == ':';
-  };
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i].code == SIZE_MAX || seg.codes[out[i].code].paired) continue;
-    const State::Code& c = seg.codes[out[i].code];
-    if (c.open == "\n") continue;
-    if (i > 0 && out[i - 1].code == SIZE_MAX && !out[i - 1].text.empty()) {
-      std::string& t = out[i - 1].text;
-      if (c.space_before && !is_space(t.back())) t += ' ';
-      if (!c.space_before && is_space(t.back()) && i + 1 < out.size() && out[i + 1].code == SIZE_MAX &&
-          !out[i + 1].text.empty() && punctuation(out[i + 1].text.front()))
-        t.pop_back();  // "Willkommen, <ph/> !": the space goes after the object
-    }
-    if (i + 1 < out.size() && out[i + 1].code == SIZE_MAX && !out[i + 1].text.empty()) {
-      std::string& t = out[i + 1].text;
-      if (c.space_after && !is_space(t.front()) && !punctuation(t.front())) t.insert(0, 1, ' ');
-      if (!c.space_after && is_space(t.front()) && t.size() > 1 && punctuation(t[1])) t.erase(0, 1);
-    }
-  }
-  std::string xml;
-  for (const Out& o : out) {
-    if (o.code == SIZE_MAX)
-      xml += escape_xml(o.text);
-    else
-      xml += o.close ? seg.codes[o.code].close : seg.codes[o.code].open;
-  }
-  return xml;
+  return d;
 }
 
 class Collector {
  public:
-  explicit Collector(State* st) : st_(st) {}
+  explicit Collector(State* st) : st_(st), dialect_(xliff_dialect(st->version)) {}
 
   void walk(XmlNode* n, bool translate) {
     if (n->kind != XmlNode::kElement) return;
@@ -380,7 +204,9 @@ class Collector {
           p.unit = add_unit(c, &words);
           seg.pieces.push_back(std::move(p));
         } else {
-          seg.pieces.push_back({write_xml(c)});
+          State::Piece p;
+          p.xml = write_xml(c);
+          seg.pieces.push_back(std::move(p));
         }
       }
     } else {
@@ -399,24 +225,24 @@ class Collector {
 
   // `n`'s content as a unit; `words` set where it has some.
   size_t add_unit(const XmlNode& n, bool* words) {
-    State::Unit u;
-    for (const XmlNode& c : n.children) u.source += write_xml(c);
-    SourceReader reader(st_->version, &u);
-    std::string html = reader.read(n);
-    *words = *words || has_letter(reader.words());
-    st_->units.push_back(std::move(html));
+    InlineUnit u = read_inline(n, dialect_);
+    *words = *words || has_letter(u.words);
+    st_->units.push_back(std::move(u.html));
+    u.html.clear();
+    u.words.clear();
     st_->unit_info.push_back(std::move(u));
     return st_->units.size() - 1;
   }
 
   State* st_;
+  InlineDialect dialect_;
   size_t first_unit_ = 0;
 };
 
 class Writer {
  public:
   Writer(const State& st, const std::vector<std::string>& translations, std::string_view language)
-      : st_(st), translations_(translations), language_(language) {}
+      : st_(st), translations_(translations), language_(language), dialect_(xliff_dialect(st.version)) {}
 
   std::string write(const XmlNode& n) const {
     if (n.kind != XmlNode::kElement) return n.open;
@@ -456,10 +282,9 @@ class Writer {
         content += p.xml;
         continue;
       }
-      const State::Unit& u = st_.unit_info[p.unit];
+      const InlineUnit& u = st_.unit_info[p.unit];
       const bool has = p.unit < translations_.size() && !translations_[p.unit].empty();
-      content +=
-          p.open + (has ? u.lead + target_content(u, translations_[p.unit]) + u.trail : u.source) + p.close;
+      content += p.open + (has ? write_inline(u, translations_[p.unit], dialect_) : u.source) + p.close;
     }
     std::string s = n.open;
     for (size_t i = 0; i < n.children.size(); ++i) {
@@ -516,6 +341,7 @@ class Writer {
   const State& st_;
   const std::vector<std::string>& translations_;
   std::string language_;
+  InlineDialect dialect_;
 };
 
 // The document's root element, where it is <xliff> or Qt Linguist's <TS>.

@@ -239,6 +239,17 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   ASSERT_TRUE(want_xliff.has_value()) << want_xliff.status().to_string();
   EXPECT_EQ(out[0], want_xliff.value()[0]);
   EXPECT_NE(std::string(out[0]).find("</source><target"), std::string::npos) << out[0];
+  const std::string android_doc =
+      "<resources><string name=\"t\">" + edgemt::escape_html(texts[1]) + "</string></resources>";
+  const char* android_in = android_doc.c_str();
+  o.format = EDGEMT_FORMAT_ANDROID;
+  ASSERT_EQ(edgemt_translate(tr, &android_in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
+  edgemt::TranslateOptions android_options;
+  android_options.format = edgemt::TextFormat::kAndroid;
+  auto want_android = cpp.value()->translate({android_doc}, android_options);
+  ASSERT_TRUE(want_android.has_value()) << want_android.status().to_string();
+  EXPECT_EQ(out[0], want_android.value()[0]);
+  o.format = EDGEMT_FORMAT_XLIFF;
   const char* bad_xliff = "<xliff><file>";
   EXPECT_EQ(edgemt_translate(tr, &bad_xliff, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
   EXPECT_NE(std::string(edgemt_last_error()).find("not well-formed"), std::string::npos)

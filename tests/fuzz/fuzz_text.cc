@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/text/android_strings.h"
 #include "runtime/text/csv_document.h"
 #include "runtime/text/json_document.h"
 #include "runtime/text/language_id.h"
@@ -319,6 +320,18 @@ void check_xliff(std::string_view text) {
                     "xliff: a translated document did not parse again, or has units still to translate");
 }
 
+void check_android(std::string_view text) {
+  auto doc = edgemt::AndroidStrings::parse(text);
+  if (!doc) return;
+  // Translated (its own markup, and text with Android's and XML's special characters), it
+  // is still string resources, with the same strings to translate in the same number.
+  std::vector<std::string> odd = doc.value().units();
+  for (size_t i = 0; i < odd.size(); i += 2) odd[i] = "@Odd &amp; &lt;t&gt; \"q\" it's \\ \xC3\xA9";
+  auto again = edgemt::AndroidStrings::parse(doc.value().render(odd, "de"));
+  EDGEMT_FUZZ_CHECK(again.has_value() && again.value().units().size() == doc.value().units().size(),
+                    "android: the translated resources did not parse again into as many strings");
+}
+
 void check_encodings(std::string_view text) {
   using edgemt::TextEncoding;
   if (!edgemt::is_valid_utf8(text)) return;
@@ -445,6 +458,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_csv(text);
   check_json(text);
   check_xliff(text);
+  check_android(text);
   check_encodings(text);
   return 0;
 }

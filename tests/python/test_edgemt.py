@@ -205,6 +205,18 @@ def test_translate_text():
     assert target is not None and target.get("state") == "needs-review-translation", doc
     import html as _html
     assert target.text == _html.unescape(tr.translate(_escape(ref["sentences"][0]), format="html")), target.text
+    # Android string resources: a string translated as its HTML, with Android's escapes;
+    # an untranslatable one left out.
+    res = ('<resources><string name="a">%s</string><string name="k" translatable="false">Key</string>'
+           '</resources>' % _escape(ref["sentences"][1]))
+    strings = _et.fromstring(tr.translate(res, format="android")).findall("string")
+    assert [s.get("name") for s in strings] == ["a"], strings
+    want_a = _html.unescape(tr.translate(_escape(ref["sentences"][1]), format="html"))
+    for ch in ("\\", "'", '"'):
+        want_a = want_a.replace(ch, "\\" + ch)
+    if want_a[:1] in ("@", "?"):
+        want_a = "\\" + want_a
+    assert strings[0].text == want_a, (strings[0].text, want_a)
     try:
         tr.translate("<xliff><file>", format="xliff")
         assert False, "XML that is not well-formed was accepted"

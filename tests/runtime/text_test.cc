@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/text/android_strings.h"
 #include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/json_document.h"
@@ -1760,6 +1761,67 @@ TEST(Xliff, ErrorsSayWhy) {
   auto d = XliffDocument::parse(deep);
   ASSERT_FALSE(d.has_value());
   EXPECT_NE(d.status().message().find("nested too deep"), std::string::npos) << d.status().message();
+}
+
+// ---- Android string resources (TextFormat::kAndroid) ------------------------------
+TEST(AndroidStrings, StringsArraysAndPluralsAreUnits) {
+  const std::string text =
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+      "<resources xmlns:tools=\"http://schemas.android.com/tools\" tools:locale=\"en\">\n"
+      "    <string name=\"app\" translatable=\"false\">NoteKeeper</string>\n"
+      "    <!-- Main screen -->\n"
+      "    <string name=\"hi\">Welcome to <b>Notes</b>!</string>\n"
+      "    <string name=\"n\">You have <xliff:g id=\"c\" example=\"3\">%1$d</xliff:g> notes.</string>\n"
+      "    <string name=\"q\">Don\\'t  \"keep  this\"\\nnow &amp; \\u00e9</string>\n"
+      "    <string name=\"whole\">\"It's here\"</string>\n"
+      "    <string name=\"ref\">@string/app</string>\n"
+      "    <string name=\"v\">1.0.3</string>\n"
+      "    <string-array name=\"sort\">\n        <item>By date</item>\n        <item>@string/app</item>\n"
+      "    </string-array>\n"
+      "    <plurals name=\"del\" translatable=\"false\"><item quantity=\"one\">One</item></plurals>\n"
+      "    <plurals name=\"gone\"><item quantity=\"one\">One note</item><item quantity=\"other\">%d "
+      "notes</item>"
+      "</plurals>\n"
+      "    <color name=\"accent\">#FF4081</color>\n"
+      "</resources>\n";
+  auto doc = AndroidStrings::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(
+      doc.value().units(),
+      (std::vector<std::string>{"Welcome to <span id=\"e0\">Notes</span>!", "You have <img id=\"o0\"> notes.",
+                                "Don't  keep  this<br id=\"o0\">now &amp; \xC3\xA9", "It's here", "By date",
+                                "One note", "%d notes"}));
+  // Untranslated: the file without what is not to translate, the rest byte for byte.
+  std::string kept = text;
+  for (const std::string& gone :
+       {std::string("    <string name=\"app\" translatable=\"false\">NoteKeeper</string>\n"),
+        std::string("    <plurals name=\"del\" translatable=\"false\"><item "
+                    "quantity=\"one\">One</item></plurals>\n")})
+    kept.erase(kept.find(gone), gone.size());
+  EXPECT_EQ(doc.value().render({}), kept);
+  const std::string out = doc.value().render(
+      {"Willkommen bei <span id=\"e0\">Notes</span>!", "Du hast<img id=\"o0\">Notizen.",
+       "Nicht \"behalten\"<br id=\"o0\">jetzt &amp; \\ geht's", "Es ist hier", "@Datum", "", "%d Notizen"},
+      "de");
+  auto has = [&](const std::string& part) {
+    EXPECT_NE(out.find(part), std::string::npos) << part << "\n" << out;
+  };
+  has("tools:locale=\"de\">");
+  has("<string name=\"hi\">Willkommen bei <b>Notes</b>!</string>");
+  has("<string name=\"n\">Du hast <xliff:g id=\"c\" example=\"3\">%1$d</xliff:g> Notizen.</string>");
+  has("<string name=\"q\">Nicht \\\"behalten\\\"\\njetzt &amp; \\\\ geht\\'s</string>");
+  has("<string name=\"whole\">\"Es ist hier\"</string>");
+  has("<string name=\"ref\">@string/app</string>");
+  has("<item>\\@Datum</item>\n        <item>@string/app</item>");
+  has("<item quantity=\"one\">One note</item><item quantity=\"other\">%d Notizen</item>");
+  has("<color name=\"accent\">#FF4081</color>");
+  EXPECT_EQ(out.find("NoteKeeper</string>"), std::string::npos) << out;
+  for (auto [bad, what] : {std::pair{"<resources><string name=\"a\">x</resources>", "not well-formed"},
+                           {"<xliff version=\"1.2\"/>", "not an Android string resource file"}}) {
+    auto d = AndroidStrings::parse(bad);
+    ASSERT_FALSE(d.has_value()) << bad;
+    EXPECT_NE(d.status().message().find(what), std::string::npos) << d.status().message();
+  }
 }
 
 TEST(HtmlLanguage, NamedLanguagesBecomeTheTranslations) {

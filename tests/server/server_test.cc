@@ -580,6 +580,10 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
              "<TS version=\"2.1\"><context><message><source>" + escape_html(kSentences[2]) +
                  "</source><translation type=\"unfinished\"/></message></context></TS>\n",
              TextFormat::kXliff},
+        Case{
+            "strings.xml",
+            "<resources>\n    <string name=\"a\">" + escape_html(kSentences[3]) + "</string>\n</resources>\n",
+            TextFormat::kAndroid},
         Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
     const HttpResponse r = api.handle(file_request(c.name, c.content, c.name == "mail.txt" ? "auto" : "en"));
     ASSERT_EQ(r.status, 200) << c.name << ": " << r.body;
