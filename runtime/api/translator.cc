@@ -812,6 +812,22 @@ std::vector<Doc> parse_each(const std::vector<std::string>& texts) {
   return docs;
 }
 
+// Each text parsed as a Doc whose parse can fail: the first failure, naming the
+// document where there are several.
+template <typename Doc>
+Expected<std::vector<Doc>> parse_all(const std::vector<std::string>& texts) {
+  std::vector<Doc> docs;
+  docs.reserve(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    auto d = Doc::parse(texts[i]);
+    if (!d)
+      return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
+                              d.status().message());
+    docs.push_back(std::move(d.value()));
+  }
+  return docs;
+}
+
 }  // namespace
 
 template <typename Doc>
@@ -872,57 +888,29 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
   if (options.format.value_or(TextFormat::kText) == TextFormat::kCsv)
     return translate_units(parse_each<CsvDocument>(texts), as_plain_text(options));
   if (options.format.value_or(TextFormat::kText) == TextFormat::kJson) {
-    std::vector<JsonDocument> docs;
-    for (size_t i = 0; i < texts.size(); ++i) {
-      auto d = JsonDocument::parse(texts[i]);
-      if (!d)
-        return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
-                                d.status().message());
-      docs.push_back(std::move(d.value()));
-    }
-    return translate_units(docs, as_plain_text(options));
+    auto docs = parse_all<JsonDocument>(texts);
+    if (!docs) return docs.status();
+    return translate_units(docs.value(), as_plain_text(options));
   }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kXliff) {
-    std::vector<XliffDocument> docs;
-    for (size_t i = 0; i < texts.size(); ++i) {
-      auto d = XliffDocument::parse(texts[i]);
-      if (!d)
-        return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
-                                d.status().message());
-      docs.push_back(std::move(d.value()));
-    }
-    return translate_units(docs, as_html(options));
+    auto docs = parse_all<XliffDocument>(texts);
+    if (!docs) return docs.status();
+    return translate_units(docs.value(), as_html(options));
   }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kAndroid) {
-    std::vector<AndroidStrings> docs;
-    for (size_t i = 0; i < texts.size(); ++i) {
-      auto d = AndroidStrings::parse(texts[i]);
-      if (!d)
-        return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
-                                d.status().message());
-      docs.push_back(std::move(d.value()));
-    }
-    return translate_units(docs, as_html(options));
+    auto docs = parse_all<AndroidStrings>(texts);
+    if (!docs) return docs.status();
+    return translate_units(docs.value(), as_html(options));
   }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {
-    std::vector<PoCatalog> catalogs;
-    for (size_t i = 0; i < texts.size(); ++i) {
-      auto c = PoCatalog::parse(texts[i]);
-      if (!c) return invalid_argument("document " + std::to_string(i) + ": " + c.status().message());
-      catalogs.push_back(std::move(c.value()));
-    }
-    return translate_units(catalogs, as_plain_text(options));
+    auto catalogs = parse_all<PoCatalog>(texts);
+    if (!catalogs) return catalogs.status();
+    return translate_units(catalogs.value(), as_plain_text(options));
   }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {
-    std::vector<OfficeDocument> docs;
-    for (size_t i = 0; i < texts.size(); ++i) {
-      auto d = OfficeDocument::parse(texts[i]);
-      if (!d)
-        return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
-                                d.status().message());
-      docs.push_back(std::move(d.value()));
-    }
-    return translate_units(docs, as_html(options));
+    auto docs = parse_all<OfficeDocument>(texts);
+    if (!docs) return docs.status();
+    return translate_units(docs.value(), as_html(options));
   }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kHtml) {
     const TranslateOptions plain = as_plain_text(options);
@@ -1377,16 +1365,11 @@ template <typename Doc>
 Expected<std::vector<std::string>> fill_in_through(std::span<Translator* const> chain,
                                                    const std::vector<std::string>& texts,
                                                    const TranslateOptions& unit_options) {
-  std::vector<Doc> docs;
+  auto parsed = parse_all<Doc>(texts);
+  if (!parsed) return parsed.status();
+  const std::vector<Doc>& docs = parsed.value();
   std::vector<std::string> units;
-  for (size_t i = 0; i < texts.size(); ++i) {
-    auto d = Doc::parse(texts[i]);
-    if (!d)
-      return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
-                              d.status().message());
-    units.insert(units.end(), d.value().units().begin(), d.value().units().end());
-    docs.push_back(std::move(d.value()));
-  }
+  for (const Doc& d : docs) units.insert(units.end(), d.units().begin(), d.units().end());
   for (Translator* t : chain) {
     auto r = t->translate(units, unit_options);
     if (!r) return r.status();
