@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <utility>
 
 #include "runtime/text/text_kind.h"
@@ -97,21 +98,29 @@ InlineDialect xliff_dialect(int version) {
     if (name == "mrk") return version == 2 || xml_attribute(n.open, "mtype") != "protected";
     return false;
   };
-  d.pair_end = [version](const std::vector<XmlNode>& ch, size_t i, size_t end) -> size_t {
-    const std::string_view name = local_name(ch[i].name);
-    const bool v1 = version == 1 && name == "bpt", v2 = version == 2 && name == "sc";
-    if (!v1 && !v2) return SIZE_MAX;
-    const std::string id = xml_attribute(ch[i].open, "id"), rid = xml_attribute(ch[i].open, "rid");
-    if (id.empty()) return SIZE_MAX;
-    for (size_t k = i + 1; k < end; ++k) {
-      if (ch[k].kind != XmlNode::kElement) continue;
-      const std::string_view n = local_name(ch[k].name);
-      if (v1 && n == "ept" &&
-          (rid.empty() ? xml_attribute(ch[k].open, "id") == id : xml_attribute(ch[k].open, "rid") == rid))
-        return k;
-      if (v2 && n == "ec" && xml_attribute(ch[k].open, "startRef") == id) return k;
+  // Each start code with the nearest end code after it that names it (1.2: <ept> by its
+  // rid, or else its id; 2.x: <ec startRef>), found in one pass from the end.
+  d.pair_ends = [version](const std::vector<XmlNode>& ch) {
+    std::vector<size_t> ends(ch.size(), SIZE_MAX);
+    if (version != 1 && version != 2) return ends;
+    std::map<std::string, size_t> by_id, by_rid;  // the nearest end code after, by what it names
+    for (size_t i = ch.size(); i-- > 0;) {
+      if (ch[i].kind != XmlNode::kElement) continue;
+      const std::string_view name = local_name(ch[i].name);
+      if (version == 1 && name == "ept") {
+        by_id[xml_attribute(ch[i].open, "id")] = i;
+        by_rid[xml_attribute(ch[i].open, "rid")] = i;
+      } else if (version == 2 && name == "ec") {
+        by_id[xml_attribute(ch[i].open, "startRef")] = i;
+      } else if ((version == 1 && name == "bpt") || (version == 2 && name == "sc")) {
+        const std::string id = xml_attribute(ch[i].open, "id"), rid = xml_attribute(ch[i].open, "rid");
+        if (id.empty()) continue;
+        const auto& index = version == 1 && !rid.empty() ? by_rid : by_id;
+        const auto it = index.find(version == 1 && !rid.empty() ? rid : id);
+        if (it != index.end()) ends[i] = it->second;
+      }
     }
-    return SIZE_MAX;
+    return ends;
   };
   return d;
 }

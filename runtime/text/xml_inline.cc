@@ -41,7 +41,7 @@ class Reader {
       u_->trail = t.substr(keep) + u_->trail;
       t.erase(keep);
     }
-    u_->html = sequence(ch, 0, ch.size());
+    u_->html = sequence(ch, 0, ch.size(), pairs_of(ch), 0);
   }
 
  private:
@@ -80,7 +80,15 @@ class Reader {
     return "<img id=\"o" + std::to_string(add(std::move(c))) + "\">";
   }
 
-  std::string sequence(const std::vector<XmlNode>& ch, size_t begin, size_t end) {
+  std::vector<size_t> pairs_of(const std::vector<XmlNode>& ch) const {
+    return d_.pair_ends ? d_.pair_ends(ch) : std::vector<size_t>(ch.size(), SIZE_MAX);
+  }
+
+  // ch[begin, end), whose pairs of codes `pairs` gives; `depth` pairs of codes deep (past
+  // kMaxPairDepth, codes are objects: no input nests the stack without bound).
+  static constexpr int kMaxPairDepth = 64;
+  std::string sequence(const std::vector<XmlNode>& ch, size_t begin, size_t end,
+                       const std::vector<size_t>& pairs, int depth) {
     std::string html;
     for (size_t i = begin; i < end; ++i) {
       const XmlNode& n = ch[i];
@@ -92,12 +100,13 @@ class Reader {
         html += object(ch, i, begin, end);
       } else if (!n.close.empty() && d_.paired && d_.paired(n)) {
         const size_t id = add(paired_code(n.open, n.close));
-        html += "<span id=\"e" + std::to_string(id) + "\">" + sequence(n.children, 0, n.children.size()) +
-                "</span>";
-      } else if (const size_t k = d_.pair_end ? d_.pair_end(ch, i, end) : SIZE_MAX; k != SIZE_MAX) {
+        html += "<span id=\"e" + std::to_string(id) + "\">" +
+                sequence(n.children, 0, n.children.size(), pairs_of(n.children), 0) + "</span>";
+      } else if (const size_t k = pairs[i]; k != SIZE_MAX && k > i && k < end && depth < kMaxPairDepth) {
         // A pair of codes around words: a span from the one to the other.
         const size_t id = add(paired_code(write_xml(n), write_xml(ch[k])));
-        html += "<span id=\"e" + std::to_string(id) + "\">" + sequence(ch, i + 1, k) + "</span>";
+        html += "<span id=\"e" + std::to_string(id) + "\">" + sequence(ch, i + 1, k, pairs, depth + 1) +
+                "</span>";
         i = k;
       } else {
         html += object(ch, i, begin, end);

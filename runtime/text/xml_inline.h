@@ -22,9 +22,9 @@ namespace edgemt {
 struct InlineDialect {
   // An element that wraps words (XLIFF's <g>, HTML's <b>).
   std::function<bool(const XmlNode&)> paired;
-  // Where the code that begins at ch[i] ends among its siblings [i, end) (XLIFF 1.2's
-  // <bpt>..<ept>), or SIZE_MAX; may be empty.
-  std::function<size_t(const std::vector<XmlNode>&, size_t, size_t)> pair_end;
+  // For each of the siblings `ch`, where the code that begins there ends among them
+  // (XLIFF 1.2's <bpt>..<ept>: the index of the <ept>), or SIZE_MAX; may be empty.
+  std::function<std::vector<size_t>(const std::vector<XmlNode>&)> pair_ends;
   // The text of a text node (entities decoded) or CDATA section, '\n' for a line break;
   // empty: as it is.
   std::function<std::string(std::string_view)> read_text;

@@ -1756,6 +1756,21 @@ TEST(Xliff, ErrorsSayWhy) {
     ASSERT_FALSE(d.has_value()) << bad;
     EXPECT_NE(d.status().message().find(what), std::string::npos) << bad << ": " << d.status().message();
   }
+  // Codes that pair by id, nested or never closed in their thousands: no deep recursion,
+  // no quadratic search (what is nested past 64 pairs is objects).
+  std::string many = "<xliff version=\"1.2\"><file><body><trans-unit id=\"t\"><source>Hi ";
+  for (int i = 0; i < 5000; ++i) many += "<bpt id=\"" + std::to_string(i) + "\"/>w";
+  for (int i = 5000; i-- > 0;) many += "<ept id=\"" + std::to_string(i) + "\"/>";
+  for (int i = 0; i < 20000; ++i) many += "<bpt id=\"x\"/>";
+  many += "</source></trans-unit></body></file></xliff>";
+  auto m = XliffDocument::parse(many);
+  ASSERT_TRUE(m.has_value()) << m.status().message();
+  ASSERT_EQ(m.value().units().size(), 1u);
+  const std::string& unit = m.value().units()[0];
+  size_t spans = 0;
+  for (size_t at = 0; (at = unit.find("<span", at)) != std::string::npos; ++at) ++spans;
+  EXPECT_EQ(spans, 64u);
+  EXPECT_TRUE(XliffDocument::parse(m.value().render(m.value().units())).has_value());
   std::string deep = "<xliff version=\"2.0\">";
   for (int i = 0; i < 1000; ++i) deep += "<group>";
   auto d = XliffDocument::parse(deep);
