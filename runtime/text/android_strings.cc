@@ -22,20 +22,6 @@ namespace {
 
 using State = AndroidStrings::State;
 
-std::string_view local_name(std::string_view name) {
-  const size_t colon = name.find(':');
-  return colon == std::string_view::npos ? name : name.substr(colon + 1);
-}
-
-bool blank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std::string_view::npos; }
-
-int hex(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // Text as Android reads a string resource's: its escapes, its quotes (which quote, and
 // are not text) and white space (a run of it one space; a \n escape a line break).
 std::string android_text(std::string_view t) {
@@ -49,10 +35,11 @@ std::string android_text(std::string_view t) {
         out += '\n';
       } else if (e == 't') {
         out += '\t';
-      } else if (e == 'u' && i + 4 < t.size() && hex(t[i + 1]) >= 0 && hex(t[i + 2]) >= 0 &&
-                 hex(t[i + 3]) >= 0 && hex(t[i + 4]) >= 0) {
+      } else if (e == 'u' && i + 4 < t.size() && hex_digit_value(t[i + 1]) >= 0 &&
+                 hex_digit_value(t[i + 2]) >= 0 && hex_digit_value(t[i + 3]) >= 0 &&
+                 hex_digit_value(t[i + 4]) >= 0) {
         uint32_t cp = 0;
-        for (size_t k = 1; k <= 4; ++k) cp = cp * 16 + static_cast<uint32_t>(hex(t[i + k]));
+        for (size_t k = 1; k <= 4; ++k) cp = cp * 16 + static_cast<uint32_t>(hex_digit_value(t[i + k]));
         append_utf8(cp, &out);
         i += 4;
       } else {
@@ -90,7 +77,7 @@ std::string android_escaped(std::string_view t) {
 InlineDialect android_dialect() {
   InlineDialect d;
   // Styling tags wrap words; <xliff:g> is a placeholder, kept as it is.
-  d.paired = [](const XmlNode& n) { return local_name(n.name) != "g"; };
+  d.paired = [](const XmlNode& n) { return xml_local_name(n.name) != "g"; };
   d.read_text = android_text;
   d.write_text = android_escaped;
   d.line_break = "\\n";
@@ -188,7 +175,7 @@ class Writer {
       const bool next_dropped =
           i + 1 < ch.size() && ch[i + 1].kind == XmlNode::kElement && untranslatable(ch[i + 1]);
       if (ch[i].kind == XmlNode::kElement && untranslatable(ch[i])) continue;
-      if (next_dropped && ch[i].kind == XmlNode::kText && blank(ch[i].open)) {
+      if (next_dropped && ch[i].kind == XmlNode::kText && is_xml_blank(ch[i].open)) {
         // Keep the line end before the next kept node: only the dropped element's indentation goes.
         continue;
       }

@@ -71,10 +71,8 @@ class Scanner {
     int v = 0;
     for (int k = 0; k < 4; ++k) {
       const char c = t_[i_ + static_cast<size_t>(k)];
-      const int d = c >= '0' && c <= '9'   ? c - '0'
-                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                           : -1;
+
+      const int d = hex_digit_value(c);
       if (d < 0) return -1;
       v = v * 16 + d;
     }

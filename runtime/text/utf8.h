@@ -19,6 +19,14 @@ constexpr bool is_ascii_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+// The value of a hexadecimal digit (0-9, a-f, A-F), or -1.
+constexpr int hex_digit_value(char c) {
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                : -1;
+}
+
 struct Utf8Char {
   uint32_t code_point = 0;
   uint32_t length = 1;      // bytes, 1 to 4

@@ -42,30 +42,17 @@ namespace {
 using State = XliffDocument::State;
 constexpr int kQt = 3;
 
-std::string_view local_name(std::string_view name) {
-  const size_t colon = name.find(':');
-  return colon == std::string_view::npos ? name : name.substr(colon + 1);
-}
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-bool blank(std::string_view s) {
-  for (char c : s)
-    if (!is_space(c)) return false;
-  return true;
-}
-
 // Has `n` text other than spaces (in it or in its elements)?
 bool has_text(const XmlNode& n) {
   for (const XmlNode& c : n.children)
-    if (c.kind == XmlNode::kElement ? has_text(c) : !blank(c.open)) return true;
+    if (c.kind == XmlNode::kElement ? has_text(c) : !is_xml_blank(c.open)) return true;
   return false;
 }
 
 // Has `n` content other than spaces?
 bool has_content(const XmlNode& n) {
   for (const XmlNode& c : n.children)
-    if (c.kind != XmlNode::kText || !blank(c.open)) return true;
+    if (c.kind != XmlNode::kText || !is_xml_blank(c.open)) return true;
   return false;
 }
 
@@ -92,7 +79,7 @@ std::string with_attribute(std::string tag, std::string_view element, std::strin
 InlineDialect xliff_dialect(int version) {
   InlineDialect d;
   d.paired = [version](const XmlNode& n) {
-    const std::string_view name = local_name(n.name);
+    const std::string_view name = xml_local_name(n.name);
     if (xml_attribute(n.open, "translate") == "no") return false;
     if (name == "g" || name == "pc") return true;
     if (name == "mrk") return version == 2 || xml_attribute(n.open, "mtype") != "protected";
@@ -106,7 +93,7 @@ InlineDialect xliff_dialect(int version) {
     std::map<std::string, size_t> by_id, by_rid;  // the nearest end code after, by what it names
     for (size_t i = ch.size(); i-- > 0;) {
       if (ch[i].kind != XmlNode::kElement) continue;
-      const std::string_view name = local_name(ch[i].name);
+      const std::string_view name = xml_local_name(ch[i].name);
       if (version == 1 && name == "ept") {
         by_id[xml_attribute(ch[i].open, "id")] = i;
         by_rid[xml_attribute(ch[i].open, "rid")] = i;
@@ -134,7 +121,7 @@ class Collector {
     const std::string t = xml_attribute(n->open, "translate");
     if (t == "no") translate = false;
     if (t == "yes") translate = true;
-    const std::string_view name = local_name(n->name);
+    const std::string_view name = xml_local_name(n->name);
     if (st_->version == 1 && name == "trans-unit") {
       if (translate) segment(n);
       return;
@@ -159,12 +146,12 @@ class Collector {
     for (size_t i = 0; i < n->children.size(); ++i) {
       const XmlNode& c = n->children[i];
       if (c.kind != XmlNode::kElement) continue;
-      const std::string_view name = local_name(c.name);
+      const std::string_view name = xml_local_name(c.name);
       if (name == "source" && source < 0) {
         source = static_cast<int>(i);
         seg.after = i;
         seg.prefix = c.name.substr(0, c.name.size() - name.size());
-        if (i > 0 && n->children[i - 1].kind == XmlNode::kText && blank(n->children[i - 1].open))
+        if (i > 0 && n->children[i - 1].kind == XmlNode::kText && is_xml_blank(n->children[i - 1].open))
           seg.indent = n->children[i - 1].open;
       } else if (name == "seg-source" && source >= 0 && seg_source < 0) {
         seg.after = i;
@@ -199,13 +186,13 @@ class Collector {
     const XmlNode* marked = seg_source >= 0 ? &n->children[static_cast<size_t>(seg_source)] : nullptr;
     if (marked != nullptr &&
         std::none_of(marked->children.begin(), marked->children.end(), [](const XmlNode& c) {
-          return c.kind == XmlNode::kElement && local_name(c.name) == "mrk" &&
+          return c.kind == XmlNode::kElement && xml_local_name(c.name) == "mrk" &&
                  xml_attribute(c.open, "mtype") == "seg";
         }))
       marked = nullptr;
     if (marked != nullptr) {
       for (const XmlNode& c : marked->children) {
-        if (c.kind == XmlNode::kElement && local_name(c.name) == "mrk" &&
+        if (c.kind == XmlNode::kElement && xml_local_name(c.name) == "mrk" &&
             xml_attribute(c.open, "mtype") == "seg" && !c.close.empty()) {
           State::Piece p;
           p.open = c.open;
@@ -266,7 +253,7 @@ class Writer {
   // A start tag, with the target language added where the document's needs it.
   std::string open_tag(const XmlNode& n) const {
     if (language_.empty()) return n.open;
-    const std::string_view name = local_name(n.name);
+    const std::string_view name = xml_local_name(n.name);
     if (st_.version == 1 && name == "file" && xml_attribute(n.open, "target-language").empty())
       return with_attribute(n.open, n.name, "target-language", language_);
     if (st_.version == 2 && name == "xliff" && xml_attribute(n.open, "trgLang").empty())
@@ -356,7 +343,8 @@ class Writer {
 // The document's root element, where it is <xliff> or Qt Linguist's <TS>.
 const XmlNode* find_root(const XmlNode& root) {
   for (const XmlNode& c : root.children)
-    if (c.kind == XmlNode::kElement) return local_name(c.name) == "xliff" || c.name == "TS" ? &c : nullptr;
+    if (c.kind == XmlNode::kElement)
+      return xml_local_name(c.name) == "xliff" || c.name == "TS" ? &c : nullptr;
   return nullptr;
 }
 

@@ -10,8 +10,6 @@
 namespace edgemt {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 InlineUnit::Code paired_code(std::string open, std::string close) {
   InlineUnit::Code c;
   c.open = std::move(open);
@@ -74,9 +72,9 @@ class Reader {
     InlineUnit::Code c;
     c.open = write_xml(ch[i]);
     c.space_before = i > begin && ch[i - 1].kind == XmlNode::kText && !ch[i - 1].open.empty() &&
-                     is_space(ch[i - 1].open.back());
+                     is_xml_space(ch[i - 1].open.back());
     c.space_after = i + 1 < end && ch[i + 1].kind == XmlNode::kText && !ch[i + 1].open.empty() &&
-                    is_space(ch[i + 1].open.front());
+                    is_xml_space(ch[i + 1].open.front());
     return "<img id=\"o" + std::to_string(add(std::move(c))) + "\">";
   }
 
@@ -183,15 +181,15 @@ std::string write_inline(const InlineUnit& unit, std::string_view html, const In
     if (c.line_break) continue;
     if (i > 0 && out[i - 1].code == SIZE_MAX && !out[i - 1].text.empty()) {
       std::string& t = out[i - 1].text;
-      if (c.space_before && !is_space(t.back())) t += ' ';
-      if (!c.space_before && is_space(t.back()) && i + 1 < out.size() && out[i + 1].code == SIZE_MAX &&
+      if (c.space_before && !is_xml_space(t.back())) t += ' ';
+      if (!c.space_before && is_xml_space(t.back()) && i + 1 < out.size() && out[i + 1].code == SIZE_MAX &&
           !out[i + 1].text.empty() && punctuation(out[i + 1].text.front()))
         t.pop_back();  // "Willkommen, <ph/> !": the space goes after the object
     }
     if (i + 1 < out.size() && out[i + 1].code == SIZE_MAX && !out[i + 1].text.empty()) {
       std::string& t = out[i + 1].text;
-      if (c.space_after && !is_space(t.front()) && !punctuation(t.front())) t.insert(0, 1, ' ');
-      if (!c.space_after && is_space(t.front()) && t.size() > 1 && punctuation(t[1])) t.erase(0, 1);
+      if (c.space_after && !is_xml_space(t.front()) && !punctuation(t.front())) t.insert(0, 1, ' ');
+      if (!c.space_after && is_xml_space(t.front()) && t.size() > 1 && punctuation(t[1])) t.erase(0, 1);
     }
   }
   std::string xml = unit.lead;

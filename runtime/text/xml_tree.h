@@ -41,6 +41,20 @@ bool has_xml_attribute(std::string_view tag, std::string_view attr);
 // Text for XML: &, < and > escaped, and the control characters XML 1.0 forbids dropped.
 std::string escape_xml(std::string_view s);
 
+// XML's white space (space, tab, line feed, carriage return).
+constexpr bool is_xml_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Is `s` empty or only XML white space?
+inline bool is_xml_blank(std::string_view s) {
+  return s.find_first_not_of(" \t\n\r") == std::string_view::npos;
+}
+
+// A name without its namespace prefix ("xlf:target" -> "target").
+inline std::string_view xml_local_name(std::string_view name) {
+  const size_t colon = name.find(':');
+  return colon == std::string_view::npos ? name : name.substr(colon + 1);
+}
+
 // A character of an XML name as the formats write them (ASCII letters, digits, ':', '-', '_').
 bool is_xml_name_char(char c);
 
