@@ -27,6 +27,7 @@
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
 #include "runtime/text/xliff_document.h"
+#include "runtime/text/xml_tree.h"
 
 namespace edgemt::server {
 namespace {
@@ -764,6 +765,20 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   }
   const std::string& content = file_encoding ? decoded : file->content;
 
+  // An .xml file: Android string resources (res/values/strings.xml), or XLIFF or a Qt
+  // Linguist catalog saved as .xml, told apart by the root element.
+  std::string_view xml_root;
+  if (ext == ".xml") {
+    xml_root = xml_local_name(xml_root_element(content));
+    if (xml_root != "resources" && xml_root != "xliff" && xml_root != "TS")
+      return error(
+          400,
+          "Invalid request: an .xml file is translated when it holds Android string resources "
+          "(<resources>), XLIFF (<xliff>) or a Qt Linguist catalog (<TS>); " +
+              (xml_root.empty() ? std::string("no root element was found in this one")
+                                : "its root element is <" + std::string(xml_root.substr(0, 32)) + ">"));
+  }
+
   // The units to translate and how to put the file together again, as `translate --format`.
   std::vector<std::string> units;
   bool html = false;
@@ -821,7 +836,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     json_doc = std::move(d.value());
     units = json_doc->units();
     render = [&](const std::vector<std::string>& t) { return json_doc->render(t); };
-  } else if (ext == ".xlf" || ext == ".xliff" || ext == ".ts") {
+  } else if (ext == ".xlf" || ext == ".xliff" || ext == ".ts" || (ext == ".xml" && xml_root != "resources")) {
     auto d = XliffDocument::parse(content);
     if (!d) return error(400, "Invalid request: " + d.status().message());
     xliff = std::move(d.value());

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "runtime/text/plural_categories.h"
 #include "runtime/text/text_kind.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/xml_inline.h"
@@ -152,6 +153,10 @@ class Writer {
   std::string write(const XmlNode& n, bool top) const {
     if (n.kind != XmlNode::kElement) return n.open;
     if (top && n.name == "resources") return resources(n);
+    if (n.name == "plurals") {
+      std::string s;
+      if (plurals(n, &s)) return s;
+    }
     if (n.unit >= 0) {
       const size_t u = static_cast<size_t>(n.unit);
       if (u < translations_.size() && !translations_[u].empty()) return n.open + value(u) + n.close;
@@ -182,6 +187,58 @@ class Writer {
       s += write(ch[i], false);
     }
     return s + n.close;
+  }
+
+  // A <plurals> with an <item> for each of the language's plural categories (CLDR's, in
+  // their order): the source's item of that quantity, else the "other" item with its
+  // quantity changed (Russian's "few" and "many" from English's "other"); items of
+  // categories the language does not have are left out. False (as it is) for a language
+  // the table does not know, or a <plurals> with more than items and spaces in it.
+  bool plurals(const XmlNode& n, std::string* out) const {
+    const uint8_t want = plural_categories(language_);
+    if (want == 0) return false;
+    std::vector<const XmlNode*> items;
+    std::vector<std::string_view> spaces;  // before each item, and after the last
+    spaces.emplace_back();
+    for (const XmlNode& c : n.children) {
+      if (c.kind == XmlNode::kText && is_xml_blank(c.open)) {
+        spaces.back() = c.open;
+      } else if (c.kind == XmlNode::kElement && c.name == "item" &&
+                 plural_category_named(xml_attribute(c.open, "quantity")) != 0) {
+        items.push_back(&c);
+        spaces.emplace_back();
+      } else {
+        return false;
+      }
+    }
+    if (items.empty()) return false;
+    const XmlNode* other = items.back();
+    for (const XmlNode* i : items)
+      if (xml_attribute(i->open, "quantity") == "other") other = i;
+    *out = n.open;
+    bool first = true;
+    for (uint8_t c = kPluralZero; c <= kPluralOther; c = static_cast<uint8_t>(c << 1)) {
+      if ((want & c) == 0) continue;
+      const std::string_view name = plural_category_name(c);
+      const XmlNode* item = other;
+      for (const XmlNode* i : items)
+        if (xml_attribute(i->open, "quantity") == name) item = i;
+      *out += spaces[first || items.size() < 2 ? 0 : 1];
+      first = false;
+      std::string open = item->open;
+      if (item == other) set_xml_attribute(&open, {"item"}, "quantity", name);
+      *out += open;
+      const size_t u = static_cast<size_t>(item->unit);
+      if (item->unit >= 0 && u < translations_.size() && !translations_[u].empty()) {
+        *out += value(u);
+      } else {
+        for (const XmlNode& c2 : item->children) *out += write_xml(c2);
+      }
+      *out += item->close;
+    }
+    *out += spaces.back();
+    *out += n.close;
+    return true;
   }
 
   std::string value(size_t u) const {

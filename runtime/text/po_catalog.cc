@@ -1,6 +1,9 @@
 #include "runtime/text/po_catalog.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
 
 #include "runtime/text/lines.h"
 
@@ -131,6 +134,145 @@ void append_keyword(std::string_view name, std::string_view value, std::string_v
   *out += last;
 }
 
+// A Plural-Forms expression (C's operators on n: ?: || && == != < > <= >= + - * / % !
+// and parentheses, as gettext reads them), evaluated for one n; nullopt where it does not
+// parse, divides by zero or nests deeper than 64.
+class PluralExpression {
+ public:
+  PluralExpression(std::string_view e, uint64_t n) : e_(e), n_(n) {}
+
+  std::optional<uint64_t> value() {
+    const uint64_t v = conditional();
+    space();
+    if (!ok_ || at_ != e_.size()) return std::nullopt;
+    return v;
+  }
+
+ private:
+  void space() {
+    while (at_ < e_.size() && (e_[at_] == ' ' || e_[at_] == '\t' || e_[at_] == '\n' || e_[at_] == '\r'))
+      ++at_;
+  }
+  bool take(std::string_view op) {
+    space();
+    if (e_.substr(at_, op.size()) != op) return false;
+    // "<" is not the start of "<=", nor "!" of "!=", nor "=" anything alone.
+    if (op.size() == 1 && (op == "<" || op == ">" || op == "!") && e_.substr(at_ + 1, 1) == "=") return false;
+    at_ += op.size();
+    return true;
+  }
+  uint64_t fail() {
+    ok_ = false;
+    return 0;
+  }
+  uint64_t conditional() {
+    if (++depth_ > 64) return fail();
+    const uint64_t c = logical_or();
+    uint64_t v = c;
+    if (ok_ && take("?")) {
+      const uint64_t a = conditional();
+      if (!take(":")) return fail();
+      const uint64_t b = conditional();
+      v = c != 0 ? a : b;
+    }
+    --depth_;
+    return v;
+  }
+  uint64_t logical_or() {
+    uint64_t v = logical_and();
+    while (ok_ && take("||")) v = (logical_and() != 0) || v != 0;
+    return v;
+  }
+  uint64_t logical_and() {
+    uint64_t v = equality();
+    while (ok_ && take("&&")) v = (equality() != 0) && v != 0;
+    return v;
+  }
+  uint64_t equality() {
+    uint64_t v = relation();
+    for (;;) {
+      if (take("==")) {
+        v = v == relation();
+      } else if (take("!=")) {
+        v = v != relation();
+      } else {
+        return v;
+      }
+    }
+  }
+  uint64_t relation() {
+    uint64_t v = additive();
+    for (;;) {
+      if (take("<=")) {
+        v = v <= additive();
+      } else if (take(">=")) {
+        v = v >= additive();
+      } else if (take("<")) {
+        v = v < additive();
+      } else if (take(">")) {
+        v = v > additive();
+      } else {
+        return v;
+      }
+    }
+  }
+  uint64_t additive() {
+    uint64_t v = multiplicative();
+    for (;;) {
+      if (take("+")) {
+        v += multiplicative();
+      } else if (take("-")) {
+        v -= multiplicative();
+      } else {
+        return v;
+      }
+    }
+  }
+  uint64_t multiplicative() {
+    uint64_t v = unary();
+    for (;;) {
+      const bool mul = take("*"), div = !mul && take("/"), mod = !mul && !div && take("%");
+      if (!mul && !div && !mod) return v;
+      const uint64_t r = unary();
+      if (!mul && r == 0) return fail();
+      v = mul ? v * r : div ? v / r : v % r;
+    }
+  }
+  uint64_t unary() {
+    if (take("!")) {
+      if (++depth_ > 64) return fail();
+      const uint64_t v = unary() == 0;
+      --depth_;
+      return v;
+    }
+    space();
+    if (at_ < e_.size() && e_[at_] == 'n') {
+      ++at_;
+      return n_;
+    }
+    if (at_ < e_.size() && e_[at_] >= '0' && e_[at_] <= '9') {
+      uint64_t v = 0;
+      while (at_ < e_.size() && e_[at_] >= '0' && e_[at_] <= '9') {
+        v = std::min<uint64_t>(v * 10 + static_cast<uint64_t>(e_[at_] - '0'), uint64_t{1} << 32);
+        ++at_;
+      }
+      return v;
+    }
+    if (take("(")) {
+      const uint64_t v = conditional();
+      if (!take(")")) return fail();
+      return v;
+    }
+    return fail();
+  }
+
+  std::string_view e_;
+  uint64_t n_;
+  size_t at_ = 0;
+  int depth_ = 0;
+  bool ok_ = true;
+};
+
 Status line_error(size_t line, const std::string& what) {
   return invalid_argument("po line " + std::to_string(line + 1) + ": " + what);
 }
@@ -197,6 +339,7 @@ Expected<PoCatalog> PoCatalog::parse(std::string_view text) {
     cur.keywords.push_back(std::move(k));
   }
   close();
+  c.read_plural_forms();
   for (Entry& e : c.entries_) {
     const Keyword* id = nullptr;
     const Keyword* plural = nullptr;
@@ -218,6 +361,44 @@ Expected<PoCatalog> PoCatalog::parse(std::string_view text) {
     }
   }
   return c;
+}
+
+void PoCatalog::read_plural_forms() {
+  for (const Entry& e : entries_) {
+    const Keyword* id = nullptr;
+    const Keyword* str = nullptr;
+    for (const Keyword& k : e.keywords) {
+      if (k.name == "msgctxt") break;
+      if (k.name == "msgid") id = &k;
+      if (k.name == "msgstr") str = &k;
+    }
+    if (id == nullptr || !id->value.empty() || str == nullptr) continue;
+    // "Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : ...);"
+    const std::string& h = str->value;
+    size_t at = h.find("Plural-Forms:");
+    if (at == std::string::npos) return;
+    const size_t eol = std::min(h.find('\n', at), h.size());
+    const std::string_view field = std::string_view(h).substr(at, eol - at);
+    const size_t np = field.find("nplurals="),
+                 pl = field.find("plural=", np == std::string_view::npos ? 0 : np + 9);
+    if (np == std::string_view::npos || pl == std::string_view::npos) return;
+    size_t count = 0;
+    for (at = np + 9; at < field.size() && field[at] >= '0' && field[at] <= '9' && count <= 100; ++at)
+      count = count * 10 + static_cast<size_t>(field[at] - '0');
+    if (count == 0 || count > 100) return;  // "nplurals=INTEGER" of a template, or nonsense
+    std::string_view expr = field.substr(pl + 7);
+    if (const size_t semi = expr.rfind(';'); semi != std::string_view::npos) expr = expr.substr(0, semi);
+    if (expr.size() > 2000) return;
+    // The expression must give a form below nplurals for every n (as msgfmt checks).
+    for (uint64_t n = 0; n < 1000; ++n) {
+      const auto form = PluralExpression(expr, n).value();
+      if (!form || form.value() >= count) return;
+    }
+    nplurals_ = count;
+    // The form for n = 1 is the singular's; with one form for all, the plural's fits it.
+    singular_form_ = count == 1 ? SIZE_MAX : static_cast<size_t>(PluralExpression(expr, 1).value().value());
+    return;
+  }
 }
 
 std::string PoCatalog::render(const std::vector<std::string>& translations) const {
@@ -246,17 +427,47 @@ std::string PoCatalog::render(const std::vector<std::string>& translations) cons
       out += "#, fuzzy";
       out += eol;
     }
+    const Keyword* last_str = nullptr;
+    for (const Keyword& k : e.keywords)
+      if (starts_with(k.name, "msgstr")) last_str = &k;
     for (const Keyword& k : e.keywords) {
       copy_to(k.first_line);
       if (!starts_with(k.name, "msgstr")) continue;
-      const bool later_form = k.name.size() > 6 && k.name != "msgstr[0]";
-      const size_t which = later_form && e.plural != SIZE_MAX ? e.plural : e.singular;
       std::string_view indent = this->line(k.first_line);
       indent = indent.substr(0, indent.size() - trim_left(indent).size());
-      out += indent;
-      append_keyword(k.name, which < translations.size() ? translations[which] : std::string(), eol,
-                     line_end(k.end_line - 1), &out);
+      const std::string_view last_eol = line_end(k.end_line - 1);
       line = k.end_line;
+      if (e.plural == SIZE_MAX || k.name == "msgstr") {
+        out += indent;
+        append_keyword(k.name, e.singular < translations.size() ? translations[e.singular] : std::string(),
+                       eol, last_eol, &out);
+        continue;
+      }
+      // A plural entry: msgstr[i] gets the singular's translation where the header's
+      // Plural-Forms gives form i for n = 1 (else where i is 0), the plural's otherwise;
+      // with a Plural-Forms, the entry gets as many forms as it says (msgfmt -c asks it).
+      const size_t form = std::strtoul(k.name.c_str() + 7, nullptr, 10);
+      const size_t singular_form = nplurals_ != 0 ? singular_form_ : 0;
+      auto put = [&](size_t i, std::string_view end) {
+        size_t which = i == singular_form ? e.singular : e.plural;
+        if (which >= translations.size() || translations[which].empty()) which = e.singular;  // msgid_plural
+        out += indent;
+        append_keyword("msgstr[" + std::to_string(i) + "]",
+                       which < translations.size() ? translations[which] : std::string(), eol, end, &out);
+      };
+      if (&k != last_str || nplurals_ == 0) {
+        if (nplurals_ == 0 || form < nplurals_) put(form, last_eol);
+        continue;
+      }
+      // The entry's last form: it and those still missing after it, the last ending as it did.
+      std::vector<size_t> forms;
+      for (size_t i = form; i < nplurals_; ++i) forms.push_back(i);
+      for (size_t j = 0; j < forms.size(); ++j) put(forms[j], j + 1 == forms.size() ? last_eol : eol);
+      if (forms.empty() && out.size() >= eol.size() &&
+          std::string_view(out).substr(out.size() - eol.size()) == eol) {
+        out.resize(out.size() - eol.size());
+        out += last_eol;
+      }
     }
   }
   copy_to(begin_.size());

@@ -3,8 +3,11 @@
 // their translations filled in, everything else byte for byte.
 //
 // An entry is "to translate" when its msgid is not empty (the header entry is left
-// alone) and every msgstr of it is empty. Its msgstr gets the translation of its msgid;
-// a plural entry's msgstr[0] gets the msgid's and msgstr[1..] the msgid_plural's. A
+// alone) and every msgstr of it is empty. Its msgstr gets the translation of its msgid.
+// A plural entry gets as many msgstr[N] as the header's Plural-Forms has forms: the
+// msgid's translation in the form its expression gives for n = 1, the msgid_plural's in
+// the others (without a Plural-Forms that evaluates: msgstr[0] the msgid's, the rest the
+// msgid_plural's, as many as the entry had). A
 // filled entry is flagged fuzzy ("#, fuzzy", as msgmerge marks guesses) so that
 // gettext does not use it before a translator has reviewed it. Obsolete entries (#~),
 // comments, contexts and translated entries are kept as they are. Strings are decoded
@@ -56,6 +59,10 @@ class PoCatalog {
     const size_t next = i + 1 < begin_.size() ? begin_[i + 1] : text_.size();
     return std::string_view(text_).substr(end_[i], next - end_[i]);
   }
+  // From the header's Plural-Forms (where it has one that evaluates): the number of forms,
+  // 0 if not known, and the form for n = 1 (SIZE_MAX where one form serves every n).
+  void read_plural_forms();
+  size_t nplurals_ = 0, singular_form_ = 0;
   std::vector<size_t> begin_, end_;
   std::string text_;
   std::vector<Entry> entries_;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "runtime/text/markup.h"
+#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {
@@ -133,6 +134,33 @@ std::string escape_xml(std::string_view s) {
 
 bool is_xml_name_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == ':' || c == '-' || c == '_';
+}
+
+std::string_view xml_root_element(std::string_view s) {
+  // As parse_xml reads the prolog: what ends a comment, CDATA section, processing
+  // instruction or declaration (an internal subset's "]>").
+  for (size_t at = 0; (at = s.find('<', at)) != std::string_view::npos;) {
+    const std::string_view rest = s.substr(at);
+    std::string_view end;
+    if (rest.substr(0, 4) == "<!--") {
+      end = "-->";
+    } else if (rest.substr(0, 9) == "<![CDATA[") {
+      end = "]]>";
+    } else if (rest.substr(0, 2) == "<?") {
+      end = "?>";
+    } else if (rest.substr(0, 2) == "<!") {
+      const size_t bracket = rest.find('['), gt = rest.find('>');
+      end = bracket != std::string_view::npos && bracket < gt ? "]>" : ">";
+    } else {
+      size_t e = 1;
+      while (e < rest.size() && rest[e] != '>' && rest[e] != '/' && !is_ascii_space(rest[e])) ++e;
+      return rest.substr(1, e - 1);
+    }
+    const size_t e = s.find(end, at);
+    if (e == std::string_view::npos) return {};
+    at = e + end.size();
+  }
+  return {};
 }
 
 void set_xml_attribute(std::string* xml, const std::vector<std::string_view>& elements, std::string_view attr,

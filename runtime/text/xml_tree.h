@@ -55,6 +55,12 @@ inline std::string_view xml_local_name(std::string_view name) {
   return colon == std::string_view::npos ? name : name.substr(colon + 1);
 }
 
+// The name of the document's root element as written ("resources", "xliff", "xlf:xliff"),
+// found past a byte order mark, the XML declaration, processing instructions, comments, a
+// DOCTYPE (with its internal subset) and text; "" where there is none to be found. A look, not a
+// check: parse_xml says whether the document is well-formed.
+std::string_view xml_root_element(std::string_view s);
+
 // A character of an XML name as the formats write them (ASCII letters, digits, ':', '-', '_').
 bool is_xml_name_char(char c);
 

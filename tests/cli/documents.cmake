@@ -176,6 +176,23 @@ if(MSGFMT)
   if(NOT rc EQUAL 0)
     fail("msgfmt --check refuses the translated catalog: ${err}\n${po}")
   endif()
+  # A catalog whose header asks for three forms (Russian's) of a template's two entries.
+  file(WRITE "${dir}/three.po"
+       "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n"
+       "\"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+       "(n%100<10 || n%100>=20) ? 1 : 2);\\n\"\n\n"
+       "#, c-format\nmsgid \"%d file was deleted.\"\nmsgid_plural \"%d files were deleted.\"\n"
+       "msgstr[0] \"\"\nmsgstr[1] \"\"\n")
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format po INPUT_FILE "${dir}/three.po"
+                  OUTPUT_FILE "${dir}/three.out.po" ERROR_VARIABLE err RESULT_VARIABLE rc)
+  file(READ "${dir}/three.out.po" three)
+  if(NOT rc EQUAL 0 OR NOT three MATCHES "msgstr\\[2\\] \"[^\"]")
+    fail("the three-form catalog did not get msgstr[2] (${rc}, ${err}):\n${three}")
+  endif()
+  execute_process(COMMAND "${MSGFMT}" --check -o /dev/null "${dir}/three.out.po" ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    fail("msgfmt --check refuses the three-form catalog: ${err}\n${three}")
+  endif()
 else()
   message(STATUS "msgfmt not found: the catalog's format is not checked by gettext")
 endif()

@@ -49,6 +49,7 @@
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
 #include "runtime/text/xliff_document.h"
+#include "runtime/text/xml_tree.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
@@ -310,6 +311,10 @@ void check_json(std::string_view text) {
 void check_xliff(std::string_view text) {
   auto doc = edgemt::XliffDocument::parse(text);
   if (!doc) return;
+  // What the server looks at to tell an .xml file's kind agrees with the parser.
+  const std::string_view root = edgemt::xml_local_name(edgemt::xml_root_element(text));
+  EDGEMT_FUZZ_CHECK(root == "xliff" || root == "TS", "xliff: parsed, but its root element was read as <%.*s>",
+                    static_cast<int>(root.size()), root.data());
   // Untranslated, the file comes back byte for byte; with every unit given a target (its
   // own markup, and text that needs escapes) it is still XLIFF, with nothing left to do.
   EDGEMT_FUZZ_CHECK(doc.value().render({}) == text, "xliff: no translations changed the file");
@@ -323,13 +328,19 @@ void check_xliff(std::string_view text) {
 void check_android(std::string_view text) {
   auto doc = edgemt::AndroidStrings::parse(text);
   if (!doc) return;
+  EDGEMT_FUZZ_CHECK(edgemt::xml_root_element(text) == "resources",
+                    "android: parsed, but its root element was read otherwise");
   // Translated (its own markup, and text with Android's and XML's special characters), it
   // is still string resources, with the same strings to translate in the same number.
   std::vector<std::string> odd = doc.value().units();
   for (size_t i = 0; i < odd.size(); i += 2) odd[i] = "@Odd &amp; &lt;t&gt; \"q\" it's \\ \xC3\xA9";
-  auto again = edgemt::AndroidStrings::parse(doc.value().render(odd, "de"));
+  auto again = edgemt::AndroidStrings::parse(doc.value().render(odd, "xx"));
   EDGEMT_FUZZ_CHECK(again.has_value() && again.value().units().size() == doc.value().units().size(),
                     "android: the translated resources did not parse again into as many strings");
+  // Into languages with other plural categories than the source's: still string resources.
+  for (const char* language : {"ar", "ja"})
+    EDGEMT_FUZZ_CHECK(edgemt::AndroidStrings::parse(doc.value().render(odd, language)).has_value(),
+                      "android: the resources translated into %s did not parse again", language);
 }
 
 void check_encodings(std::string_view text) {

@@ -4,12 +4,19 @@
 // non-whitespace byte in exactly one sentence).
 #include <gtest/gtest.h>
 
+#if EDGEMT_TEST_HAVE_ICU_I18N
+#include <unicode/locid.h>
+#include <unicode/plurrule.h>
+#endif
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +28,7 @@
 #include "runtime/text/letter_case.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
+#include "runtime/text/plural_categories.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
@@ -29,6 +37,7 @@
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
 #include "runtime/text/xliff_document.h"
+#include "runtime/text/xml_tree.h"
 
 namespace edgemt {
 namespace {
@@ -1778,6 +1787,17 @@ TEST(Xliff, ErrorsSayWhy) {
   EXPECT_NE(d.status().message().find("nested too deep"), std::string::npos) << d.status().message();
 }
 
+// The root element's name, past what may come before it; "" where there is none.
+TEST(XmlTree, RootElementIsFoundPastTheProlog) {
+  EXPECT_EQ(xml_root_element("<resources><string/></resources>"), "resources");
+  EXPECT_EQ(xml_root_element("\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- a > b -->\n<?pi x?>\n"
+                             "<!DOCTYPE x [ <!ENTITY e \"<y>\"> ]>\n  <xlf:xliff version=\"2.0\">"),
+            "xlf:xliff");
+  EXPECT_EQ(xml_local_name(xml_root_element("<TS version=\"2.1\"/>")), "TS");
+  for (const char* none : {"", "text", "<!-- open", "<?xml", "<!DOCTYPE x [", "  \n"})
+    EXPECT_EQ(xml_root_element(none), "") << none;
+}
+
 // ---- Android string resources (TextFormat::kAndroid) ------------------------------
 TEST(AndroidStrings, StringsArraysAndPluralsAreUnits) {
   const std::string text =
@@ -1837,6 +1857,96 @@ TEST(AndroidStrings, StringsArraysAndPluralsAreUnits) {
     ASSERT_FALSE(d.has_value()) << bad;
     EXPECT_NE(d.status().message().find(what), std::string::npos) << d.status().message();
   }
+}
+
+// A <plurals> gets the translation's language's categories: Russian's four from English's
+// two (few and many from other), Japanese's one, German's two without English's zero; a
+// language not known, or no language, leaves the items as they are.
+TEST(AndroidStrings, PluralsGetTheLanguagesCategories) {
+  const std::string text =
+      "<resources>\n"
+      "    <plurals name=\"files\">\n"
+      "        <item quantity=\"zero\">No files</item>\n"
+      "        <item quantity=\"one\">One file</item>\n"
+      "        <item quantity='other'>%d files</item>\n"
+      "    </plurals>\n"
+      "    <plurals name=\"flat\"><item quantity=\"other\">%d <b>notes</b></item></plurals>\n"
+      "    <plurals name=\"odd\"><!-- kept --><item quantity=\"one\">One day</item></plurals>\n"
+      "</resources>\n";
+  auto doc = AndroidStrings::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  ASSERT_EQ(doc.value().units().size(), 5u);
+  const std::vector<std::string> t{"Keine", "Eine", "%d X", "%d <span id=\"e0\">Y</span>", "Ein Tag"};
+  auto items = [](const std::string& out, const std::string& name) {
+    const size_t b = out.find("<plurals name=\"" + name + "\">");
+    const size_t e = out.find("</plurals>", b);
+    return b == std::string::npos ? std::string("(none)") : out.substr(b, e + 10 - b);
+  };
+  const std::string ru = doc.value().render(t, "ru-RU");
+  EXPECT_EQ(items(ru, "files"),
+            "<plurals name=\"files\">\n"
+            "        <item quantity=\"one\">Eine</item>\n"
+            "        <item quantity='few'>%d X</item>\n"
+            "        <item quantity='many'>%d X</item>\n"
+            "        <item quantity='other'>%d X</item>\n"
+            "    </plurals>");
+  EXPECT_EQ(items(ru, "flat"),
+            "<plurals name=\"flat\"><item quantity=\"one\">%d <b>Y</b></item><item quantity=\"few\">%d "
+            "<b>Y</b></item><item quantity=\"many\">%d <b>Y</b></item><item quantity=\"other\">%d "
+            "<b>Y</b></item></plurals>");
+  EXPECT_EQ(items(ru, "odd"),
+            "<plurals name=\"odd\"><!-- kept --><item quantity=\"one\">Ein Tag</item></plurals>");
+  EXPECT_EQ(items(doc.value().render(t, "ja"), "files"),
+            "<plurals name=\"files\">\n        <item quantity='other'>%d X</item>\n    </plurals>");
+  EXPECT_EQ(items(doc.value().render(t, "de"), "files"),
+            "<plurals name=\"files\">\n        <item quantity=\"one\">Eine</item>\n"
+            "        <item quantity='other'>%d X</item>\n    </plurals>");
+  for (const char* keep : {"", "xx", "tlh"}) {
+    const std::string out = doc.value().render(t, keep);
+    EXPECT_NE(out.find("<item quantity=\"zero\">Keine</item>\n        <item quantity=\"one\">Eine</item>\n"
+                       "        <item quantity='other'>%d X</item>"),
+              std::string::npos)
+        << keep << "\n"
+        << out;
+  }
+  // The result is string resources again, with a unit per item.
+  auto again = AndroidStrings::parse(ru);
+  ASSERT_TRUE(again.has_value()) << again.status().message();
+  EXPECT_EQ(again.value().units().size(), 9u);
+}
+
+// CLDR's plural categories by language, as ICU (where the build has it) gives them.
+TEST(PluralCategories, AreCldrs) {
+  EXPECT_EQ(plural_categories("en"), kPluralOne | kPluralOther);
+  EXPECT_EQ(plural_categories("ru_RU.UTF-8"), kPluralOne | kPluralFew | kPluralMany | kPluralOther);
+  EXPECT_EQ(plural_categories("zh-Hant-TW"), kPluralOther);
+  EXPECT_EQ(plural_categories("AR"), 63);
+  EXPECT_EQ(plural_categories("fr-CA"), kPluralOne | kPluralMany | kPluralOther);
+  for (const char* unknown : {"", "x", "xx", "e", "en1", "root", "toolongname", "tlh", "-de"})
+    EXPECT_EQ(plural_categories(unknown), 0) << unknown;
+  EXPECT_EQ(plural_category_name(kPluralFew), "few");
+  EXPECT_EQ(plural_category_name(3), "");
+  EXPECT_EQ(plural_category_named("many"), kPluralMany);
+  EXPECT_EQ(plural_category_named("Many"), 0);
+#if EDGEMT_TEST_HAVE_ICU_I18N
+  int32_t n = 0;
+  const icu::Locale* locales = icu::Locale::getAvailableLocales(n);
+  std::set<std::string> languages{"iw", "in", "ji", "jw", "mo", "no", "sh", "tl"};
+  for (int32_t i = 0; i < n; ++i)
+    if (*locales[i].getLanguage() != '\0') languages.insert(locales[i].getLanguage());
+  size_t checked = 0;
+  for (const std::string& l : languages) {
+    UErrorCode status = U_ZERO_ERROR;
+    std::unique_ptr<icu::PluralRules> rules(icu::PluralRules::forLocale(icu::Locale(l.c_str()), status));
+    ASSERT_TRUE(U_SUCCESS(status)) << l;
+    std::unique_ptr<icu::StringEnumeration> keywords(rules->getKeywords(status));
+    uint8_t want = 0;
+    while (const char* k = keywords->next(nullptr, status)) want |= plural_category_named(k);
+    EXPECT_EQ(plural_categories(l), want) << l;
+    ++checked;
+  }
+  EXPECT_GT(checked, 150u);
+#endif
 }
 
 TEST(HtmlLanguage, NamedLanguagesBecomeTheTranslations) {
@@ -1962,6 +2072,49 @@ TEST(PoCatalog, CrlfAndNoFinalLineBreakAreKept) {
   // Identity translations: the two fuzzy lines and the two one-letter strings are added.
   EXPECT_EQ(c.value().render(c.value().texts()).size(),
             in.size() + 2 * std::string("#, fuzzy\r\n").size() + 2);
+}
+
+// A plural entry gets the forms its header's Plural-Forms says, in their number: the
+// singular's translation in the form for n = 1 (Arabic's is msgstr[1]), the plural's in
+// the others (all of Japanese's one); without a Plural-Forms that evaluates, msgstr[0]
+// is the singular's and the rest the plural's, as many as there were.
+TEST(PoCatalog, PluralFormsFollowTheHeader) {
+  auto render = [](const std::string& plural_forms, const std::string& forms, const std::string& end = "\n") {
+    const std::string po = "msgid \"\"\nmsgstr \"\"\n\"Plural-Forms: " + plural_forms +
+                           "\\n\"\n\n#, c-format\nmsgid \"One file\"\nmsgid_plural \"%d files\"\n" + forms +
+                           end;
+    auto c = PoCatalog::parse(po);
+    EXPECT_TRUE(c.has_value()) << c.status().message();
+    if (!c) return std::string();
+    EXPECT_EQ(c.value().texts(), (std::vector<std::string>{"One file", "%d files"}));
+    const std::string out = c.value().render({"S", "P"});
+    return out.substr(out.find("msgstr[0]"));
+  };
+  const std::string two = "msgstr[0] \"\"\nmsgstr[1] \"\"";
+  EXPECT_EQ(render("nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || "
+                   "n%100>=20) ? 1 : 2);",
+                   two),
+            "msgstr[0] \"S\"\nmsgstr[1] \"P\"\nmsgstr[2] \"P\"\n");
+  EXPECT_EQ(
+      render("nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? "
+             "4 : 5);",
+             two, ""),
+      "msgstr[0] \"P\"\nmsgstr[1] \"S\"\nmsgstr[2] \"P\"\nmsgstr[3] \"P\"\nmsgstr[4] \"P\"\nmsgstr[5] \"P\"");
+  EXPECT_EQ(render("nplurals=1; plural=0;", two), "msgstr[0] \"P\"\n");
+  EXPECT_EQ(render("nplurals=1; plural=0;", two, ""), "msgstr[0] \"P\"");
+  EXPECT_EQ(render("nplurals=2; plural=n>1;", "msgstr[0] \"\"\r\nmsgstr[1] \"\"", "\r\n"),
+            "msgstr[0] \"S\"\r\nmsgstr[1] \"P\"\r\n");
+  // Not evaluable (a template's placeholder, a form past nplurals, a division by zero, a
+  // syntax error, nesting past 64): as many forms as there were, msgstr[0] the singular's.
+  const std::string deep = std::string(100, '(') + "n != 1" + std::string(100, ')');
+  for (const std::string& bad :
+       {std::string("nplurals=INTEGER; plural=EXPRESSION;"), std::string("nplurals=2; plural=n;"),
+        std::string("nplurals=2; plural=1/(n-1);"), std::string("nplurals=2; plural=(n != 1;"),
+        std::string("nplurals=2; plural=n ! 1;"), "nplurals=2; plural=" + deep + ";",
+        std::string("plural=(n != 1);")})
+    EXPECT_EQ(render(bad, "msgstr[0] \"\"\nmsgstr[1] \"\"\nmsgstr[2] \"\""),
+              "msgstr[0] \"S\"\nmsgstr[1] \"P\"\nmsgstr[2] \"P\"\n")
+        << bad;
 }
 
 TEST(PoCatalog, MalformedCatalogsAreErrorsNamingTheLine) {

@@ -584,6 +584,8 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
             "strings.xml",
             "<resources>\n    <string name=\"a\">" + escape_html(kSentences[3]) + "</string>\n</resources>\n",
             TextFormat::kAndroid},
+        // XLIFF saved as .xml (as some tools export it): told by its root element.
+        Case{"export.xml", "<?xml version=\"1.0\"?>\n<!-- exported -->\n" + xlf, TextFormat::kXliff},
         Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
     const HttpResponse r = api.handle(file_request(c.name, c.content, c.name == "mail.txt" ? "auto" : "en"));
     ASSERT_EQ(r.status, 200) << c.name << ": " << r.body;
@@ -615,6 +617,13 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   no_file.files.clear();
   EXPECT_EQ(api.handle(no_file).status, 400);
   EXPECT_EQ(api.handle(file_request("bad.po", "msgid \"x\n")).status, 400);
+  // An .xml file that is none of the XML formats: an error naming its root element.
+  const HttpResponse docbook = api.handle(file_request("guide.xml",
+                                                       "<?xml version=\"1.0\"?>\n<!DOCTYPE book [\n"
+                                                       "<!ENTITY v \"1\">]>\n<book><para>Hi.</para></book>"));
+  EXPECT_EQ(docbook.status, 400);
+  EXPECT_NE(docbook.body.find("its root element is <book>"), std::string::npos) << docbook.body;
+  EXPECT_EQ(api.handle(file_request("empty.xml", "<!-- nothing -->")).status, 400);
   const HttpResponse bad_docx = api.handle(file_request("cut.docx", docx.str().substr(0, 5000)));
   EXPECT_EQ(bad_docx.status, 400);
   EXPECT_NE(bad_docx.body.find("ZIP"), std::string::npos) << bad_docx.body;

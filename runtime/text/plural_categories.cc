@@ -1,0 +1,71 @@
+#include "runtime/text/plural_categories.h"
+
+#include <cctype>
+#include <string>
+
+namespace edgemt {
+namespace {
+
+struct Group {
+  uint8_t categories;
+  const char* languages;  // space-separated, a space after each
+};
+
+constexpr uint8_t kZero = kPluralZero, kOne = kPluralOne, kTwo = kPluralTwo, kFew = kPluralFew,
+                  kMany = kPluralMany, kOther = kPluralOther;
+
+// ICU 72 (CLDR 42): PluralRules::forLocale(language).getKeywords() for each language of
+// its locales, and the legacy codes it maps (in iw ji jw mo no sh tl).
+constexpr Group kGroups[] = {
+    {kOther,
+     " agq bas bgc bm bo ccp cv dav dje dua dyo dz ebu ewo guz id ig ii in ja jv jw "
+     "kam kde kea kgp khq ki kln km ko kok ksf lkt lo lrc lu luo luy mai mer mfe mgh "
+     "mi mni ms mua my mzn nmg nus qu raj rn rw sa sah sbp ses sg su tg th to tt "
+     "twq vai vi wo yav yo yrl yue zgh zh "},
+    {kOne | kOther,
+     " af ak am as asa ast az bem bez bg bho bn brx ce ceb cgg chr ckb da de doi ee el "
+     "en eo et eu fa ff fi fil fo fur fy gl gsw gu ha haw hi hu hy ia is jgo ji jmc "
+     "ka kab kk kkj kl kn ks ksb ku ky lb lg ln mas mg mgo mk ml mn mr nb nd ne nl nn "
+     "nnh no nyn om or os pa pcm ps rm rof rwk saq sc sd seh si sn so sq sv sw ta te "
+     "teo ti tk tl tr tzm ug ur uz vun wae xh xog yi zu "},
+    {kZero | kOne | kOther, " ksh lag lv prg "},
+    {kOne | kTwo | kOther, " he iw naq sat se smn "},
+    {kOne | kFew | kOther, " bs hr mo ro sh shi sr "},
+    {kOne | kTwo | kFew | kOther, " dsb gd hsb sl "},
+    {kOne | kMany | kOther, " ca es fr it pt "},
+    {kOne | kFew | kMany | kOther, " be cs lt pl ru sk uk "},
+    {kOne | kTwo | kFew | kMany | kOther, " br ga gv mt "},
+    {kZero | kOne | kTwo | kFew | kMany | kOther, " ar ars cy kw "},
+};
+
+constexpr std::string_view kNames[] = {"zero", "one", "two", "few", "many", "other"};
+
+}  // namespace
+
+uint8_t plural_categories(std::string_view language) {
+  std::string key = " ";
+  for (char c : language) {
+    if (c == '-' || c == '_' || c == '.' || c == '@') break;
+    if (!std::isalpha(static_cast<unsigned char>(c)) || key.size() > 8) return 0;
+    key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (key.size() < 3) return 0;  // a language subtag has 2 or 3 letters
+  key += ' ';
+  for (const Group& g : kGroups)
+    if (std::string_view(g.languages).find(key) != std::string_view::npos) return g.categories;
+  return 0;
+}
+
+std::string_view plural_category_name(uint8_t category) {
+  for (size_t i = 0; i < 6; ++i)
+    if (category == (1u << i)) return kNames[i];
+  return {};
+}
+
+uint8_t plural_category_named(std::string_view name) {
+  for (size_t i = 0; i < 6; ++i)
+    if (name == kNames[i]) return static_cast<uint8_t>(1u << i);
+  return 0;
+}
+
+}  // namespace edgemt
