@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "runtime/text/text_kind.h"
+#include "runtime/text/utf8.h"
 #include "runtime/text/xml_inline.h"
 #include "runtime/text/xml_tree.h"
 
@@ -34,6 +35,7 @@ struct XliffDocument::State {
   int version = 1;  // XLIFF 1.x, 2.x; kQt: Qt Linguist's .ts
   std::vector<Segment> segments;
   std::vector<InlineUnit> unit_info;  // per unit: its codes, and its source where it gets no translation
+  std::vector<bool> accelerator;      // per unit: Qt: its source marks a keyboard accelerator ("&File")
   std::vector<std::string> units;
 };
 
@@ -41,6 +43,58 @@ namespace {
 
 using State = XliffDocument::State;
 constexpr int kQt = 3;
+
+// Qt's keyboard accelerator, a '&' before the letter to underline ("&File", "Save &As";
+// "&&" is a '&'), in a unit's HTML ("&amp;File"): taken out of the unit, as the model
+// would read it as text. True where there was one.
+bool take_accelerator(std::string* html) {
+  std::string& h = *html;
+  bool tag = false;
+  for (size_t i = 0; i < h.size(); ++i) {
+    if (tag || h[i] == '<') {
+      tag = h[i] != '>';
+      continue;
+    }
+    if (h.compare(i, 5, "&amp;") != 0) continue;
+    if (h.compare(i + 5, 5, "&amp;") == 0) {  // "&&"
+      i += 9;
+      continue;
+    }
+    if (i + 5 < h.size() && is_letter(decode_utf8(h, i + 5).code_point)) {
+      h.erase(i, 5);
+      return true;
+    }
+  }
+  return false;
+}
+
+// The accelerator back, before the translation's first letter ("&Datei"), outside tags
+// (the unit's markup, and rich text's: "&lt;b&gt;").
+std::string with_accelerator(std::string_view html) {
+  bool tag = false, rich_tag = false;
+  for (size_t i = 0; i < html.size(); ++i) {
+    if (tag || html[i] == '<') {
+      tag = html[i] != '>';
+      continue;
+    }
+    if (html[i] == '&') {  // an entity
+      const size_t semi = html.find(';', i);
+      if (semi == std::string_view::npos) break;
+      const std::string_view entity = html.substr(i, semi + 1 - i);
+      if (entity == "&lt;") rich_tag = true;
+      if (entity == "&gt;") rich_tag = false;
+      i = semi;
+      continue;
+    }
+    if (!rich_tag && is_letter(decode_utf8(html, i).code_point)) {
+      std::string out(html.substr(0, i));
+      out += "&amp;";
+      out += html.substr(i);
+      return out;
+    }
+  }
+  return std::string(html);
+}
 
 // Has `n` text other than spaces (in it or in its elements)?
 bool has_text(const XmlNode& n) {
@@ -213,6 +267,7 @@ class Collector {
     if (!words) {  // nothing to translate: the units go
       st_->units.resize(first_unit_);
       st_->unit_info.resize(first_unit_);
+      st_->accelerator.resize(first_unit_);
       return;
     }
     n->unit = static_cast<int>(st_->segments.size());
@@ -223,6 +278,7 @@ class Collector {
   size_t add_unit(const XmlNode& n, bool* words) {
     InlineUnit u = read_inline(n, dialect_);
     *words = *words || has_letter(u.words);
+    st_->accelerator.push_back(st_->version == kQt && take_accelerator(&u.html));
     st_->units.push_back(std::move(u.html));
     u.html.clear();
     u.words.clear();
@@ -280,7 +336,12 @@ class Writer {
       }
       const InlineUnit& u = st_.unit_info[p.unit];
       const bool has = p.unit < translations_.size() && !translations_[p.unit].empty();
-      content += p.open + (has ? write_inline(u, translations_[p.unit], dialect_) : u.source) + p.close;
+      const std::string& t = has ? translations_[p.unit] : u.source;
+      content += p.open;
+      content += !has                      ? u.source
+                 : st_.accelerator[p.unit] ? write_inline(u, with_accelerator(t), dialect_)
+                                           : write_inline(u, t, dialect_);
+      content += p.close;
     }
     std::string s = n.open;
     for (size_t i = 0; i < n.children.size(); ++i) {

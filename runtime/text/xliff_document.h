@@ -26,6 +26,8 @@
 // as an unfinished translation (a draft Linguist shows for review; lrelease includes it),
 // in each numerus form of a plural message; finished, vanished and obsolete translations
 // and a translator's unfinished draft are kept; a <TS> without language gets the model's.
+// A keyboard accelerator ("&File"; "&&" is a '&') is not text for the model: it is taken
+// out of the unit and put back before the translation's first letter ("&Datei").
 #pragma once
 
 #include <memory>

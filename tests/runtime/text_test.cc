@@ -1730,9 +1730,9 @@ TEST(Xliff, QtLinguistMessages) {
   auto doc = XliffDocument::parse(text);
   ASSERT_TRUE(doc.has_value()) << doc.status().message();
   EXPECT_EQ(doc.value().kind(), XliffDocument::Kind::kQtLinguist);
-  EXPECT_EQ(doc.value().units(), (std::vector<std::string>{"Open &amp;file", "%n file(s)", "Print"}));
+  EXPECT_EQ(doc.value().units(), (std::vector<std::string>{"Open file", "%n file(s)", "Print"}));
   EXPECT_EQ(doc.value().render({}), text);
-  const std::string out = doc.value().render({"&amp;Datei \xC3\xB6"
+  const std::string out = doc.value().render({"Datei \xC3\xB6"
                                               "ffnen",
                                               "%n Datei(en)", "Drucken"},
                                              "de");
@@ -1752,6 +1752,42 @@ TEST(Xliff, QtLinguistMessages) {
   auto again = XliffDocument::parse(out);
   ASSERT_TRUE(again.has_value());
   EXPECT_TRUE(again.value().units().empty());
+}
+
+// Qt's keyboard accelerators ("&File") are not text for the model: taken out of the
+// unit and put before the translation's first letter; "&&" (a '&') and a '&' before no
+// letter stay.
+TEST(Xliff, QtAcceleratorsComeBackBeforeTheFirstLetter) {
+  auto ts = [](const std::string& source) {
+    return "<TS version=\"2.1\"><context><message><source>" + source +
+           "</source><translation type=\"unfinished\"/></message></context></TS>";
+  };
+  struct Case {
+    std::string source, unit, translation, target;
+  };
+  for (const Case& c :
+       {Case{"&amp;File", "File", "Datei", "&amp;Datei"},
+        Case{"Save &amp;As...", "Save As...", "Speichern unter...", "&amp;Speichern unter..."},
+        // Rich text (escaped in a .ts): not inside its tags.
+        Case{"&lt;b&gt;&amp;Bold&lt;/b&gt;", "&lt;b&gt;Bold&lt;/b&gt;", "&quot;&lt;b&gt;Fett&lt;/b&gt;&quot;",
+             "\"&lt;b&gt;&amp;Fett&lt;/b&gt;\""},
+        Case{"&amp;\xC3\x9C"
+             "ber",
+             "\xC3\x9C"
+             "ber",
+             "\xC3\x80 propos", "&amp;\xC3\x80 propos"},
+        Case{"Fish &amp;&amp; Chips", "Fish &amp;&amp; Chips", "Fisch &amp;&amp; Pommes",
+             "Fisch &amp;&amp; Pommes"},
+        Case{"Tom &amp; Jerry", "Tom &amp; Jerry", "Tom &amp; Jerry", "Tom &amp; Jerry"},
+        Case{"R&amp;&amp;&amp;D", "R&amp;&amp;D", "F&amp;&amp;E", "&amp;F&amp;&amp;E"}}) {
+    auto doc = XliffDocument::parse(ts(c.source));
+    ASSERT_TRUE(doc.has_value()) << doc.status().message();
+    ASSERT_EQ(doc.value().units(), std::vector<std::string>{c.unit}) << c.source;
+    const std::string out = doc.value().render({c.translation}, "de");
+    EXPECT_NE(out.find("<translation type=\"unfinished\">" + c.target + "</translation>"), std::string::npos)
+        << c.source << "\n"
+        << out;
+  }
 }
 
 TEST(Xliff, ErrorsSayWhy) {
