@@ -843,7 +843,8 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
     const auto first = t.value().begin() + static_cast<std::ptrdiff_t>(at);
     std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
     if constexpr (std::is_same_v<Doc, OfficeDocument> || std::is_same_v<Doc, XliffDocument> ||
-                  std::is_same_v<Doc, AndroidStrings>)  // it also says its text's new language
+                  std::is_same_v<Doc, AndroidStrings> ||
+                  std::is_same_v<Doc, JsonDocument>)  // it also says its text's new language
       result.push_back(d.render(mine, model_->target_language()));
     else
       result.push_back(d.render(mine));

@@ -314,16 +314,43 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
     if (s.key || names_a_code(s.member)) continue;
     const TrimmedText t = trim_text(s.value, is_ascii_space);
     if (t.core.empty() || !holds_words(t.core)) continue;
+    auto m = IcuMessage::parse(t.core);
+    if (!m && IcuMessage::has_choice_argument(t.core)) continue;  // an ICU message not taken apart: kept
     doc.pieces_.keep(text.substr(at, s.begin - at));
     doc.pieces_.add_unit(t);
+    Value v;
+    v.first = doc.units_.size();
+    if (m) {
+      v.message = doc.messages_.size();
+      doc.units_.insert(doc.units_.end(), m->units().begin(), m->units().end());
+      doc.messages_.push_back(std::move(*m));
+    } else {
+      doc.units_.emplace_back(t.core);
+    }
+    doc.values_.push_back(v);
     at = s.end;
   }
   doc.pieces_.keep(text.substr(at));
   return doc;
 }
 
-std::string JsonDocument::render(const std::vector<std::string>& translations) const {
-  return pieces_.render(translations, [&](const std::string& value, uint32_t, std::string* out) {
+std::string JsonDocument::render(const std::vector<std::string>& translations,
+                                 std::string_view language) const {
+  // Each value's translation: its unit's, or its ICU message put together from its leaves'.
+  std::vector<std::string> values(values_.size());
+  for (size_t i = 0; i < values_.size(); ++i) {
+    const Value& v = values_[i];
+    if (v.message == SIZE_MAX) {
+      values[i] = v.first < translations.size() ? translations[v.first] : pieces_.units()[i];
+      continue;
+    }
+    const IcuMessage& m = messages_[v.message];
+    std::vector<std::string> leaves;
+    for (size_t k = 0; k < m.units().size() && v.first + k < translations.size(); ++k)
+      leaves.push_back(translations[v.first + k]);
+    values[i] = m.render(leaves, language);
+  }
+  return pieces_.render(values, [&](const std::string& value, uint32_t, std::string* out) {
     out->push_back('"');
     append_escaped(value, ascii_, out);
     out->push_back('"');

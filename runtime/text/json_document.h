@@ -1,7 +1,9 @@
 // JSON documents (TextFormat::kJson): the locale files of web and mobile apps (i18next,
 // vue-i18n, Chrome's messages.json, ...) and other data with text in it. Each string
 // value that holds words (text_kind.h) is translated as plain text (its placeholders,
-// "{{name}}", "{count}", "%s", kept by span protection); keys, numbers, literals, the
+// "{{name}}", "{count}", "%s", kept by span protection; an ICU message with plural or
+// select arguments, "{n, plural, one {# file} other {# files}}", leaf by leaf:
+// icu_message.h; one it cannot take apart is kept as it is); keys, numbers, literals, the
 // layout and every other string come back byte for byte, as do the values of keys that
 // name codes rather than text ("id", "key", "url", "href", "src", "icon", "lang",
 // "locale", "type", "code", "path", "color", "version", "$schema" and keys ending in "_id"
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "runtime/core/status.h"
+#include "runtime/text/icu_message.h"
 #include "runtime/text/text_pieces.h"
 
 namespace edgemt {
@@ -28,13 +31,22 @@ class JsonDocument {
  public:
   static Expected<JsonDocument> parse(std::string_view text);
 
-  // The texts to translate, in order (decoded from JSON's escapes).
-  const std::vector<std::string>& units() const { return pieces_.units(); }
-  // The document with units()[i] replaced by translations[i].
-  std::string render(const std::vector<std::string>& translations) const;
+  // The texts to translate, in order (decoded from JSON's escapes; an ICU message's
+  // leaves, each with the text around its argument).
+  const std::vector<std::string>& units() const { return units_; }
+  // The document with units()[i] replaced by translations[i]; `language` (BCP 47) gives
+  // ICU plurals the translation's plural categories.
+  std::string render(const std::vector<std::string>& translations, std::string_view language = {}) const;
 
  private:
-  TextPieces pieces_;   // each unit a string value's text, inside its quotes
+  TextPieces pieces_;  // each unit a string value's text, inside its quotes
+  struct Value {
+    size_t first = 0;           // its first unit in units_
+    size_t message = SIZE_MAX;  // an ICU message: its index in messages_
+  };
+  std::vector<Value> values_;  // per unit of pieces_
+  std::vector<IcuMessage> messages_;
+  std::vector<std::string> units_;
   bool ascii_ = false;  // escape non-ASCII characters as \uXXXX
 };
 

@@ -35,6 +35,7 @@
 
 #include "runtime/text/android_strings.h"
 #include "runtime/text/csv_document.h"
+#include "runtime/text/icu_message.h"
 #include "runtime/text/json_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/letter_case.h"
@@ -308,6 +309,20 @@ void check_json(std::string_view text) {
                     "json: a translation with escapes did not parse back");
 }
 
+// ICU messages: rendered with their own leaves (no language), they read back as the same
+// leaves; into a language with six plural categories, and with translations holding
+// ICU's syntax characters, they are still messages.
+void check_icu_message(std::string_view text) {
+  auto m = edgemt::IcuMessage::parse(text);
+  if (!m) return;
+  auto same = edgemt::IcuMessage::parse(m->render(m->units()));
+  EDGEMT_FUZZ_CHECK(same.has_value() && same->units() == m->units(),
+                    "icu: a message rendered with its own leaves did not read back as them");
+  std::vector<std::string> odd(m->units().size(), "It's {#} '{x}' # ''{y'");
+  auto ar = edgemt::IcuMessage::parse(m->render(odd, "ar"));
+  EDGEMT_FUZZ_CHECK(ar.has_value(), "icu: the message rendered into Arabic with odd leaves is not a message");
+}
+
 void check_xliff(std::string_view text) {
   auto doc = edgemt::XliffDocument::parse(text);
   if (!doc) return;
@@ -468,6 +483,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_html(text);
   check_csv(text);
   check_json(text);
+  check_icu_message(text);
   check_xliff(text);
   check_android(text);
   check_encodings(text);

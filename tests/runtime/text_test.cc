@@ -23,6 +23,7 @@
 #include "runtime/text/android_strings.h"
 #include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
+#include "runtime/text/icu_message.h"
 #include "runtime/text/json_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/letter_case.h"
@@ -1526,6 +1527,105 @@ TEST(Json, StringValuesWithWordsAreTheUnits) {
   EXPECT_EQ(bom.value().render({"Hallo Welt", "x"}).substr(0, 18), "\xEF\xBB\xBF[\"Hallo Welt\", ");
   EXPECT_EQ(JsonDocument::parse("\"Just a sentence.\"").value().units(),
             std::vector<std::string>{"Just a sentence."});
+}
+
+// ICU messages: each leaf a unit with the text around its argument moved in, the number
+// as {#}; the translation in ICU's syntax again, literal braces, '#' and apostrophes quoted
+// where they must be, a plural with the target language's categories.
+TEST(IcuMessage, LeavesAreSentencesAndComeBackInItsSyntax) {
+  auto m = IcuMessage::parse(
+      "You have {count, plural, =0 {no messages} one {# message} other {# messages}} "
+      "from {name}.");
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->units(), (std::vector<std::string>{"You have no messages from {name}.",
+                                                  "You have {#} message from {name}.",
+                                                  "You have {#} messages from {name}."}));
+  const std::vector<std::string> de{"Keine Nachrichten von {name}.", "{#} Nachricht von {name}.",
+                                    "{#} Nachrichten von {name}."};
+  EXPECT_EQ(m->render(de, "de"),
+            "{count, plural, =0 {Keine Nachrichten von {name}.} one {# Nachricht von {name}.} other {# "
+            "Nachrichten von {name}.}}");
+  EXPECT_EQ(m->render(de, "ru"),
+            "{count, plural, =0 {Keine Nachrichten von {name}.} one {# Nachricht von {name}.} few {# "
+            "Nachrichten von {name}.} many {# Nachrichten von {name}.} other {# Nachrichten von {name}.}}");
+  EXPECT_EQ(m->render(de, "ja"),
+            "{count, plural, =0 {Keine Nachrichten von {name}.} other {# Nachrichten von {name}.}}");
+  EXPECT_EQ(m->render({}),
+            "You have {count, plural, =0 {no messages} one {# message} other {# messages}} from {name}.");
+  // Untranslated leaves keep the source's sentence.
+  EXPECT_EQ(m->render({"", "x"}, "xx"),
+            "{count, plural, =0 {You have no messages from {name}.} one {x} other {You have # messages from "
+            "{name}.}}");
+
+  // Nested select in plural; an offset; a simple argument with a style; layout kept.
+  auto n = IcuMessage::parse(
+      "{gender, select,\n  female {{n, plural, offset:1 one {She and {n, number} other} other {She and # "
+      "others}}}\n"
+      "  other {They}\n}");
+  ASSERT_TRUE(n.has_value());
+  EXPECT_EQ(n->units(),
+            (std::vector<std::string>{"She and {n, number} other", "She and {#} others", "They"}));
+  EXPECT_EQ(
+      n->render({"Sie und {n, number} andere", "Sie und {#} andere", "Sie"}, "de"),
+      "{gender, select,\n  female {{n, plural, offset:1 one {Sie und {n, number} andere} other {Sie und # "
+      "andere}}}\n  other {Sie}\n}");
+
+  // Quoting: literal text that ICU would read as syntax.
+  auto q = IcuMessage::parse("{n, plural, one {It''s '{'one'}' #} other {'#' of # isn't '{n}'}}");
+  ASSERT_TRUE(q.has_value());
+  EXPECT_EQ(q->units(), (std::vector<std::string>{"It's {one} {#}", "# of {#} isn't {n}"}));
+  const std::string back = q->render(q->units(), "en");
+  EXPECT_EQ(back, "{n, plural, one {It's '{'one'}' #} other {'#' of # isn't '{'n'}'}}");
+  auto again = IcuMessage::parse(back);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->units(), q->units());
+  // An apostrophe before what would start a quote, and at a leaf's end, is doubled.
+  auto a = IcuMessage::parse("{n, select, other {x}}");
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->render({"the users' {brace"}), "{n, select, other {the users' '{'brace}}");
+  EXPECT_EQ(a->render({"O'{x"}), "{n, select, other {O'''{'x}}");
+  EXPECT_EQ(IcuMessage::parse(a->render({"O'{x"}))->units(), std::vector<std::string>{"O'{x"});
+  EXPECT_EQ(IcuMessage::parse(a->render({"the users' {brace"}))->units(),
+            std::vector<std::string>{"the users' {brace"});
+  EXPECT_EQ(a->render({"Chris'"}), "{n, select, other {Chris''}}");
+
+  // Not messages to take apart: plain text and simple placeholders, broken syntax, no
+  // "other", two choices side by side, nesting past 8, a '#' that would move.
+  std::string deep = "x";
+  for (int i = 0; i < 9; ++i) deep = "{a, select, other {" + deep + "}}";
+  for (const std::string& no :
+       {std::string("Hello {name}, {n, number} items"), std::string("plain"),
+        std::string("{n, plural, one {x}"), std::string("{n, plural, one {x} two}"),
+        std::string("{n, plural, one {x}}"), std::string("{, plural, other {x}}"),
+        std::string("{a, select, other {x}} {b, select, other {y}}"), deep,
+        std::string("{n, plural, other {# {g, select, other {x}}}}"), std::string("{n, number, {x}")})
+    EXPECT_FALSE(IcuMessage::parse(no).has_value()) << no;
+  deep = "x";
+  for (int i = 0; i < 8; ++i) deep = "{a, select, other {" + deep + "}}";
+  EXPECT_TRUE(IcuMessage::parse(deep).has_value());
+}
+
+TEST(Json, IcuMessagesAreTranslatedLeafByLeaf) {
+  const std::string text =
+      "{\"inbox\": \"You have {count, plural, one {# new message} other {# new messages}}.\",\n"
+      " \"hi\": \"Hello {name}!\",\n"
+      " \"two\": \"{a, plural, one {One apple} other {# apples}} and {b, select, other {pears}}\",\n"
+      " \"broken\": \"{n, plural, one {One apple}\"}\n";
+  EXPECT_TRUE(IcuMessage::has_choice_argument("{ n ,select , other {x}}"));
+  EXPECT_FALSE(IcuMessage::has_choice_argument("{n, number} {plural, x}"));
+  auto doc = JsonDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(doc.value().units(), (std::vector<std::string>{"You have {#} new message.",
+                                                           "You have {#} new messages.", "Hello {name}!"}));
+  EXPECT_EQ(doc.value().render({}), text);
+  EXPECT_EQ(
+      doc.value().render(
+          {"Sie haben {#} neue Nachricht.", "Sie haben {#} neue \"Nachrichten\".", "Hallo {name}!"}, "pl"),
+      "{\"inbox\": \"{count, plural, one {Sie haben # neue Nachricht.} few {Sie haben # neue "
+      "\\\"Nachrichten\\\".} many {Sie haben # neue \\\"Nachrichten\\\".} other {Sie haben # neue "
+      "\\\"Nachrichten\\\".}}\",\n \"hi\": \"Hallo {name}!\",\n"
+      " \"two\": \"{a, plural, one {One apple} other {# apples}} and {b, select, other {pears}}\",\n"
+      " \"broken\": \"{n, plural, one {One apple}\"}\n");
 }
 
 TEST(Json, InvalidDocumentsAreErrorsThatSayWhere) {
