@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 
+#include "runtime/text/icu_message.h"
 #include "runtime/text/text_kind.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/xml_inline.h"
@@ -36,6 +37,11 @@ struct XliffDocument::State {
   std::vector<Segment> segments;
   std::vector<InlineUnit> unit_info;  // per unit: its codes, and its source where it gets no translation
   std::vector<bool> accelerator;      // per unit: Qt: its source marks a keyboard accelerator ("&File")
+  // What units() gives: each unit, or an ICU message's leaves (Angular's plurals and
+  // selects) in its place; per unit, its first leaf and its message (SIZE_MAX: none).
+  std::vector<std::string> leaves;
+  std::vector<size_t> first_leaf, message;
+  std::vector<IcuMessage> messages;
   std::vector<std::string> units;
 };
 
@@ -340,7 +346,7 @@ class Writer {
       content += p.open;
       content += !has                      ? u.source
                  : st_.accelerator[p.unit] ? write_inline(u, with_accelerator(t), dialect_)
-                                           : write_inline(u, t, dialect_);
+                                           : write_inline(u, t, dialect_, st_.message[p.unit] != SIZE_MAX);
       content += p.close;
     }
     std::string s = n.open;
@@ -427,12 +433,27 @@ Expected<XliffDocument> XliffDocument::parse(std::string_view text) {
   if (xliff->name == "TS") st->version = kQt;
   Collector collect(st.get());
   for (XmlNode& c : st->root.children) collect.walk(&c, true);
+  // An ICU message (Angular's {VAR_PLURAL, plural, ...}) leaf by leaf; one not taken apart
+  // is no unit (its segment is kept as it is).
+  for (const std::string& u : st->units) {
+    st->first_leaf.push_back(st->leaves.size());
+    st->message.push_back(SIZE_MAX);
+    if (st->version == kQt) {
+      st->leaves.push_back(u);
+    } else if (auto m = IcuMessage::parse(u)) {
+      st->message.back() = st->messages.size();
+      st->leaves.insert(st->leaves.end(), m->units().begin(), m->units().end());
+      st->messages.push_back(std::move(*m));
+    } else if (!IcuMessage::has_choice_argument(u)) {
+      st->leaves.push_back(u);
+    }
+  }
   XliffDocument d;
   d.state_ = std::move(st);
   return d;
 }
 
-const std::vector<std::string>& XliffDocument::units() const { return state_->units; }
+const std::vector<std::string>& XliffDocument::units() const { return state_->leaves; }
 
 XliffDocument::Kind XliffDocument::kind() const {
   return state_->version == kQt ? Kind::kQtLinguist : state_->version == 2 ? Kind::kXliff2 : Kind::kXliff12;
@@ -440,7 +461,25 @@ XliffDocument::Kind XliffDocument::kind() const {
 
 std::string XliffDocument::render(const std::vector<std::string>& translations,
                                   std::string_view language) const {
-  const Writer w(*state_, translations, language);
+  // Each unit's translation: its leaf's, or its message put together from its leaves'.
+  const State& st = *state_;
+  std::vector<std::string> units(st.units.size());
+  for (size_t i = 0; i < units.size(); ++i) {
+    const size_t first = st.first_leaf[i];
+    const size_t end = i + 1 < units.size() ? st.first_leaf[i + 1] : st.leaves.size();
+    if (st.message[i] == SIZE_MAX) {
+      if (end > first && first < translations.size()) units[i] = translations[first];
+      continue;
+    }
+    std::vector<std::string> leaves;
+    bool any = false;
+    for (size_t k = first; k < end; ++k) {
+      leaves.push_back(k < translations.size() ? translations[k] : std::string());
+      any = any || !leaves.back().empty();
+    }
+    if (any) units[i] = st.messages[st.message[i]].render(leaves, language);
+  }
+  const Writer w(st, units, language);
   std::string out;
   for (const XmlNode& c : state_->root.children) out += w.write(c);
   return out;

@@ -18,8 +18,10 @@
 // new 1.2 target says state="needs-review-translation" state-qualifier="mt-suggestion"
 // (and the target's language in xml:lang), so the tool shows it as a machine's draft;
 // a 1.2 <file> without target-language, and a 2.x <xliff> without trgLang, get the
-// model's target language. Everything else (notes, alternatives, metadata, comments,
-// the layout) comes back byte for byte.
+// model's target language. An ICU message in a source (Angular's {VAR_PLURAL, plural,
+// ...}) is translated leaf by leaf (icu_message.h); one it cannot take apart is kept.
+// Everything else (notes, alternatives, metadata, comments, the layout) comes back byte
+// for byte.
 //
 // Qt Linguist's .ts files (<TS>, <context>, <message>) are read the same way: a message
 // whose translation is missing, or empty and unfinished, gets its source's translation

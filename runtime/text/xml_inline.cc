@@ -125,7 +125,8 @@ InlineUnit read_inline(const XmlNode& element, const InlineDialect& dialect) {
   return u;
 }
 
-std::string write_inline(const InlineUnit& unit, std::string_view html, const InlineDialect& dialect) {
+std::string write_inline(const InlineUnit& unit, std::string_view html, const InlineDialect& dialect,
+                         bool repeats) {
   struct Out {
     std::string text;
     size_t code = SIZE_MAX;
@@ -156,7 +157,7 @@ std::string write_inline(const InlineUnit& unit, std::string_view html, const In
     if (id.size() < 2) continue;
     char* end = nullptr;
     const unsigned long k = std::strtoul(id.c_str() + 1, &end, 10);
-    if (end == id.c_str() + 1 || *end != '\0' || k >= unit.codes.size() || placed[k]) continue;
+    if (end == id.c_str() + 1 || *end != '\0' || k >= unit.codes.size() || (placed[k] && !repeats)) continue;
     const InlineUnit::Code& c = unit.codes[k];
     if ((id[0] == 'e' && tag.starts_with("<span") && c.paired) || (id[0] == 'o' && !c.paired)) {
       placed[k] = true;

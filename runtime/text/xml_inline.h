@@ -51,7 +51,10 @@ struct InlineUnit {
 // `element`'s content as a unit.
 InlineUnit read_inline(const XmlNode& element, const InlineDialect& dialect);
 
-// The element's content from a translation of unit.html (its spaces around it).
-std::string write_inline(const InlineUnit& unit, std::string_view html, const InlineDialect& dialect);
+// The element's content from a translation of unit.html (its spaces around it). A code
+// the translation holds twice is written once, unless `repeats` (an ICU message whose
+// plural branches copied the one that holds it).
+std::string write_inline(const InlineUnit& unit, std::string_view html, const InlineDialect& dialect,
+                         bool repeats = false);
 
 }  // namespace edgemt

@@ -1890,6 +1890,35 @@ TEST(Xliff, QtAcceleratorsComeBackBeforeTheFirstLetter) {
   }
 }
 
+// Angular's ICU messages in XLIFF: each leaf a unit, the target the same message in ICU's
+// syntax with the translated leaves (and the language's plural categories), its codes
+// where their words went; one that does not parse is left as it is.
+TEST(Xliff, IcuMessagesAreTranslatedLeafByLeaf) {
+  const std::string text =
+      "<xliff version=\"1.2\"><file source-language=\"en\" target-language=\"pl\"><body>\n"
+      "<trans-unit id=\"ago\"><source>{VAR_PLURAL, plural, =0 {just now} one {one minute ago} other {<x "
+      "id=\"INTERPOLATION\" equiv-text=\"{{minutes}}\"/> minutes ago}}</source></trans-unit>\n"
+      "<trans-unit id=\"bad\"><source>{VAR_SELECT, select, male {he}</source></trans-unit>\n"
+      "</body></file></xliff>";
+  auto doc = XliffDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(doc.value().units(),
+            (std::vector<std::string>{"just now", "one minute ago", "<img id=\"o0\"> minutes ago"}));
+  EXPECT_EQ(doc.value().render({}), text);
+  const std::string out =
+      doc.value().render({"gerade eben", "vor einer Minute", "vor <img id=\"o0\"> Minuten"}, "pl");
+  EXPECT_NE(out.find("<target xml:lang=\"pl\" state=\"needs-review-translation\" "
+                     "state-qualifier=\"mt-suggestion\">{VAR_PLURAL, "
+                     "plural, =0 {gerade eben} one {vor einer Minute} few {vor <x id=\"INTERPOLATION\" "
+                     "equiv-text=\"{{minutes}}\"/> Minuten} many {vor <x id=\"INTERPOLATION\" "
+                     "equiv-text=\"{{minutes}}\"/> Minuten} other {vor <x id=\"INTERPOLATION\" "
+                     "equiv-text=\"{{minutes}}\"/> Minuten}}</target>"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("<source>{VAR_SELECT, select, male {he}</source></trans-unit>"), std::string::npos)
+      << out;
+}
+
 TEST(Xliff, ErrorsSayWhy) {
   for (auto [bad, what] : {std::pair{"<xliff version=\"1.2\"><file><body><trans-unit><source>Hi</trans-unit>",
                                      "not well-formed"},
