@@ -843,8 +843,8 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
     const auto first = t.value().begin() + static_cast<std::ptrdiff_t>(at);
     std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
     if constexpr (std::is_same_v<Doc, OfficeDocument> || std::is_same_v<Doc, XliffDocument> ||
-                  std::is_same_v<Doc, AndroidStrings> ||
-                  std::is_same_v<Doc, JsonDocument>)  // it also says its text's new language
+                  std::is_same_v<Doc, AndroidStrings> || std::is_same_v<Doc, JsonDocument> ||
+                  std::is_same_v<Doc, PoCatalog>)  // it also says its text's new language
       result.push_back(d.render(mine, model_->target_language()));
     else
       result.push_back(d.render(mine));
@@ -1381,10 +1381,7 @@ Expected<std::vector<std::string>> fill_in_through(std::span<Translator* const> 
   for (const Doc& d : docs) {
     const auto first = units.begin() + static_cast<std::ptrdiff_t>(at);
     const std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
-    if constexpr (std::is_same_v<Doc, XliffDocument>)
-      result.push_back(d.render(mine, chain.back()->model().target_language()));
-    else
-      result.push_back(d.render(mine));
+    result.push_back(d.render(mine, chain.back()->model().target_language()));
     at += d.units().size();
   }
   return result;

@@ -859,7 +859,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     if (!c) return error(400, "Invalid request: " + c.status().message());
     po = std::move(c.value());
     units = po->units();
-    render = [&](const std::vector<std::string>& t) { return po->render(t); };
+    render = [&](const std::vector<std::string>& t) { return po->render(t, f.target); };
   } else {
     wrapped = WrappedText::parse(content);
     units = wrapped->units();

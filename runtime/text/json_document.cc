@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <iterator>
+#include <set>
+#include <utility>
 
+#include "runtime/text/plural_categories.h"
 #include "runtime/text/text_kind.h"
 #include "runtime/text/utf8.h"
 
@@ -18,6 +21,10 @@ struct JsonString {
   std::string value;
   bool key = false;
   std::string member;
+  // A value that is an object's member: the object (numbered in order), the spaces
+  // before its key, and what is between its key and it (": ").
+  size_t object = SIZE_MAX;
+  std::string_view indent, colon;
 };
 
 class Scanner {
@@ -178,12 +185,16 @@ class Scanner {
       ++i_;
       space();
       const char close = c == '{' ? '}' : ']';
+      const size_t object = c == '{' ? objects_++ : SIZE_MAX;
+      size_t member_start = i_;  // after the '{' or ','
+      space();
       if (i_ < t_.size() && t_[i_] == close) {
         ++i_;
         return true;
       }
       while (true) {
         std::string key = member;
+        size_t key_end = 0;
         if (c == '{') {
           space();
           if (i_ >= t_.size() || t_[i_] != '"') return fail("expected a key (a string in quotes)");
@@ -193,14 +204,26 @@ class Scanner {
           if (!string(&k.value)) return false;
           k.end = i_;
           key = k.value;
+          key_end = k.end;
           strings_->push_back(std::move(k));
           space();
           if (!expect(':')) return false;
         }
+        const size_t before = strings_->size();
+        space();
+        const bool string_value = i_ < t_.size() && t_[i_] == '"';
         if (!value(depth + 1, key)) return false;
+        if (c == '{' && string_value && strings_->size() == before + 1) {
+          JsonString& v = strings_->back();
+          v.object = object;
+          const size_t key_begin = (*strings_)[before - 1].begin;
+          v.indent = t_.substr(member_start, key_begin - member_start);
+          v.colon = t_.substr(key_end, v.begin - key_end);
+        }
         space();
         if (i_ < t_.size() && t_[i_] == ',') {
           ++i_;
+          member_start = i_;
           continue;
         }
         if (i_ < t_.size() && t_[i_] == close) {
@@ -233,6 +256,7 @@ class Scanner {
   std::string_view t_;
   size_t i_ = 0;
   std::vector<JsonString>* strings_ = nullptr;
+  size_t objects_ = 0;
   std::string error_;
   size_t error_at_ = 0;
 };
@@ -309,6 +333,10 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
   doc.ascii_ =
       std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }) &&
       text.find("\\u") != std::string_view::npos;
+  // i18next's plural keys ("item_one", "item_other"): the members of each object.
+  std::set<std::pair<size_t, std::string>> members;
+  for (const JsonString& s : strings)
+    if (!s.key && s.object != SIZE_MAX) members.emplace(s.object, s.member);
   size_t at = 0;
   for (JsonString& s : strings) {
     if (s.key || names_a_code(s.member)) continue;
@@ -316,8 +344,25 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
     if (t.core.empty() || !holds_words(t.core)) continue;
     auto m = IcuMessage::parse(t.core);
     if (!m && IcuMessage::has_choice_argument(t.core)) continue;  // an ICU message not taken apart: kept
+    // An "_other" member beside another of its plural keys: the target language's
+    // categories it has not are added after it.
+    uint32_t mark = 0;
+    constexpr std::string_view kOther = "_other";
+    if (!m && s.object != SIZE_MAX && s.member.ends_with(kOther) && !s.member.ends_with("_ordinal_other")) {
+      PluralKeys p;
+      p.base = s.member.substr(0, s.member.size() - kOther.size());
+      for (uint8_t c = kPluralZero; c <= kPluralOther; c = static_cast<uint8_t>(c << 1))
+        if (members.count({s.object, p.base + "_" + std::string(plural_category_name(c))}) != 0)
+          p.present |= c;
+      if (p.present != kPluralOther && !p.base.empty()) {
+        p.indent.assign(s.indent);
+        p.colon.assign(s.colon);
+        doc.plural_keys_.push_back(std::move(p));
+        mark = static_cast<uint32_t>(doc.plural_keys_.size());
+      }
+    }
     doc.pieces_.keep(text.substr(at, s.begin - at));
-    doc.pieces_.add_unit(t);
+    doc.pieces_.add_unit(t, mark);
     Value v;
     v.first = doc.units_.size();
     if (m) {
@@ -350,10 +395,25 @@ std::string JsonDocument::render(const std::vector<std::string>& translations,
       leaves.push_back(translations[v.first + k]);
     values[i] = m.render(leaves, language);
   }
-  return pieces_.render(values, [&](const std::string& value, uint32_t, std::string* out) {
+  const uint8_t categories = plural_categories(language);
+  return pieces_.render(values, [&](const std::string& value, uint32_t mark, std::string* out) {
     out->push_back('"');
     append_escaped(value, ascii_, out);
     out->push_back('"');
+    if (mark == 0 || categories == 0) return;
+    const PluralKeys& p = plural_keys_[mark - 1];
+    for (uint8_t c = kPluralZero; c <= kPluralOther; c = static_cast<uint8_t>(c << 1)) {
+      if ((categories & c) == 0 || (p.present & c) != 0) continue;
+      *out += ',';
+      *out += p.indent;
+      out->push_back('"');
+      append_escaped(p.base + "_" + std::string(plural_category_name(c)), ascii_, out);
+      out->push_back('"');
+      *out += p.colon;
+      out->push_back('"');
+      append_escaped(value, ascii_, out);
+      out->push_back('"');
+    }
   });
 }
 

@@ -3,7 +3,10 @@
 // value that holds words (text_kind.h) is translated as plain text (its placeholders,
 // "{{name}}", "{count}", "%s", kept by span protection; an ICU message with plural or
 // select arguments, "{n, plural, one {# file} other {# files}}", leaf by leaf:
-// icu_message.h; one it cannot take apart is kept as it is); keys, numbers, literals, the
+// icu_message.h; one it cannot take apart is kept as it is; i18next's plural keys,
+// "item_one" and "item_other", are followed by the target language's other categories,
+// "item_few" and "item_many" in Russian, with item_other's translation); keys, numbers,
+// literals, the
 // layout and every other string come back byte for byte, as do the values of keys that
 // name codes rather than text ("id", "key", "url", "href", "src", "icon", "lang",
 // "locale", "type", "code", "path", "color", "version", "$schema" and keys ending in "_id"
@@ -17,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +50,14 @@ class JsonDocument {
   };
   std::vector<Value> values_;  // per unit of pieces_
   std::vector<IcuMessage> messages_;
+  // i18next's plural keys: an "x_other" value (its unit's mark, 1-based) beside another
+  // "x_<category>" member, which the target language's missing categories follow.
+  struct PluralKeys {
+    std::string base;           // "x"
+    uint8_t present = 0;        // the categories its object has (PluralCategory bits)
+    std::string indent, colon;  // as the "x_other" member is written
+  };
+  std::vector<PluralKeys> plural_keys_;
   std::vector<std::string> units_;
   bool ascii_ = false;  // escape non-ASCII characters as \uXXXX
 };

@@ -40,17 +40,67 @@ constexpr Group kGroups[] = {
 
 constexpr std::string_view kNames[] = {"zero", "one", "two", "few", "many", "other"};
 
-}  // namespace
+struct FormsGroup {
+  const char* plural_forms;
+  const char* languages;  // as kGroups's
+};
 
-uint8_t plural_categories(std::string_view language) {
+// msginit's (gettext 0.21) for the languages it knows; zh, id, th, ms, ar, ca, eu, gl, ...
+// as the gettext manual and Launchpad/Weblate give them.
+constexpr FormsGroup kForms[] = {
+    {"nplurals=1; plural=0;", " ja ko vi zh yue id ms th lo km my "},
+    {"nplurals=2; plural=(n != 1);",
+     " bg da de el en eo es et fi fo he hu it nb nl nn no pt sv tr ca eu gl af sq az ka kk ky mn "
+     "ne sw ta te ur uz "},
+    {"nplurals=2; plural=(n > 1);", " fr pt_br oc "},
+    {"nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+     " ru uk be hr sr bs "},
+    {"nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);", " pl "},
+    {"nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;", " cs sk "},
+    {"nplurals=4; plural=(n%100==1 ? 0 : n%100==2 ? 1 : n%100==3 || n%100==4 ? 2 : 3);", " sl "},
+    {"nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && (n%100<10 || n%100>=20) ? 1 : 2);", " lt "},
+    {"nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n != 0 ? 1 : 2);", " lv "},
+    {"nplurals=3; plural=n==1 ? 0 : (n==0 || (n%100 > 0 && n%100 < 20)) ? 1 : 2;", " ro "},
+    {"nplurals=3; plural=n==1 ? 0 : n==2 ? 1 : 2;", " ga "},
+    {"nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5);",
+     " ar "},
+};
+
+// " ru " for "ru-RU", " pt_br " for "pt-BR" (with `region`); "" for what is no language tag.
+std::string language_key(std::string_view language, bool region) {
   std::string key = " ";
-  for (char c : language) {
+  size_t i = 0;
+  for (; i < language.size(); ++i) {
+    const char c = language[i];
     if (c == '-' || c == '_' || c == '.' || c == '@') break;
-    if (!std::isalpha(static_cast<unsigned char>(c)) || key.size() > 8) return 0;
+    if (!std::isalpha(static_cast<unsigned char>(c)) || key.size() > 8) return {};
     key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
-  if (key.size() < 3) return 0;  // a language subtag has 2 or 3 letters
-  key += ' ';
+  if (key.size() < 3) return {};  // a language subtag has 2 or 3 letters
+  if (region && i + 3 <= language.size() && (language[i] == '-' || language[i] == '_') &&
+      (i + 3 == language.size() || !std::isalpha(static_cast<unsigned char>(language[i + 3])))) {
+    key += '_';
+    key += static_cast<char>(std::tolower(static_cast<unsigned char>(language[i + 1])));
+    key += static_cast<char>(std::tolower(static_cast<unsigned char>(language[i + 2])));
+  }
+  return key + ' ';
+}
+
+}  // namespace
+
+std::string_view gettext_plural_forms(std::string_view language) {
+  for (bool region : {true, false}) {
+    const std::string key = language_key(language, region);
+    if (key.empty()) return {};
+    for (const FormsGroup& g : kForms)
+      if (std::string_view(g.languages).find(key) != std::string_view::npos) return g.plural_forms;
+  }
+  return {};
+}
+
+uint8_t plural_categories(std::string_view language) {
+  const std::string key = language_key(language, false);
+  if (key.empty()) return 0;
   for (const Group& g : kGroups)
     if (std::string_view(g.languages).find(key) != std::string_view::npos) return g.categories;
   return 0;

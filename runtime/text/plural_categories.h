@@ -33,4 +33,10 @@ std::string_view plural_category_name(uint8_t category);
 // The category named `name` ("few"), or 0.
 uint8_t plural_category_named(std::string_view name);
 
+// gettext's Plural-Forms header value for a language ("nplurals=2; plural=(n != 1);"), as
+// msginit (gettext 0.21) writes it, and for a few languages it has none for (zh, id, th,
+// ar, ca, ...) as the gettext manual and translation platforms give them; "" for a language
+// not in the table. "pt-BR" and "pt_BR" are told from "pt".
+std::string_view gettext_plural_forms(std::string_view language);
+
 }  // namespace edgemt

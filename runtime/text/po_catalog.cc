@@ -1,11 +1,15 @@
 #include "runtime/text/po_catalog.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 #include "runtime/text/lines.h"
+#include "runtime/text/plural_categories.h"
 
 namespace edgemt {
 namespace {
@@ -363,8 +367,37 @@ Expected<PoCatalog> PoCatalog::parse(std::string_view text) {
   return c;
 }
 
+namespace {
+
+// A Plural-Forms value ("nplurals=3; plural=(...);") read: its number of forms and the form
+// for n = 1 (SIZE_MAX where one form serves all); {0, 0} where it does not evaluate.
+std::pair<size_t, size_t> read_plural_field(std::string_view field) {
+  const size_t np = field.find("nplurals="),
+               pl = field.find("plural=", np == std::string_view::npos ? 0 : np + 9);
+  if (np == std::string_view::npos || pl == std::string_view::npos) return {0, 0};
+  size_t count = 0;
+  for (size_t at = np + 9; at < field.size() && field[at] >= '0' && field[at] <= '9' && count <= 100; ++at)
+    count = count * 10 + static_cast<size_t>(field[at] - '0');
+  if (count == 0 || count > 100) return {0, 0};  // "nplurals=INTEGER" of a template, or nonsense
+  std::string_view expr = field.substr(pl + 7);
+  if (const size_t semi = expr.rfind(';'); semi != std::string_view::npos) expr = expr.substr(0, semi);
+  if (expr.size() > 2000) return {0, 0};
+  // The expression must give a form below nplurals for every n (as msgfmt checks).
+  for (uint64_t n = 0; n < 1000; ++n) {
+    const auto form = PluralExpression(expr, n).value();
+    if (!form || form.value() >= count) return {0, 0};
+  }
+  // The form for n = 1 is the singular's; with one form for all, the plural's fits it.
+  return {count, count == 1 ? SIZE_MAX : static_cast<size_t>(PluralExpression(expr, 1).value().value())};
+}
+
+constexpr std::string_view kTemplatePluralForms = "nplurals=INTEGER; plural=EXPRESSION;";
+
+}  // namespace
+
 void PoCatalog::read_plural_forms() {
-  for (const Entry& e : entries_) {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const Entry& e = entries_[i];
     const Keyword* id = nullptr;
     const Keyword* str = nullptr;
     for (const Keyword& k : e.keywords) {
@@ -373,41 +406,49 @@ void PoCatalog::read_plural_forms() {
       if (k.name == "msgstr") str = &k;
     }
     if (id == nullptr || !id->value.empty() || str == nullptr) continue;
+    header_begin_ = str->first_line;
+    header_end_ = str->end_line;
     // "Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : ...);"
     const std::string& h = str->value;
-    size_t at = h.find("Plural-Forms:");
+    const size_t at = h.find("Plural-Forms:");
     if (at == std::string::npos) return;
     const size_t eol = std::min(h.find('\n', at), h.size());
     const std::string_view field = std::string_view(h).substr(at, eol - at);
-    const size_t np = field.find("nplurals="),
-                 pl = field.find("plural=", np == std::string_view::npos ? 0 : np + 9);
-    if (np == std::string_view::npos || pl == std::string_view::npos) return;
-    size_t count = 0;
-    for (at = np + 9; at < field.size() && field[at] >= '0' && field[at] <= '9' && count <= 100; ++at)
-      count = count * 10 + static_cast<size_t>(field[at] - '0');
-    if (count == 0 || count > 100) return;  // "nplurals=INTEGER" of a template, or nonsense
-    std::string_view expr = field.substr(pl + 7);
-    if (const size_t semi = expr.rfind(';'); semi != std::string_view::npos) expr = expr.substr(0, semi);
-    if (expr.size() > 2000) return;
-    // The expression must give a form below nplurals for every n (as msgfmt checks).
-    for (uint64_t n = 0; n < 1000; ++n) {
-      const auto form = PluralExpression(expr, n).value();
-      if (!form || form.value() >= count) return;
-    }
-    nplurals_ = count;
-    // The form for n = 1 is the singular's; with one form for all, the plural's fits it.
-    singular_form_ = count == 1 ? SIZE_MAX : static_cast<size_t>(PluralExpression(expr, 1).value().value());
+    template_plural_forms_ = field.find(kTemplatePluralForms) != std::string_view::npos;
+    std::tie(nplurals_, singular_form_) = read_plural_field(field);
     return;
   }
 }
 
-std::string PoCatalog::render(const std::vector<std::string>& translations) const {
+std::string PoCatalog::render(const std::vector<std::string>& translations, std::string_view language) const {
   std::string out;
   out.reserve(text_.size() + text_.size() / 2);
+  // A template's header (a .pot's, as xgettext writes it) gets what msginit would fill
+  // in: the language, UTF-8, and the language's Plural-Forms, which its plural entries
+  // then follow.
+  const std::string_view plural_forms = template_plural_forms_ ? gettext_plural_forms(language) : "";
+  size_t nplurals = nplurals_, singular_form = singular_form_;
+  if (!plural_forms.empty()) std::tie(nplurals, singular_form) = read_plural_field(plural_forms);
+  auto header_line = [&](std::string_view l) {
+    std::string s(l);
+    auto fill = [&](std::string_view from, std::string_view to) {
+      const size_t at = s.find(from);
+      if (at != std::string::npos && !to.empty()) s.replace(at, from.size(), to);
+    };
+    if (!language.empty() && language.size() < 36 &&
+        std::all_of(language.begin(), language.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+        }))
+      fill("\"Language: \\n\"", "\"Language: " + std::string(language) + "\\n\"");
+    fill("charset=CHARSET", "charset=UTF-8");
+    fill(kTemplatePluralForms, plural_forms);
+    return s;
+  };
   size_t line = 0;
   auto copy_to = [&](size_t end) {
     for (; line < end; ++line) {
-      out += this->line(line);
+      out += line >= header_begin_ && line < header_end_ ? header_line(this->line(line))
+                                                         : std::string(this->line(line));
       out += line_end(line);
     }
   };
@@ -447,21 +488,21 @@ std::string PoCatalog::render(const std::vector<std::string>& translations) cons
       // Plural-Forms gives form i for n = 1 (else where i is 0), the plural's otherwise;
       // with a Plural-Forms, the entry gets as many forms as it says (msgfmt -c asks it).
       const size_t form = std::strtoul(k.name.c_str() + 7, nullptr, 10);
-      const size_t singular_form = nplurals_ != 0 ? singular_form_ : 0;
+      const size_t singular = nplurals != 0 ? singular_form : 0;
       auto put = [&](size_t i, std::string_view end) {
-        size_t which = i == singular_form ? e.singular : e.plural;
+        size_t which = i == singular ? e.singular : e.plural;
         if (which >= translations.size() || translations[which].empty()) which = e.singular;  // msgid_plural
         out += indent;
         append_keyword("msgstr[" + std::to_string(i) + "]",
                        which < translations.size() ? translations[which] : std::string(), eol, end, &out);
       };
-      if (&k != last_str || nplurals_ == 0) {
-        if (nplurals_ == 0 || form < nplurals_) put(form, last_eol);
+      if (&k != last_str || nplurals == 0) {
+        if (nplurals == 0 || form < nplurals) put(form, last_eol);
         continue;
       }
       // The entry's last form: it and those still missing after it, the last ending as it did.
       std::vector<size_t> forms;
-      for (size_t i = form; i < nplurals_; ++i) forms.push_back(i);
+      for (size_t i = form; i < nplurals; ++i) forms.push_back(i);
       for (size_t j = 0; j < forms.size(); ++j) put(forms[j], j + 1 == forms.size() ? last_eol : eol);
       if (forms.empty() && out.size() >= eol.size() &&
           std::string_view(out).substr(out.size() - eol.size()) == eol) {

@@ -7,7 +7,8 @@
 // A plural entry gets as many msgstr[N] as the header's Plural-Forms has forms: the
 // msgid's translation in the form its expression gives for n = 1, the msgid_plural's in
 // the others (without a Plural-Forms that evaluates: msgstr[0] the msgid's, the rest the
-// msgid_plural's, as many as the entry had). A
+// msgid_plural's, as many as the entry had). A template's header gets the language, UTF-8
+// and the language's Plural-Forms (render's `language`). A
 // filled entry is flagged fuzzy ("#, fuzzy", as msgmerge marks guesses) so that
 // gettext does not use it before a translator has reviewed it. Obsolete entries (#~),
 // comments, contexts and translated entries are kept as they are. Strings are decoded
@@ -34,7 +35,10 @@ class PoCatalog {
   const std::vector<std::string>& texts() const { return texts_; }
   const std::vector<std::string>& units() const { return texts_; }  // as MarkdownDocument's
   // The catalog with translations[i] as the translation of texts()[i].
-  std::string render(const std::vector<std::string>& translations) const;
+  // `language` (BCP 47 or ll_CC) fills a template's header: "Language: " where empty,
+  // "charset=CHARSET" as UTF-8, and "nplurals=INTEGER; plural=EXPRESSION;" as the
+  // language's Plural-Forms (gettext_plural_forms), as msginit does.
+  std::string render(const std::vector<std::string>& translations, std::string_view language = {}) const;
 
  private:
   struct Keyword {
@@ -63,6 +67,8 @@ class PoCatalog {
   // 0 if not known, and the form for n = 1 (SIZE_MAX where one form serves every n).
   void read_plural_forms();
   size_t nplurals_ = 0, singular_form_ = 0;
+  bool template_plural_forms_ = false;               // "nplurals=INTEGER; plural=EXPRESSION;"
+  size_t header_begin_ = SIZE_MAX, header_end_ = 0;  // the header's msgstr lines
   std::vector<size_t> begin_, end_;
   std::string text_;
   std::vector<Entry> entries_;

@@ -140,11 +140,12 @@ std::string clean_line(std::string s) {
   return std::string(trim(s));
 }
 
-// A dialogue line's dash and the spaces after it ("- "), or "".
+// A dialogue line's dash and the spaces after it ("- "), or "": all the spaces the text
+// is trimmed of, so that none is lost between the dash and the translation.
 std::string_view dialogue_dash(std::string_view line) {
   if (line.empty() || line[0] != '-' || line.substr(0, 3) == "-->") return {};
   size_t n = 1;
-  while (n < line.size() && (line[n] == ' ' || line[n] == '\t')) ++n;
+  while (n < line.size() && is_space(line[n])) ++n;
   return line.substr(0, n);
 }
 

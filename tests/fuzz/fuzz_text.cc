@@ -186,6 +186,12 @@ void check_po(std::string_view text) {
                     again.status().to_string().c_str());
   EDGEMT_FUZZ_CHECK(again.value().texts().empty(), "%zu messages still untranslated",
                     again.value().texts().size());
+  // Into languages whose headers and plural forms differ (a template's header filled in).
+  for (const char* language : {"ar", "ja", "ru"}) {
+    auto filled = edgemt::PoCatalog::parse(c.value().render(c.value().texts(), language));
+    EDGEMT_FUZZ_CHECK(filled.has_value() && filled.value().texts().empty(),
+                      "the catalog rendered for %s does not parse, or has messages untranslated", language);
+  }
 }
 
 // Markdown: inline markup to HTML and back is the identity; a document rendered with its
@@ -307,6 +313,9 @@ void check_json(std::string_view text) {
   auto odd_again = edgemt::JsonDocument::parse(doc.value().render(odd));
   EDGEMT_FUZZ_CHECK(odd_again.has_value() && odd_again.value().units() == odd,
                     "json: a translation with escapes did not parse back");
+  // Into a language with six plural categories (i18next's keys and ICU plurals added): JSON.
+  EDGEMT_FUZZ_CHECK(edgemt::JsonDocument::parse(doc.value().render(odd, "ar")).has_value(),
+                    "json: the document translated into Arabic is not JSON");
 }
 
 // ICU messages: rendered with their own leaves (no language), they read back as the same

@@ -12,7 +12,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <random>
@@ -1628,6 +1631,37 @@ TEST(Json, IcuMessagesAreTranslatedLeafByLeaf) {
       " \"broken\": \"{n, plural, one {One apple}\"}\n");
 }
 
+// i18next's plural keys: after "x_other", the target language's categories its object
+// has not, with "x_other"'s translation, written as it is written; a lone "_other" key,
+// an ordinal one, or a language without more categories: nothing added.
+TEST(Json, I18nextPluralKeysGetTheLanguagesCategories) {
+  const std::string text =
+      "{\n  \"item_one\": \"One item\",\n  \"item_other\": \"{{count}} items\",\n"
+      "  \"nested\": {\"day_one\":\"One day\",\"day_other\":\"{{count}} days\"},\n"
+      "  \"place_ordinal_one\": \"{{count}}st place\",\n  \"place_ordinal_other\": \"{{count}}th place\",\n"
+      "  \"color_other\": \"Another color\"\n}\n";
+  auto doc = JsonDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  ASSERT_EQ(doc.value().units().size(), 7u);
+  const std::vector<std::string> t{"Ein Element",     "{{count}} Elemente", "Ein Tag",     "{{count}} Tage",
+                                   "Platz {{count}}", "{{count}}. Platz",   "Andere Farbe"};
+  EXPECT_EQ(
+      doc.value().render(t, "ru"),
+      "{\n  \"item_one\": \"Ein Element\",\n  \"item_other\": \"{{count}} Elemente\",\n"
+      "  \"item_few\": \"{{count}} Elemente\",\n  \"item_many\": \"{{count}} Elemente\",\n"
+      "  \"nested\": {\"day_one\":\"Ein Tag\",\"day_other\":\"{{count}} Tage\",\"day_few\":\"{{count}} "
+      "Tage\",\"day_many\":\"{{count}} Tage\"},\n"
+      "  \"place_ordinal_one\": \"Platz {{count}}\",\n  \"place_ordinal_other\": \"{{count}}. Platz\",\n"
+      "  \"color_other\": \"Andere Farbe\"\n}\n");
+  const std::string de = doc.value().render(t, "de");
+  EXPECT_EQ(de.find("_few"), std::string::npos) << de;
+  EXPECT_EQ(doc.value().render(t), doc.value().render(t, "xx"));
+  // The result is JSON with the keys in it.
+  auto again = JsonDocument::parse(doc.value().render(t, "ar"));
+  ASSERT_TRUE(again.has_value()) << again.status().message();
+  EXPECT_EQ(again.value().units().size(), 7u + 4u + 4u);
+}
+
 TEST(Json, InvalidDocumentsAreErrorsThatSayWhere) {
   for (auto [bad, what] : {std::pair{"{\"a\": \"x\",}", "line 1, column 11"},
                            {"{\n  \"a\": tru\n}", "line 2, column 8"},
@@ -2280,6 +2314,84 @@ TEST(PoCatalog, PluralFormsFollowTheHeader) {
     EXPECT_EQ(render(bad, "msgstr[0] \"\"\nmsgstr[1] \"\"\nmsgstr[2] \"\""),
               "msgstr[0] \"S\"\nmsgstr[1] \"P\"\nmsgstr[2] \"P\"\n")
         << bad;
+}
+
+// A template's header (xgettext's placeholders) is filled in for the translation's
+// language as msginit fills it, and its plural entries get that language's forms; a
+// catalog's own header is kept, whatever the language.
+TEST(PoCatalog, TemplateHeadersGetTheLanguage) {
+  const std::string pot =
+      "#, fuzzy\nmsgid \"\"\nmsgstr \"\"\n\"Language: \\n\"\n\"Content-Type: text/plain; "
+      "charset=CHARSET\\n\"\n"
+      "\"Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;\\n\"\n\n"
+      "msgid \"One file\"\nmsgid_plural \"%d files\"\nmsgstr[0] \"\"\nmsgstr[1] \"\"\n";
+  auto c = PoCatalog::parse(pot);
+  ASSERT_TRUE(c.has_value()) << c.status().message();
+  EXPECT_EQ(
+      c.value().render({"S", "P"}, "ru"),
+      "#, fuzzy\nmsgid \"\"\nmsgstr \"\"\n\"Language: ru\\n\"\n\"Content-Type: text/plain; "
+      "charset=UTF-8\\n\"\n"
+      "\"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || "
+      "n%100>=20) ? 1 : 2);\\n\"\n\n"
+      "#, fuzzy\nmsgid \"One file\"\nmsgid_plural \"%d files\"\nmsgstr[0] \"S\"\nmsgstr[1] \"P\"\nmsgstr[2] "
+      "\"P\"\n");
+  const std::string ja = c.value().render({"S", "P"}, "ja_JP");
+  EXPECT_NE(ja.find("\"Language: ja_JP\\n\"\n"), std::string::npos) << ja;
+  EXPECT_NE(ja.find("nplurals=1; plural=0;"), std::string::npos) << ja;
+  EXPECT_NE(ja.find("msgstr[0] \"P\"\n"), std::string::npos) << ja;
+  EXPECT_EQ(ja.find("msgstr[1]"), std::string::npos) << ja;
+  // A language without a Plural-Forms in the table: the placeholder stays, the forms too.
+  const std::string xx = c.value().render({"S", "P"}, "tlh");
+  EXPECT_NE(xx.find("nplurals=INTEGER; plural=EXPRESSION;"), std::string::npos) << xx;
+  EXPECT_NE(xx.find("msgstr[0] \"S\"\nmsgstr[1] \"P\"\n"), std::string::npos) << xx;
+  EXPECT_EQ(gettext_plural_forms("pt-BR"), "nplurals=2; plural=(n > 1);");
+  EXPECT_EQ(gettext_plural_forms("pt_PT"), "nplurals=2; plural=(n != 1);");
+  EXPECT_EQ(gettext_plural_forms(""), "");
+  // A catalog's own Plural-Forms is its translator's (an empty Language is filled).
+  const std::string own =
+      "msgid \"\"\nmsgstr \"\"\n\"Language: \\n\"\n\"Plural-Forms: nplurals=2; plural=(n != 1);\\n\"\n";
+  EXPECT_EQ(
+      PoCatalog::parse(own).value().render({}, "ru"),
+      "msgid \"\"\nmsgstr \"\"\n\"Language: ru\\n\"\n\"Plural-Forms: nplurals=2; plural=(n != 1);\\n\"\n");
+}
+
+// The Plural-Forms table is msginit's (gettext) for every language msginit knows.
+TEST(PoCatalog, PluralFormsAreMsginits) {
+  if (std::system("msginit --version > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "msginit (gettext) is not installed";
+  const std::string dir = ::testing::TempDir();
+  {
+    std::ofstream pot(dir + "/edgemt.pot");
+    pot << "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n"
+           "\"Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;\\n\"\n";
+  }
+  size_t checked = 0;
+  for (const char* language :
+       {"ja", "ko", "vi", "de", "en", "es", "fr", "pt", "pt_BR", "ru", "uk", "be", "hr", "sr",
+        "pl", "cs", "sk", "sl", "lt", "lv", "ro", "ga", "he",    "tr", "hu", "fi", "sv"}) {
+    const std::string out = dir + "/edgemt." + language + ".po";
+    const std::string cmd = std::string("msginit --no-translator -l ") + language + " -i " + dir +
+                            "/edgemt.pot -o " + out + " > /dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream in(out);
+    std::string po((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto c = PoCatalog::parse(po);
+    ASSERT_TRUE(c.has_value()) << po;
+    // The header's value, its continuation lines joined.
+    std::string header;
+    for (size_t at = po.find("\"Plural-Forms: "); at != std::string::npos && po[at] == '"';) {
+      const size_t e = po.find('\n', at);
+      header += po.substr(at + 1, e - at - 2);
+      at = e + 1;
+      if (header.find("\\n") != std::string::npos) break;
+    }
+    header = header.substr(std::string("Plural-Forms: ").size());
+    header = header.substr(0, header.find("\\n"));
+    if (header.find("INTEGER") != std::string::npos) continue;  // msginit knows it not
+    EXPECT_EQ(gettext_plural_forms(language), header) << language;
+    ++checked;
+  }
+  EXPECT_GT(checked, 20u);
 }
 
 TEST(PoCatalog, MalformedCatalogsAreErrorsNamingTheLine) {
