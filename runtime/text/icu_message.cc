@@ -41,6 +41,7 @@ struct IcuMessage::State {
   std::vector<Choice> choices;
   std::vector<Leaf> leaves;
   std::vector<std::string> units;
+  size_t unit_bytes = 0;
 };
 
 namespace {
@@ -255,6 +256,10 @@ bool flatten(State* st, State::Message* m, const std::vector<const Part*>& befor
   // Longest first, so that "{n, number}" is not read as a shorter placeholder.
   std::sort(leaf.placeholders.begin(), leaf.placeholders.end(),
             [](const std::string& x, const std::string& y) { return x.size() > y.size(); });
+  // Text moved into many leaves could make far more than the message: past 8 times its
+  // size it is not taken apart.
+  st->unit_bytes += unit.size();
+  if (st->unit_bytes > 8 * st->source.size() + 4096) return false;
   m->leaf = st->units.size();
   st->units.push_back(std::move(unit));
   st->leaves.push_back(std::move(leaf));
@@ -268,7 +273,11 @@ bool has_choice(const State::Message& m) {
 class Writer {
  public:
   Writer(const State& st, const std::vector<std::string>& translations, std::string_view language)
-      : st_(st), translations_(translations), categories_(plural_categories(language)) {}
+      : st_(st), translations_(translations), categories_(plural_categories(language)) {
+    // Nested plurals each given more categories multiply: where that would make more than
+    // 4 times the leaves, the branches stay the source's.
+    if (categories_ != 0 && leaves(st_.message) > 4 * st_.units.size() + 64) categories_ = 0;
+  }
 
   std::string message(const State::Message& m) const {
     if (m.leaf != SIZE_MAX) {
@@ -281,6 +290,32 @@ class Writer {
   }
 
  private:
+  // How many leaves the message has once its plurals have the language's categories
+  // (counting stops past 2^20).
+  size_t leaves(const State::Message& m) const {
+    if (m.leaf != SIZE_MAX) return 1;
+    for (const Part& p : m.parts) {
+      if (p.kind != Part::kChoice) continue;
+      const State::Choice& ch = st_.choices[p.choice];
+      size_t n = 0;
+      const State::Branch* other = nullptr;
+      for (const State::Branch& br : ch.branches) {
+        if (br.selector == "other") other = &br;
+        if (!ch.cardinal || br.selector[0] == '=') n += leaves(br.message);
+      }
+      if (ch.cardinal && other != nullptr)
+        for (uint8_t c = kPluralZero; c <= kPluralOther; c = static_cast<uint8_t>(c << 1)) {
+          if ((categories_ & c) == 0) continue;
+          const State::Branch* br = other;
+          for (const State::Branch& b : ch.branches)
+            if (b.selector == plural_category_name(c)) br = &b;
+          n += leaves(br->message);
+        }
+      return std::min<size_t>(n, size_t{1} << 20);
+    }
+    return 0;
+  }
+
   std::string choice(const State::Choice& ch) const {
     std::string out = ch.head;
     auto put = [&](const State::Branch& br, std::string_view selector) {

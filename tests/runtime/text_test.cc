@@ -1606,6 +1606,17 @@ TEST(IcuMessage, LeavesAreSentencesAndComeBackInItsSyntax) {
   deep = "x";
   for (int i = 0; i < 8; ++i) deep = "{a, select, other {" + deep + "}}";
   EXPECT_TRUE(IcuMessage::parse(deep).has_value());
+  // No blow-up: text moved into thousands of leaves is not taken apart, and nested plurals
+  // that the language's categories would multiply keep the source's branches.
+  std::string wide = std::string(20000, 'w') + " {a, select,";
+  for (int i = 0; i < 2000; ++i) wide += " k" + std::to_string(i) + " {x}";
+  EXPECT_FALSE(IcuMessage::parse(wide + " other {y}}").has_value());
+  EXPECT_TRUE(IcuMessage::parse(wide.substr(19990) + " other {y}}").has_value());
+  std::string nest = "x";
+  for (int i = 0; i < 8; ++i) nest = "{n" + std::to_string(i) + ", plural, other {" + nest + "}}";
+  auto nested = IcuMessage::parse(nest);
+  ASSERT_TRUE(nested.has_value());
+  EXPECT_EQ(nested->render({"y"}, "ar").size(), nest.size());
 }
 
 TEST(Json, IcuMessagesAreTranslatedLeafByLeaf) {
