@@ -217,7 +217,7 @@ class Writer {
       if (xml_attribute(i->open, "quantity") == "other") other = i;
     *out = n.open;
     bool first = true;
-    for (uint8_t c = kPluralZero; c <= kPluralOther; c = static_cast<uint8_t>(c << 1)) {
+    for (const uint8_t c : kPluralCategories) {
       if ((want & c) == 0) continue;
       const std::string_view name = plural_category_name(c);
       const XmlNode* item = other;

@@ -304,7 +304,7 @@ class Writer {
         if (!ch.cardinal || br.selector[0] == '=') n += leaves(br.message);
       }
       if (ch.cardinal && other != nullptr)
-        for (uint8_t c = kPluralZero; c <= kPluralOther; c = static_cast<uint8_t>(c << 1)) {
+        for (const uint8_t c : kPluralCategories) {
           if ((categories_ & c) == 0) continue;
           const State::Branch* br = other;
           for (const State::Branch& b : ch.branches)
@@ -335,7 +335,7 @@ class Writer {
         if (br.selector[0] == '=') put(br, br.selector);
         if (br.selector == "other") other = &br;
       }
-      for (uint8_t c = kPluralZero; c <= kPluralOther; c = static_cast<uint8_t>(c << 1)) {
+      for (const uint8_t c : kPluralCategories) {
         if ((categories_ & c) == 0) continue;
         const std::string_view name = plural_category_name(c);
         const State::Branch* br = other;

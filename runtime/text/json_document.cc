@@ -351,7 +351,7 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
     if (!m && s.object != SIZE_MAX && s.member.ends_with(kOther) && !s.member.ends_with("_ordinal_other")) {
       PluralKeys p;
       p.base = s.member.substr(0, s.member.size() - kOther.size());
-      for (uint8_t c = kPluralZero; c <= kPluralOther; c = static_cast<uint8_t>(c << 1))
+      for (const uint8_t c : kPluralCategories)
         if (members.count({s.object, p.base + "_" + std::string(plural_category_name(c))}) != 0)
           p.present |= c;
       if (p.present != kPluralOther && !p.base.empty()) {
@@ -402,7 +402,7 @@ std::string JsonDocument::render(const std::vector<std::string>& translations,
     out->push_back('"');
     if (mark == 0 || categories == 0) return;
     const PluralKeys& p = plural_keys_[mark - 1];
-    for (uint8_t c = kPluralZero; c <= kPluralOther; c = static_cast<uint8_t>(c << 1)) {
+    for (const uint8_t c : kPluralCategories) {
       if ((categories & c) == 0 || (p.present & c) != 0) continue;
       *out += ',';
       *out += p.indent;

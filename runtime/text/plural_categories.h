@@ -21,6 +21,10 @@ enum PluralCategory : uint8_t {
   kPluralOther = 32,
 };
 
+// Every category, in CLDR's order.
+inline constexpr uint8_t kPluralCategories[] = {kPluralZero, kPluralOne,  kPluralTwo,
+                                                kPluralFew,  kPluralMany, kPluralOther};
+
 // The categories (a set of PluralCategory bits, always with kPluralOther) of a language,
 // by its BCP 47 tag or POSIX locale name ("ru", "pt-BR", "sr_Latn", "zh-Hans": the primary
 // language subtag decides); 0 for a language the table does not know.
