@@ -164,7 +164,9 @@ typedef struct edgemt_translate_options {
    * and wrapped again, short lines (greetings, lists) kept as lines. Since version 16,
    * EDGEMT_FORMAT_CSV (6): comma-separated values (',', ';', tab or '|', read from the
    * file; RFC 4180 quoting) whose cells with words are translated, numbers, dates,
-   * identifiers, quoting and delimiters kept; EDGEMT_FORMAT_JSON (7): JSON documents
+   * identifiers, quoting and delimiters kept (a translation table whose header names the
+   * model's source language's column, "keys,en,de": that column's translations go in the
+   * target language's, a new last one where there is none); EDGEMT_FORMAT_JSON (7): JSON documents
    * (apps' locale files) whose string values with words are translated, keys, numbers,
    * codes and the layout kept; invalid JSON fails the call (EDGEMT_INVALID_ARGUMENT, the
    * message names its line and column). Since version 17, EDGEMT_FORMAT_XLIFF (8): XLIFF

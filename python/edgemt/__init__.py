@@ -277,7 +277,9 @@ class Translator:
         whose paragraphs are wrapped at a width (an e-mail, a README.txt): a paragraph's
         wrapped lines are translated together and wrapped again, short lines kept;
         "csv": each text is a table of comma-separated values (',', ';', tab or '|'):
-        its cells with words translated, numbers, identifiers and quoting kept; "json": a
+        its cells with words translated, numbers, identifiers and quoting kept (a
+        translation table whose header names the source language's column, "keys,en,de":
+        that column's translations in the target's column, a new one where none); "json": a
         JSON document (an app's locale file): its string values with words translated,
         keys, numbers and the layout kept (invalid JSON raises ValueError); "xliff": an
         XLIFF 1.2 or 2.x document (translation tools, Xcode, Angular): each segment without

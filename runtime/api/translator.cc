@@ -886,8 +886,13 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
     return translate_units(parse_each<SubtitleDocument>(texts), as_html(options));
   if (options.format.value_or(TextFormat::kText) == TextFormat::kWrapped)
     return translate_units(parse_each<WrappedText>(texts), as_plain_text(options));
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kCsv)
-    return translate_units(parse_each<CsvDocument>(texts), as_plain_text(options));
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kCsv) {
+    // (a translation table: the model's source language's column into its target's)
+    std::vector<CsvDocument> docs;
+    for (const std::string& t : texts)
+      docs.push_back(CsvDocument::parse(t, model_->source_language(), model_->target_language()));
+    return translate_units(docs, as_plain_text(options));
+  }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kJson) {
     auto docs = parse_all<JsonDocument>(texts);
     if (!docs) return docs.status();
@@ -1361,14 +1366,19 @@ Expected<std::vector<std::string>> bundled_model_route(std::string_view source, 
 
 namespace {
 
-// A catalog's or XLIFF document's texts through the chain, filled in once.
+std::string render_in(const CsvDocument& d, const std::vector<std::string>& t, const std::string&) {
+  return d.render(t);
+}
+template <typename Doc>
+std::string render_in(const Doc& d, const std::vector<std::string>& t, const std::string& language) {
+  return d.render(t, language);
+}
+
+// A catalog's, XLIFF document's or table's texts through the chain, filled in once.
 template <typename Doc>
 Expected<std::vector<std::string>> fill_in_through(std::span<Translator* const> chain,
-                                                   const std::vector<std::string>& texts,
+                                                   const std::vector<Doc>& docs,
                                                    const TranslateOptions& unit_options) {
-  auto parsed = parse_all<Doc>(texts);
-  if (!parsed) return parsed.status();
-  const std::vector<Doc>& docs = parsed.value();
   std::vector<std::string> units;
   for (const Doc& d : docs) units.insert(units.end(), d.units().begin(), d.units().end());
   for (Translator* t : chain) {
@@ -1381,7 +1391,7 @@ Expected<std::vector<std::string>> fill_in_through(std::span<Translator* const> 
   for (const Doc& d : docs) {
     const auto first = units.begin() + static_cast<std::ptrdiff_t>(at);
     const std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
-    result.push_back(d.render(mine, chain.back()->model().target_language()));
+    result.push_back(render_in(d, mine, chain.back()->model().target_language()));
     at += d.units().size();
   }
   return result;
@@ -1394,10 +1404,23 @@ Expected<std::vector<std::string>> translate_through(std::span<Translator* const
                                                      const TranslateOptions& options) {
   if (chain.empty()) return invalid_argument("translate_through needs at least one translator");
   const TextFormat format = options.format.value_or(TextFormat::kText);
-  if (chain.size() > 1 && format == TextFormat::kPo)
-    return fill_in_through<PoCatalog>(chain, texts, as_plain_text(options));
-  if (chain.size() > 1 && format == TextFormat::kXliff)
-    return fill_in_through<XliffDocument>(chain, texts, as_html(options));
+  if (chain.size() > 1 && format == TextFormat::kPo) {
+    auto docs = parse_all<PoCatalog>(texts);
+    if (!docs) return docs.status();
+    return fill_in_through(chain, docs.value(), as_plain_text(options));
+  }
+  if (chain.size() > 1 && format == TextFormat::kXliff) {
+    auto docs = parse_all<XliffDocument>(texts);
+    if (!docs) return docs.status();
+    return fill_in_through(chain, docs.value(), as_html(options));
+  }
+  if (chain.size() > 1 && format == TextFormat::kCsv) {  // a table's source column into the last target's
+    std::vector<CsvDocument> docs;
+    for (const std::string& t : texts)
+      docs.push_back(CsvDocument::parse(t, chain.front()->model().source_language(),
+                                        chain.back()->model().target_language()));
+    return fill_in_through(chain, docs, as_plain_text(options));
+  }
   std::vector<std::string> current = texts;
   for (Translator* t : chain) {
     auto r = t->translate(current, options);

@@ -514,7 +514,7 @@ Expected<std::vector<std::string>> bundled_model_route(std::string_view source, 
 // Translates `texts` with each translator of `chain` in turn, a pivot language between
 // one's target and the next one's source (fr->en, then en->de). Text and documents go
 // through whole; the formats that fill in what is still to translate (gettext catalogs,
-// XLIFF), whose first translation would leave nothing for the next, send the texts to
+// XLIFF, CSV translation tables), whose first translation would leave nothing for the next, send the texts to
 // translate through the chain and fill the document in once, in the last one's
 // language. An empty chain is an error.
 Expected<std::vector<std::string>> translate_through(std::span<Translator* const> chain,

@@ -92,8 +92,8 @@ options:
                      an "n_best" list ({"translation", "score", "confidence"}, best
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
-  --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv, json,
-                     xliff, ts or android:
+  --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv, json
+                     (also arb), xliff, ts or android:
                      each TEXT, or else all of standard input, is one document.
                      wrapped: plain text whose paragraphs are wrapped at a width
                      (e-mails, README.txt, books): a paragraph's wrapped lines are
@@ -364,24 +364,25 @@ int parse_args(int argc, char** argv, Args* a) {
       a->jsonl = std::strcmp(argv[++i], "jsonl") == 0;
     } else if (arg == "--format") {
       static constexpr std::pair<const char*, edgemt::TextFormat> kFormats[] = {
-          {"text", edgemt::TextFormat::kText},       {"wrapped", edgemt::TextFormat::kWrapped},
-          {"html", edgemt::TextFormat::kHtml},       {"markdown", edgemt::TextFormat::kMarkdown},
-          {"po", edgemt::TextFormat::kPo},           {"srt", edgemt::TextFormat::kSubtitles},
-          {"vtt", edgemt::TextFormat::kSubtitles},   {"docx", edgemt::TextFormat::kOffice},
-          {"pptx", edgemt::TextFormat::kOffice},     {"odt", edgemt::TextFormat::kOffice},
-          {"odp", edgemt::TextFormat::kOffice},      {"epub", edgemt::TextFormat::kOffice},
-          {"xlsx", edgemt::TextFormat::kOffice},     {"ods", edgemt::TextFormat::kOffice},
-          {"csv", edgemt::TextFormat::kCsv},         {"tsv", edgemt::TextFormat::kCsv},
-          {"json", edgemt::TextFormat::kJson},       {"xliff", edgemt::TextFormat::kXliff},
-          {"xlf", edgemt::TextFormat::kXliff},       {"ts", edgemt::TextFormat::kXliff},
-          {"android", edgemt::TextFormat::kAndroid}, {"pdf", edgemt::TextFormat::kText}};
+          {"text", edgemt::TextFormat::kText},     {"wrapped", edgemt::TextFormat::kWrapped},
+          {"html", edgemt::TextFormat::kHtml},     {"markdown", edgemt::TextFormat::kMarkdown},
+          {"po", edgemt::TextFormat::kPo},         {"srt", edgemt::TextFormat::kSubtitles},
+          {"vtt", edgemt::TextFormat::kSubtitles}, {"docx", edgemt::TextFormat::kOffice},
+          {"pptx", edgemt::TextFormat::kOffice},   {"odt", edgemt::TextFormat::kOffice},
+          {"odp", edgemt::TextFormat::kOffice},    {"epub", edgemt::TextFormat::kOffice},
+          {"xlsx", edgemt::TextFormat::kOffice},   {"ods", edgemt::TextFormat::kOffice},
+          {"csv", edgemt::TextFormat::kCsv},       {"tsv", edgemt::TextFormat::kCsv},
+          {"json", edgemt::TextFormat::kJson},     {"arb", edgemt::TextFormat::kJson},
+          {"xliff", edgemt::TextFormat::kXliff},   {"xlf", edgemt::TextFormat::kXliff},
+          {"ts", edgemt::TextFormat::kXliff},      {"android", edgemt::TextFormat::kAndroid},
+          {"pdf", edgemt::TextFormat::kText}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
       });
       if (f == std::end(kFormats)) {
         std::fprintf(
             stderr,
-            "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, json, "
+            "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, json, arb, "
             "xliff, xlf, ts, android, docx, pptx, xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
             i + 1 < argc ? argv[i + 1] : "");
         return 2;
@@ -1207,12 +1208,12 @@ int main(int argc, char** argv) {
             dot == std::string::npos || t.find('/', dot) != std::string::npos ? "" : t.substr(dot + 1);
         for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         static constexpr std::pair<const char*, const char*> kByExtension[] = {
-            {"htm", "html"},          {"html", "html"},   {"xhtml", "html"}, {"md", "markdown"},
-            {"markdown", "markdown"}, {"po", "po"},       {"pot", "po"},     {"srt", "srt"},
-            {"vtt", "vtt"},           {"csv", "csv"},     {"tsv", "tsv"},    {"json", "json"},
-            {"xlf", "xliff"},         {"xliff", "xliff"}, {"ts", "ts"},      {"docx", "docx"},
-            {"pptx", "pptx"},         {"xlsx", "xlsx"},   {"odt", "odt"},    {"odp", "odp"},
-            {"ods", "ods"},           {"epub", "epub"},   {"pdf", "pdf"}};
+            {"htm", "html"},          {"html", "html"}, {"xhtml", "html"},  {"md", "markdown"},
+            {"markdown", "markdown"}, {"po", "po"},     {"pot", "po"},      {"srt", "srt"},
+            {"vtt", "vtt"},           {"csv", "csv"},   {"tsv", "tsv"},     {"json", "json"},
+            {"arb", "arb"},           {"xlf", "xliff"}, {"xliff", "xliff"}, {"ts", "ts"},
+            {"docx", "docx"},         {"pptx", "pptx"}, {"xlsx", "xlsx"},   {"odt", "odt"},
+            {"odp", "odp"},           {"ods", "ods"},   {"epub", "epub"},   {"pdf", "pdf"}};
         const auto* f = std::find_if(std::begin(kByExtension), std::end(kByExtension),
                                      [&](const auto& x) { return ext == x.first; });
         ext = f == std::end(kByExtension) ? "" : f->second;

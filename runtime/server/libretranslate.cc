@@ -38,7 +38,7 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
 const std::vector<std::string> kFileFormats = {
-    ".txt",   ".html", ".htm", ".md",   ".srt",  ".vtt",  ".po",  ".csv", ".tsv", ".json", ".xlf",
+    ".txt",   ".html", ".htm", ".md",   ".srt",  ".vtt",  ".po",  ".csv", ".tsv", ".json", ".arb", ".xlf",
     ".xliff", ".ts",   ".xml", ".docx", ".pptx", ".xlsx", ".odt", ".odp", ".ods", ".epub", ".pdf"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
@@ -693,7 +693,7 @@ std::string content_type_of(const std::string& ext, std::string charset) {
   if (ext == ".vtt") return "text/vtt; charset=" + charset;
   if (ext == ".po") return "text/x-gettext-translation; charset=" + charset;
   if (ext == ".csv") return "text/csv; charset=" + charset;
-  if (ext == ".json") return "application/json; charset=" + charset;
+  if (ext == ".json" || ext == ".arb") return "application/json; charset=" + charset;
   if (ext == ".xlf" || ext == ".xliff") return "application/xliff+xml; charset=" + charset;
   if (ext == ".ts" || ext == ".xml") return "application/xml; charset=" + charset;
   if (ext == ".tsv") return "text/tab-separated-values; charset=" + charset;
@@ -744,7 +744,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   // has characters it cannot hold. An HTML page: as translate_html reads it (the encoding
   // it declares, or windows-1252), written back in that encoding.
   const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po" ||
-                         ext == ".csv" || ext == ".tsv" || ext == ".json" || ext == ".xlf" ||
+                         ext == ".csv" || ext == ".tsv" || ext == ".json" || ext == ".arb" || ext == ".xlf" ||
                          ext == ".xliff" || ext == ".ts" || ext == ".xml";
   std::optional<TextEncoding> file_encoding;
   std::string decoded;
@@ -830,7 +830,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     units = markdown->units();
     html = true;
     render = [&](const std::vector<std::string>& t) { return markdown->render(t); };
-  } else if (ext == ".json") {
+  } else if (ext == ".json" || ext == ".arb") {  // (Flutter's ARB files are JSON)
     auto d = JsonDocument::parse(content);
     if (!d) return error(400, "Invalid request: " + d.status().message());
     json_doc = std::move(d.value());
@@ -851,7 +851,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     html = true;
     render = [&](const std::vector<std::string>& t) { return android->render(t, f.target); };
   } else if (ext == ".csv" || ext == ".tsv") {
-    csv = CsvDocument::parse(content);
+    csv = CsvDocument::parse(content, f.source, f.target);  // (a translation table: its columns)
     units = csv->units();
     render = [&](const std::vector<std::string>& t) { return csv->render(t); };
   } else if (ext == ".po") {
@@ -890,6 +890,10 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     const auto ranked = guess_source(all, f.target);
     if (ranked.empty()) return error(400, "Target language " + f.target.substr(0, 32) + " is not supported");
     f.source = ranked[0].first;
+    if (csv) {  // a translation table's source column, now that its language is known
+      csv = CsvDocument::parse(content, f.source, f.target);
+      units = csv->units();
+    }
   }
   const std::vector<int> route = service_.route(f.source, f.target);
   if (route.empty())

@@ -212,21 +212,17 @@ class Writer {
       }
     }
     if (items.empty()) return false;
-    const XmlNode* other = items.back();
-    for (const XmlNode* i : items)
-      if (xml_attribute(i->open, "quantity") == "other") other = i;
+    std::vector<std::string> quantities;
+    for (const XmlNode* i : items) quantities.push_back(xml_attribute(i->open, "quantity"));
     *out = n.open;
     bool first = true;
-    for (const uint8_t c : kPluralCategories) {
-      if ((want & c) == 0) continue;
-      const std::string_view name = plural_category_name(c);
-      const XmlNode* item = other;
-      for (const XmlNode* i : items)
-        if (xml_attribute(i->open, "quantity") == name) item = i;
+    for (const PluralBranch& b : plural_branches(want, {quantities.begin(), quantities.end()})) {
+      const std::string_view name = plural_category_name(b.category);
+      const XmlNode* item = items[b.source];
       *out += spaces[first || items.size() < 2 ? 0 : 1];
       first = false;
       std::string open = item->open;
-      if (item == other) set_xml_attribute(&open, {"item"}, "quantity", name);
+      if (quantities[b.source] != name) set_xml_attribute(&open, {"item"}, "quantity", name);
       *out += open;
       const size_t u = static_cast<size_t>(item->unit);
       if (item->unit >= 0 && u < translations_.size() && !translations_[u].empty()) {

@@ -11,9 +11,19 @@
 // that needs quotes (it holds the delimiter or a line break, or starts with a quote) gets
 // them. A quote
 // that a cell never closes runs to the end of the file, as spreadsheets read it.
+//
+// A translation table (Godot's translation CSV "keys,en,de", and the sheets apps and
+// game engines keep their strings in) names its languages' columns in its first record.
+// Where one of those names the source language ("en", "en_US", "EN-gb"), its cells are
+// the units and their translations go in the target language's column, the column's
+// source text staying as it is: into the cells of the column the header names the target
+// language, where they are empty (a translation already there is kept), or into a new
+// last column headed with the target language where no column is. The header is not
+// translated.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,17 +34,25 @@ namespace edgemt {
 
 class CsvDocument {
  public:
-  static CsvDocument parse(std::string_view text);
+  // `source` and `target`: the translation's languages (BCP 47 or POSIX), for a
+  // translation table; without `source` every cell with words is translated in place.
+  static CsvDocument parse(std::string_view text, std::string_view source = {}, std::string_view target = {});
 
   // The texts to translate, in order (each cell unquoted and trimmed of spaces).
   const std::vector<std::string>& units() const { return pieces_.units(); }
-  // The file with units()[i] replaced by translations[i].
+  // The file with units()[i] replaced by translations[i] (in a translation table, put in
+  // the target language's column; a cell without a translation stays empty there).
   std::string render(const std::vector<std::string>& translations) const;
   char delimiter() const { return delimiter_; }
+  // A translation table's columns (0-based): the source language's and the target's
+  // (SIZE_MAX where the file is not one).
+  size_t source_column() const { return source_column_; }
+  size_t target_column() const { return target_column_; }
 
  private:
-  TextPieces pieces_;  // a unit's mark: 1 where its cell was in quotes
+  TextPieces pieces_;  // a unit's mark: kQuoted where its cell was in quotes
   char delimiter_ = ',';
+  size_t source_column_ = SIZE_MAX, target_column_ = SIZE_MAX;
 };
 
 }  // namespace edgemt

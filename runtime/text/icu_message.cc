@@ -29,6 +29,7 @@ struct IcuMessage::State {
     std::string head;       // "{count, plural, offset:1"
     bool plural = false;    // plural or selectordinal: '#' is the number in its branches
     bool cardinal = false;  // plural: its keywords are the language's plural categories
+                            // (else a selectordinal's, its ordinal categories)
     std::vector<Branch> branches;
     std::string tail;  // the spaces before its closing '}', and the '}'
   };
@@ -273,10 +274,13 @@ bool has_choice(const State::Message& m) {
 class Writer {
  public:
   Writer(const State& st, const std::vector<std::string>& translations, std::string_view language)
-      : st_(st), translations_(translations), categories_(plural_categories(language)) {
+      : st_(st),
+        translations_(translations),
+        cardinal_(plural_categories(language)),
+        ordinal_(ordinal_categories(language)) {
     // Nested plurals each given more categories multiply: where that would make more than
     // 4 times the leaves, the branches stay the source's.
-    if (categories_ != 0 && leaves(st_.message) > 4 * st_.units.size() + 64) categories_ = 0;
+    if (cardinal_ != 0 && leaves(st_.message) > 4 * st_.units.size() + 64) cardinal_ = ordinal_ = 0;
   }
 
   std::string message(const State::Message& m) const {
@@ -290,27 +294,41 @@ class Writer {
   }
 
  private:
+  // The branches the choice is written with: each (selector, source branch) in order.
+  // A select's and, for a language the table does not know, a plural's are the source's;
+  // a plural's are its explicit values (=0) and then the language's categories.
+  std::vector<std::pair<std::string_view, const State::Branch*>> branches(const State::Choice& ch) const {
+    std::vector<std::pair<std::string_view, const State::Branch*>> out;
+    const uint8_t categories = !ch.plural ? 0 : ch.cardinal ? cardinal_ : ordinal_;
+    std::vector<std::string_view> selectors;
+    for (const State::Branch& br : ch.branches) {
+      if (categories == 0 || br.selector[0] == '=') out.emplace_back(br.selector, &br);
+      selectors.push_back(br.selector);
+    }
+    if (categories != 0)
+      for (const PluralBranch& b : plural_branches(categories, selectors))
+        out.emplace_back(plural_category_name(b.category), &ch.branches[b.source]);
+    return out;
+  }
+
   // How many leaves the message has once its plurals have the language's categories
   // (counting stops past 2^20).
   size_t leaves(const State::Message& m) const {
     if (m.leaf != SIZE_MAX) return 1;
     for (const Part& p : m.parts) {
       if (p.kind != Part::kChoice) continue;
-      const State::Choice& ch = st_.choices[p.choice];
-      size_t n = 0;
-      const State::Branch* other = nullptr;
-      for (const State::Branch& br : ch.branches) {
-        if (br.selector == "other") other = &br;
-        if (!ch.cardinal || br.selector[0] == '=') n += leaves(br.message);
+      // (each source branch counted once, times the categories that take it)
+      std::vector<std::pair<const State::Branch*, size_t>> taken;
+      for (const auto& b : branches(st_.choices[p.choice])) {
+        const State::Branch* br = b.second;
+        auto it = std::find_if(taken.begin(), taken.end(), [&](const auto& t) { return t.first == br; });
+        if (it == taken.end())
+          taken.emplace_back(br, 1);
+        else
+          ++it->second;
       }
-      if (ch.cardinal && other != nullptr)
-        for (const uint8_t c : kPluralCategories) {
-          if ((categories_ & c) == 0) continue;
-          const State::Branch* br = other;
-          for (const State::Branch& b : ch.branches)
-            if (b.selector == plural_category_name(c)) br = &b;
-          n += leaves(br->message);
-        }
+      size_t n = 0;
+      for (const auto& [br, times] : taken) n += times * leaves(br->message);
       return std::min<size_t>(n, size_t{1} << 20);
     }
     return 0;
@@ -318,31 +336,13 @@ class Writer {
 
   std::string choice(const State::Choice& ch) const {
     std::string out = ch.head;
-    auto put = [&](const State::Branch& br, std::string_view selector) {
-      out += br.space;
+    for (const auto& [selector, br] : branches(ch)) {
+      out += br->space;
       out += selector;
-      out += br.gap;
+      out += br->gap;
       out += '{';
-      out += message(br.message);
+      out += message(br->message);
       out += '}';
-    };
-    if (!ch.cardinal || categories_ == 0) {
-      for (const State::Branch& br : ch.branches) put(br, br.selector);
-    } else {
-      // Explicit values as they are, then the language's categories (CLDR's order).
-      const State::Branch* other = nullptr;
-      for (const State::Branch& br : ch.branches) {
-        if (br.selector[0] == '=') put(br, br.selector);
-        if (br.selector == "other") other = &br;
-      }
-      for (const uint8_t c : kPluralCategories) {
-        if ((categories_ & c) == 0) continue;
-        const std::string_view name = plural_category_name(c);
-        const State::Branch* br = other;
-        for (const State::Branch& b : ch.branches)
-          if (b.selector == name) br = &b;
-        put(*br, name);
-      }
     }
     return out + ch.tail;
   }
@@ -389,7 +389,7 @@ class Writer {
 
   const State& st_;
   const std::vector<std::string>& translations_;
-  uint8_t categories_;
+  uint8_t cardinal_, ordinal_;  // the language's categories (0: the source's branches)
 };
 
 }  // namespace

@@ -14,9 +14,9 @@
 // ({name}, {n, number}) as written, so span protection keeps them; literal text comes back
 // quoted where ICU needs it ('{', '}', a '#' in a plural, an apostrophe before them).
 //
-// A plural (not a selectordinal) gets the plural categories of the translation's language
-// (plural_categories.h): a missing one is the "other" branch's translation, one the
-// language has not is left out, explicit values (=0) stay.
+// A plural gets the plural categories of the translation's language, a selectordinal its
+// ordinal categories (plural_categories.h): a missing one is the "other" branch's
+// translation, one the language has not is left out, explicit values (=0) stay.
 #pragma once
 
 #include <memory>

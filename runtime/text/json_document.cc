@@ -20,6 +20,7 @@ struct JsonString {
   size_t begin = 0, end = 0;
   std::string value;
   bool key = false;
+  bool meta = false;  // inside a member whose key starts with '@' (Flutter ARB's metadata, JSON-LD's @id)
   std::string member;
   // A value that is an object's member: the object (numbered in order), the spaces
   // before its key, and what is between its key and it (": ").
@@ -37,7 +38,7 @@ class Scanner {
     i_ = start;
     space();
     if (i_ >= t_.size()) return fail("the document is empty");
-    if (!value(0, "")) return false;
+    if (!value(0, "", false)) return false;
     space();
     if (i_ < t_.size()) return fail("text after the JSON value");
     return true;
@@ -176,7 +177,7 @@ class Scanner {
     }
     return true;
   }
-  bool value(int depth, const std::string& member) {
+  bool value(int depth, const std::string& member, bool meta) {
     space();
     if (i_ >= t_.size()) return fail("the document ends inside a value");
     const char c = t_[i_];
@@ -212,7 +213,7 @@ class Scanner {
         const size_t before = strings_->size();
         space();
         const bool string_value = i_ < t_.size() && t_[i_] == '"';
-        if (!value(depth + 1, key)) return false;
+        if (!value(depth + 1, key, meta || (c == '{' && key.starts_with('@')))) return false;
         if (c == '{' && string_value && strings_->size() == before + 1) {
           JsonString& v = strings_->back();
           v.object = object;
@@ -237,6 +238,7 @@ class Scanner {
       JsonString s;
       s.begin = i_;
       s.member = member;
+      s.meta = meta;
       if (!string(&s.value)) return false;
       s.end = i_;
       strings_->push_back(std::move(s));
@@ -339,7 +341,18 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
     if (!s.key && s.object != SIZE_MAX) members.emplace(s.object, s.member);
   size_t at = 0;
   for (JsonString& s : strings) {
-    if (s.key || names_a_code(s.member)) continue;
+    if (s.object == 0 && s.member == "@@locale" && !s.value.empty()) {
+      // An ARB file's language: the translation's (a unit of no text for the model).
+      doc.pieces_.keep(text.substr(at, s.begin - at));
+      doc.pieces_.add_unit({{}, s.value, {}});
+      Value v;
+      v.first = doc.units_.size();
+      v.locale = true;
+      doc.values_.push_back(v);
+      at = s.end;
+      continue;
+    }
+    if (s.key || s.meta || names_a_code(s.member)) continue;
     const TrimmedText t = trim_text(s.value, is_ascii_space);
     if (t.core.empty() || !holds_words(t.core)) continue;
     auto m = IcuMessage::parse(t.core);
@@ -348,9 +361,10 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
     // categories it has not are added after it.
     uint32_t mark = 0;
     constexpr std::string_view kOther = "_other";
-    if (!m && s.object != SIZE_MAX && s.member.ends_with(kOther) && !s.member.ends_with("_ordinal_other")) {
+    if (!m && s.object != SIZE_MAX && s.member.ends_with(kOther)) {
       PluralKeys p;
       p.base = s.member.substr(0, s.member.size() - kOther.size());
+      p.ordinal = p.base.ends_with("_ordinal");
       for (const uint8_t c : kPluralCategories)
         if (members.count({s.object, p.base + "_" + std::string(plural_category_name(c))}) != 0)
           p.present |= c;
@@ -385,6 +399,10 @@ std::string JsonDocument::render(const std::vector<std::string>& translations,
   std::vector<std::string> values(values_.size());
   for (size_t i = 0; i < values_.size(); ++i) {
     const Value& v = values_[i];
+    if (v.locale) {
+      values[i] = language.empty() ? pieces_.units()[i] : std::string(language);
+      continue;
+    }
     if (v.message == SIZE_MAX) {
       values[i] = v.first < translations.size() ? translations[v.first] : pieces_.units()[i];
       continue;
@@ -395,13 +413,14 @@ std::string JsonDocument::render(const std::vector<std::string>& translations,
       leaves.push_back(translations[v.first + k]);
     values[i] = m.render(leaves, language);
   }
-  const uint8_t categories = plural_categories(language);
+  const uint8_t cardinal = plural_categories(language), ordinal = ordinal_categories(language);
   return pieces_.render(values, [&](const std::string& value, uint32_t mark, std::string* out) {
     out->push_back('"');
     append_escaped(value, ascii_, out);
     out->push_back('"');
-    if (mark == 0 || categories == 0) return;
+    if (mark == 0) return;
     const PluralKeys& p = plural_keys_[mark - 1];
+    const uint8_t categories = p.ordinal ? ordinal : cardinal;
     for (const uint8_t c : kPluralCategories) {
       if ((categories & c) == 0 || (p.present & c) != 0) continue;
       *out += ',';

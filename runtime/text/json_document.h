@@ -5,13 +5,15 @@
 // select arguments, "{n, plural, one {# file} other {# files}}", leaf by leaf:
 // icu_message.h; one it cannot take apart is kept as it is; i18next's plural keys,
 // "item_one" and "item_other", are followed by the target language's other categories,
-// "item_few" and "item_many" in Russian, with item_other's translation); keys, numbers,
-// literals, the
+// "item_few" and "item_many" in Russian, with item_other's translation, and the ordinal
+// keys "place_ordinal_other" by its ordinal categories); keys, numbers, literals, the
 // layout and every other string come back byte for byte, as do the values of keys that
 // name codes rather than text ("id", "key", "url", "href", "src", "icon", "lang",
 // "locale", "type", "code", "path", "color", "version", "$schema" and keys ending in "_id"
-// or "_url"). A translation is written as JSON escapes it (", \ and control characters;
-// in a file that is all ASCII and escapes its other characters, \uXXXX for them too).
+// or "_url") and everything under a key that starts with '@' (Flutter ARB's metadata,
+// "@title": {"description": ...}; JSON-LD's "@id"), but for an ARB file's "@@locale",
+// which becomes the translation's language. A translation is written as JSON escapes it (", \ and control
+// characters; in a file that is all ASCII and escapes its other characters, \uXXXX for them too).
 //
 // Read by a strict scanner (RFC 8259), not a JSON library: the file must come back as
 // it was written, and edgemt's runtime does not depend on one (nlohmann-json is the
@@ -47,6 +49,7 @@ class JsonDocument {
   struct Value {
     size_t first = 0;           // its first unit in units_
     size_t message = SIZE_MAX;  // an ICU message: its index in messages_
+    bool locale = false;        // an ARB file's "@@locale": the translation's language
   };
   std::vector<Value> values_;  // per unit of pieces_
   std::vector<IcuMessage> messages_;
@@ -55,6 +58,7 @@ class JsonDocument {
   struct PluralKeys {
     std::string base;           // "x"
     uint8_t present = 0;        // the categories its object has (PluralCategory bits)
+    bool ordinal = false;       // "x_ordinal_other": ordinal categories
     std::string indent, colon;  // as the "x_other" member is written
   };
   std::vector<PluralKeys> plural_keys_;

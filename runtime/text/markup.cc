@@ -772,12 +772,21 @@ struct RunBuilder {
       if (start <= b) build(start, b);
       return;
     }
+    // A <wbr> inside a word or a URL ("configuration<wbr>file", "example.com/<wbr>docs",
+    // text right against it on both sides): a place the line may break, no element. The
+    // model reads the word whole, and the translation goes without it: its words are
+    // others, and the model would put the tag anywhere.
+    auto word_break = [&](size_t k) {
+      return kind[k] == Kind::kInlineTag && tag[k].name == "wbr" && tag[k].open && k > a && k < b &&
+             kind[k - 1] == Kind::kText && kind[k + 1] == Kind::kText;
+    };
     InlineRun run;
     run.first = a;
     run.last = b;
     run.verbatim = verbatim > 0;
     std::vector<int> open_pairs;
     std::vector<std::string> node_after;  // per cluster: the text node after it ("" if none)
+    bool breaks = false;                  // a word break inside (an element's text is more than one node)
     for (size_t k = a; k <= b;) {
       if (kind[k] == Kind::kText) {
         run.nodes.push_back(node[k]);
@@ -786,6 +795,11 @@ struct RunBuilder {
           for (int o : open_pairs) run.pair_has_text[static_cast<size_t>(o)] = true;
         if (!node_after.empty() && node_after.back().empty()) node_after.back() = flatten(doc.pieces[k]);
         ++k;
+        continue;
+      }
+      if (word_break(k)) {
+        ++k;
+        breaks = true;
         continue;
       }
       const size_t c = run.clusters.size();
@@ -822,8 +836,9 @@ struct RunBuilder {
                                          run.tags[t + 1].cluster == x.cluster + 1));
     }
     for (size_t k = a; k <= b;) {
-      if (kind[k] == Kind::kText) {
-        run.plain += flatten(doc.pieces[k++]);
+      if (kind[k] == Kind::kText || word_break(k)) {
+        if (kind[k] == Kind::kText) run.plain += flatten(doc.pieces[k]);
+        ++k;
         continue;
       }
       run.cluster_at.push_back(run.plain.size());
@@ -838,7 +853,7 @@ struct RunBuilder {
       else if (space && !run.plain.empty() && k <= b)
         run.plain += ' ';
     }
-    if (flat && !run.verbatim)
+    if (flat && !run.verbatim && !breaks)
       for (const InlineRun::Tag& x : run.tags)
         if (x.open) run.element.push_back(node_after[x.cluster]);
     runs.push_back(std::move(run));

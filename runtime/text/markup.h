@@ -101,6 +101,9 @@ struct AlignedText {
 // inline tags whose tags pair up within them (a tag closing an element opened before
 // the stretch, or the reverse, ends it). `flatten` maps a text node to what is
 // translated (the caller's whitespace handling). Only runs of two or more text nodes.
+// A <wbr> with text against it on both sides (inside a word or a URL) is no element of
+// the run: its two text nodes are one word in `source` and `plain`, and the run's HTML
+// goes without it.
 std::vector<InlineRun> inline_runs(const Segmented& doc, std::string (*flatten)(std::string_view));
 // A flat run's HTML from the translation of its plain text and of each element's
 // text: each element's translation found in the sentence's (as a whole word sequence,

@@ -38,6 +38,20 @@ constexpr Group kGroups[] = {
     {kZero | kOne | kTwo | kFew | kMany | kOther, " ar ars cy kw "},
 };
 
+// ICU 72's PluralRules::forLocale(language, UPLURAL_TYPE_ORDINAL) keywords where they
+// are more than "other" (the other languages of kGroups have only "other").
+constexpr Group kOrdinalGroups[] = {
+    {kOne | kOther, " fil fr ga hu hy lo mo ms ne ro sv tl vi "},
+    {kFew | kOther, " be tk uk "},
+    {kOne | kTwo | kFew | kOther, " ca en gd mr "},
+    {kMany | kOther, " it kk sc "},
+    {kOne | kMany | kOther, " ka kw sq "},
+    {kOne | kTwo | kMany | kOther, " mk "},
+    {kOne | kFew | kMany | kOther, " az "},
+    {kOne | kTwo | kFew | kMany | kOther, " as bn gu hi or "},
+    {kZero | kOne | kTwo | kFew | kMany | kOther, " cy "},
+};
+
 constexpr std::string_view kNames[] = {"zero", "one", "two", "few", "many", "other"};
 
 struct FormsGroup {
@@ -64,6 +78,28 @@ constexpr FormsGroup kForms[] = {
     {"nplurals=3; plural=n==1 ? 0 : n==2 ? 1 : 2;", " ga "},
     {"nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5);",
      " ar "},
+};
+
+struct CountGroup {
+  int count;
+  const char* languages;  // as kGroups's
+};
+
+// Qt 6's numerus table (qttools src/linguist/shared/numerus.cpp), by the languages' ISO
+// 639 codes; the first group a language is in counts (Brazilian Portuguese's two forms are
+// French-style, Filipino's too).
+constexpr CountGroup kQtForms[] = {
+    {1, " bi my zh dz fj gn hu id in ja jv ko ms na om fa su tt th bo tr vi yo za "},
+    {2, " hy br fr pt_br fil tl ti wa is "},
+    {2,
+     " ab aa af sq am as ay az ba eu bn bg ca kw co da nl en eo et fo fi fur fy gl ka de el kl gu ha he iw "
+     "hi "
+     "ia ie it kn ks kk km rw ky ku lo la ln lb mg ml mr mn ne nso nb no nn oc or ps pt pa qu rm rn sn sd si "
+     "so st es sw ss sv tg ta te to ts tn tk ug ur uz vo wo xh yi ji zu "},
+    {3, " lv dv iu ik ga gv mi se sm sa sk cs mk lt bs be hr ru sr sh uk pl ro mo "},
+    {4, " gd sl mt "},
+    {5, " cy "},
+    {6, " ar "},
 };
 
 // " ru " for "ru-RU", " pt_br " for "pt-BR" (with `region`); "" for what is no language tag.
@@ -98,12 +134,47 @@ std::string_view gettext_plural_forms(std::string_view language) {
   return {};
 }
 
+int qt_numerus_forms(std::string_view language) {
+  for (bool region : {true, false}) {
+    const std::string key = language_key(language, region);
+    if (key.empty()) return 0;
+    for (const CountGroup& g : kQtForms)
+      if (std::string_view(g.languages).find(key) != std::string_view::npos) return g.count;
+  }
+  return 0;
+}
+
 uint8_t plural_categories(std::string_view language) {
   const std::string key = language_key(language, false);
   if (key.empty()) return 0;
   for (const Group& g : kGroups)
     if (std::string_view(g.languages).find(key) != std::string_view::npos) return g.categories;
   return 0;
+}
+
+uint8_t ordinal_categories(std::string_view language) {
+  if (plural_categories(language) == 0) return 0;
+  const std::string key = language_key(language, false);
+  for (const Group& g : kOrdinalGroups)
+    if (std::string_view(g.languages).find(key) != std::string_view::npos) return g.categories;
+  return kOther;
+}
+
+std::vector<PluralBranch> plural_branches(uint8_t categories,
+                                          const std::vector<std::string_view>& selectors) {
+  std::vector<PluralBranch> out;
+  if (selectors.empty()) return out;
+  size_t other = selectors.size() - 1;
+  for (size_t i = 0; i < selectors.size(); ++i)
+    if (selectors[i] == "other") other = i;
+  for (const uint8_t c : kPluralCategories) {
+    if ((categories & c) == 0) continue;
+    size_t source = other;
+    for (size_t i = 0; i < selectors.size(); ++i)
+      if (selectors[i] == plural_category_name(c)) source = i;
+    out.push_back({c, source});
+  }
+  return out;
 }
 
 std::string_view plural_category_name(uint8_t category) {

@@ -7,8 +7,10 @@
 // build has it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace edgemt {
 
@@ -30,6 +32,22 @@ inline constexpr uint8_t kPluralCategories[] = {kPluralZero, kPluralOne,  kPlura
 // language subtag decides); 0 for a language the table does not know.
 uint8_t plural_categories(std::string_view language);
 
+// The categories of a language's ordinal numbers (CLDR's ordinal rules: English's "1st",
+// "2nd", "3rd", "4th" are one, two, few, other; German's "1." and French's "2e" are
+// other): what an ICU selectordinal and i18next's "_ordinal_" keys choose by. As
+// plural_categories, 0 for a language the table does not know.
+uint8_t ordinal_categories(std::string_view language);
+
+// A plural message written with the categories `categories` (a language's), from the
+// source's branches named `selectors` ("one", "other", "=0"): for each category, in
+// CLDR's order, the index of the branch whose text it takes, the one of its name, else
+// "other", else the last. Empty if `selectors` is.
+struct PluralBranch {
+  uint8_t category;
+  size_t source;
+};
+std::vector<PluralBranch> plural_branches(uint8_t categories, const std::vector<std::string_view>& selectors);
+
 // The category's CLDR name ("zero", "one", "two", "few", "many", "other"); "" for
 // anything but one PluralCategory.
 std::string_view plural_category_name(uint8_t category);
@@ -42,5 +60,10 @@ uint8_t plural_category_named(std::string_view name);
 // ar, ca, ...) as the gettext manual and translation platforms give them; "" for a language
 // not in the table. "pt-BR" and "pt_BR" are told from "pt".
 std::string_view gettext_plural_forms(std::string_view language);
+
+// How many numerus forms Qt Linguist gives a plural message in the language (Qt 6's
+// table, qttools' numerus.cpp: Japanese 1, German 2, Russian 3, Slovenian 4, Welsh 5,
+// Arabic 6; "pt-BR" is told from "pt"); 0 for a language it does not know.
+int qt_numerus_forms(std::string_view language);
 
 }  // namespace edgemt

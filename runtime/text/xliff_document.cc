@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "runtime/text/icu_message.h"
+#include "runtime/text/plural_categories.h"
 #include "runtime/text/text_kind.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/xml_inline.h"
@@ -297,10 +298,27 @@ class Collector {
   size_t first_unit_ = 0;
 };
 
+// The document's root element, where it is <xliff> or Qt Linguist's <TS>.
+const XmlNode* find_root(const XmlNode& root) {
+  for (const XmlNode& c : root.children)
+    if (c.kind == XmlNode::kElement)
+      return xml_local_name(c.name) == "xliff" || c.name == "TS" ? &c : nullptr;
+  return nullptr;
+}
+
 class Writer {
  public:
   Writer(const State& st, const std::vector<std::string>& translations, std::string_view language)
-      : st_(st), translations_(translations), language_(language), dialect_(xliff_dialect(st.version)) {}
+      : st_(st), translations_(translations), language_(language), dialect_(xliff_dialect(st.version)) {
+    // Qt: a plural message's new translation has the numerus forms of the file's language
+    // (the <TS>'s, else the translation's), two for a language Qt's table does not know.
+    if (st.version == kQt) {
+      const XmlNode* ts = find_root(st.root);
+      const std::string named = ts != nullptr ? xml_attribute(ts->open, "language") : std::string();
+      numerus_forms_ = qt_numerus_forms(named.empty() ? language_ : named);
+      if (numerus_forms_ == 0) numerus_forms_ = 2;
+    }
+  }
 
   std::string write(const XmlNode& n) const {
     if (n.kind != XmlNode::kElement) return n.open;
@@ -350,10 +368,15 @@ class Writer {
       content += p.close;
     }
     std::string s = n.open;
+    if (st_.version == 2 && xml_local_name(n.name) == "segment") {
+      // 2.x: the segment is translated, by a machine (a subState needs a prefix: ours).
+      s = with_attribute(s, n.name, "state", "translated");
+      s = with_attribute(s, n.name, "subState", "edgemt:mt-suggestion");
+    }
     for (size_t i = 0; i < n.children.size(); ++i) {
       const XmlNode& c = n.children[i];
       if (static_cast<int>(i) == seg.target && st_.version == kQt) {
-        s += qt_translation(c, content);
+        s += qt_translation(c, content, seg.numerus);
       } else if (static_cast<int>(i) == seg.target) {
         std::string open = c.open;
         if (c.close.empty()) open.replace(open.size() - 2, 2, ">");  // <target/>
@@ -366,8 +389,7 @@ class Writer {
         s += write_xml(c);
       }
       if (seg.target < 0 && i == seg.after && st_.version == kQt) {
-        const std::string forms = seg.numerus ? "<numerusform>" + content + "</numerusform>" : content;
-        s += seg.indent + "<translation type=\"unfinished\">" + (seg.numerus ? forms + forms : forms) +
+        s += seg.indent + "<translation type=\"unfinished\">" + (seg.numerus ? numerus(content) : content) +
              "</translation>";
       } else if (seg.target < 0 && i == seg.after) {
         const std::string name = seg.prefix + "target";
@@ -382,15 +404,23 @@ class Writer {
     return s + n.close;
   }
 
+  // The content in each numerus form of the language.
+  std::string numerus(const std::string& content) const {
+    std::string s;
+    for (int i = 0; i < numerus_forms_; ++i) s += "<numerusform>" + content + "</numerusform>";
+    return s;
+  }
+
   // Qt Linguist's <translation type="unfinished"> (kept so: a draft to review) with the
-  // content, in each of its numerus forms where it has them.
-  static std::string qt_translation(const XmlNode& t, const std::string& content) {
+  // content, in each of its numerus forms where it has them (in the language's, for a
+  // plural message's translation without them).
+  std::string qt_translation(const XmlNode& t, const std::string& content, bool numerus_message) const {
     const bool forms = std::any_of(t.children.begin(), t.children.end(), [](const XmlNode& c) {
       return c.kind == XmlNode::kElement && c.name == "numerusform";
     });
     if (!forms)
-      return (t.close.empty() ? t.open.substr(0, t.open.size() - 2) + ">" : t.open) + content +
-             "</translation>";
+      return (t.close.empty() ? t.open.substr(0, t.open.size() - 2) + ">" : t.open) +
+             (numerus_message ? numerus(content) : content) + "</translation>";
     std::string s = t.open;
     for (const XmlNode& c : t.children)
       if (c.kind == XmlNode::kElement && c.name == "numerusform")
@@ -405,15 +435,8 @@ class Writer {
   const std::vector<std::string>& translations_;
   std::string language_;
   InlineDialect dialect_;
+  int numerus_forms_ = 2;
 };
-
-// The document's root element, where it is <xliff> or Qt Linguist's <TS>.
-const XmlNode* find_root(const XmlNode& root) {
-  for (const XmlNode& c : root.children)
-    if (c.kind == XmlNode::kElement)
-      return xml_local_name(c.name) == "xliff" || c.name == "TS" ? &c : nullptr;
-  return nullptr;
-}
 
 }  // namespace
 

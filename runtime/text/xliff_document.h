@@ -16,7 +16,8 @@
 // memoQ and Trados write), each segment is a unit and the target holds the same markers
 // around their translations (a segment without one keeps its source). A
 // new 1.2 target says state="needs-review-translation" state-qualifier="mt-suggestion"
-// (and the target's language in xml:lang), so the tool shows it as a machine's draft;
+// (and the target's language in xml:lang), so the tool shows it as a machine's draft (a
+// 2.x segment: state="translated" subState="edgemt:mt-suggestion");
 // a 1.2 <file> without target-language, and a 2.x <xliff> without trgLang, get the
 // model's target language. An ICU message in a source (Angular's {VAR_PLURAL, plural,
 // ...}) is translated leaf by leaf (icu_message.h); one it cannot take apart is kept.
@@ -26,7 +27,8 @@
 // Qt Linguist's .ts files (<TS>, <context>, <message>) are read the same way: a message
 // whose translation is missing, or empty and unfinished, gets its source's translation
 // as an unfinished translation (a draft Linguist shows for review; lrelease includes it),
-// in each numerus form of a plural message; finished, vanished and obsolete translations
+// in each numerus form of a plural message (a new translation with as many as Qt gives
+// the file's language: plural_categories.h); finished, vanished and obsolete translations
 // and a translator's unfinished draft are kept; a <TS> without language gets the model's.
 // A keyboard accelerator ("&File"; "&&" is a '&') is not text for the model: it is taken
 // out of the unit and put back before the translation's first letter ("&Datei").

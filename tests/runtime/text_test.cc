@@ -21,6 +21,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "runtime/text/android_strings.h"
@@ -1003,6 +1004,29 @@ TEST(InlineRuns, OnlyTagsThatPairUpWithinARun) {
   EXPECT_EQ(braces[0].source, "Use {tag1} {tagx1} now {tagx2} please");
 }
 
+// A <wbr> with text against it on both sides is a line break opportunity inside a word or
+// URL: the run reads the word whole and its translation goes without it; one between
+// spaces stays an element.
+TEST(InlineRuns, WordBreaksInsideWordsAreNoElements) {
+  const std::vector<InlineRun> runs = inline_runs(
+      segment_html("<p>The con<wbr>figuration<WBR/>file at <b>example.com/<wbr>docs</b> and A <wbr> B</p>"),
+      same);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].source, "The configurationfile at {tag1} example.com/docs {tag2} and A {tag3} B");
+  EXPECT_EQ(runs[0].plain, "The configurationfile at example.com/docs and A B");
+  EXPECT_TRUE(runs[0].element.empty());
+  std::string out;
+  ASSERT_TRUE(place_inline_tags(
+      runs[0], "Die Konfigurationsdatei bei {tag1} example.com/docs {tag2} und A {tag3} B", &out));
+  EXPECT_EQ(out, "Die Konfigurationsdatei bei <b>example.com/docs</b> und A <wbr> B");
+  // Two words and a break: a run of its own, without placeholders.
+  const std::vector<InlineRun> word = inline_runs(segment_html("<td>Super<wbr>market</td>"), same);
+  ASSERT_EQ(word.size(), 1u);
+  EXPECT_EQ(word[0].source, "Supermarket");
+  ASSERT_TRUE(place_inline_tags(word[0], "Supermarkt", &out));
+  EXPECT_EQ(out, "Supermarkt");
+}
+
 // Generated documents of words and nested inline elements: the identity comes back byte
 // for byte; any shuffle of the placeholders is refused or nests properly.
 TEST(InlineRuns, IdentityAndShufflesKeepTheMarkupWellFormed) {
@@ -1489,6 +1513,60 @@ TEST(Csv, DelimitersAndOddFiles) {
   EXPECT_EQ(CsvDocument::parse("x,\"quoted\" tail,y\n").units(), (std::vector<std::string>{"x", "y"}));
 }
 
+// A translation table (Godot's "keys,en,de"): the source language's column is read, its
+// translations go in the target's column where empty (or a new one), the header and the
+// rest as they are.
+TEST(Csv, TranslationTablesFillTheTargetLanguagesColumn) {
+  const std::string godot =
+      "keys,en,de,fr\r\n"
+      "GREET,\"Hello, friend!\",,Bonjour\r\n"
+      "QUIT,Quit,Beenden,Quitter\r\n"
+      "EMPTY,,,\r\n"
+      "SHORT,Open file\r\n"
+      "\r\n"
+      "ID,btn_ok,,\r\n";
+  const CsvDocument doc = CsvDocument::parse(godot, "en", "de");
+  EXPECT_EQ(doc.source_column(), 1u);
+  EXPECT_EQ(doc.target_column(), 2u);
+  EXPECT_EQ(doc.units(), (std::vector<std::string>{"Hello, friend!", "Open file"}));
+  EXPECT_EQ(doc.render({"Hallo, Freund!",
+                        "Datei \xC3\xB6"
+                        "ffnen"}),
+            "keys,en,de,fr\r\n"
+            "GREET,\"Hello, friend!\",\"Hallo, Freund!\",Bonjour\r\n"
+            "QUIT,Quit,Beenden,Quitter\r\n"
+            "EMPTY,,,\r\n"
+            "SHORT,Open file,Datei \xC3\xB6"
+            "ffnen\r\n"
+            "\r\n"
+            "ID,btn_ok,,\r\n");
+  // Without translations the target's cells stay empty (a short row gets its cell).
+  std::string same = godot;
+  same.replace(same.find("SHORT,Open file"), 15, "SHORT,Open file,");
+  EXPECT_EQ(doc.render({}), same);
+  // No column for the target language: a new last one, headed with its name; a region
+  // subtag or a POSIX name matches its language; the target's column may come first.
+  const CsvDocument added =
+      CsvDocument::parse("id;en_US;comment\nok;Save the file;x\nk2;Print\n", "en", "de");
+  EXPECT_EQ(added.delimiter(), ';');
+  EXPECT_EQ(added.target_column(), 3u);
+  EXPECT_EQ(added.render({"Datei speichern", "Drucken"}),
+            "id;en_US;comment;de\nok;Save the file;x;Datei speichern\nk2;Print;;Drucken\n");
+  const CsvDocument first = CsvDocument::parse("DE-de,EN-gb,en\n,Colour,Color\n", "en_US.UTF-8", "de");
+  EXPECT_EQ(first.source_column(), 1u);
+  EXPECT_EQ(first.target_column(), 0u);
+  EXPECT_EQ(first.render({"Farbe"}), "DE-de,EN-gb,en\nFarbe,Colour,Color\n");
+  // A header that names no source language column: every cell with words, in place.
+  for (const auto& [text, from, to] : {std::tuple{"name,description\nOpen,Opens a file\n", "en", "de"},
+                                       {"keys,en\nA,Hello\n", "fr", "de"},
+                                       {"keys,en\nA,Hello\n", "en", "en-GB"},
+                                       {"keys,en\nA,Hello\n", "en", ""}}) {
+    const CsvDocument d = CsvDocument::parse(text, from, to);
+    EXPECT_EQ(d.source_column(), SIZE_MAX) << text << from << to;
+    EXPECT_EQ(d.units(), CsvDocument::parse(text).units()) << text;
+  }
+}
+
 TEST(Json, StringValuesWithWordsAreTheUnits) {
   const std::string text =
       "{\n  \"$schema\": \"https://example.com/s.json\",\n  \"app\": {\n    \"title\": \"Open file\",\n"
@@ -1572,6 +1650,23 @@ TEST(IcuMessage, LeavesAreSentencesAndComeBackInItsSyntax) {
       n->render({"Sie und {n, number} andere", "Sie und {#} andere", "Sie"}, "de"),
       "{gender, select,\n  female {{n, plural, offset:1 one {Sie und {n, number} andere} other {Sie und # "
       "andere}}}\n  other {Sie}\n}");
+
+  // A selectordinal gets the language's ordinal categories: German's one ("1."), English's
+  // four ("1st", "2nd", "3rd", "4th"); its explicit values stay.
+  auto o = IcuMessage::parse(
+      "{place, selectordinal, =1 {Winner} one {#st} two {#nd} few {#rd} other {#th}} place");
+  ASSERT_TRUE(o.has_value());
+  const std::vector<std::string> places{"Sieger", "{#}. Platz", "{#}. Platz", "{#}. Platz", "{#}. Platz"};
+  EXPECT_EQ(o->render(places, "de"), "{place, selectordinal, =1 {Sieger} other {#. Platz}}");
+  EXPECT_EQ(
+      o->render(places, "en"),
+      "{place, selectordinal, =1 {Sieger} one {#. Platz} two {#. Platz} few {#. Platz} other {#. Platz}}");
+  auto o2 = IcuMessage::parse("{n, selectordinal, other {#.}}");
+  ASSERT_TRUE(o2.has_value());
+  EXPECT_EQ(o2->render({"#th"}, "en"),
+            "{n, selectordinal, one {'#'th} two {'#'th} few {'#'th} other {'#'th}}");
+  EXPECT_EQ(o2->render({"{#}th"}, "cy"),
+            "{n, selectordinal, zero {#th} one {#th} two {#th} few {#th} many {#th} other {#th}}");
 
   // Quoting: literal text that ICU would read as syntax.
   auto q = IcuMessage::parse("{n, plural, one {It''s '{'one'}' #} other {'#' of # isn't '{n}'}}");
@@ -1666,11 +1761,50 @@ TEST(Json, I18nextPluralKeysGetTheLanguagesCategories) {
       "  \"color_other\": \"Andere Farbe\"\n}\n");
   const std::string de = doc.value().render(t, "de");
   EXPECT_EQ(de.find("_few"), std::string::npos) << de;
+  // Into English the ordinal keys get English's ordinal categories ("2nd", "3rd").
+  const std::string en = doc.value().render(t, "en");
+  EXPECT_NE(
+      en.find(
+          "\"place_ordinal_other\": \"{{count}}. Platz\",\n  \"place_ordinal_two\": \"{{count}}. Platz\",\n"
+          "  \"place_ordinal_few\": \"{{count}}. Platz\",\n"),
+      std::string::npos)
+      << en;
+  EXPECT_EQ(en.find("item_few"), std::string::npos) << en;
   EXPECT_EQ(doc.value().render(t), doc.value().render(t, "xx"));
   // The result is JSON with the keys in it.
   auto again = JsonDocument::parse(doc.value().render(t, "ar"));
   ASSERT_TRUE(again.has_value()) << again.status().message();
   EXPECT_EQ(again.value().units().size(), 7u + 4u + 4u);
+}
+
+// Flutter's ARB files: "@key" metadata (descriptions, placeholders' examples) is for
+// translators and tools, not the app's text: kept; "@@locale" becomes the translation's.
+TEST(Json, ArbMetadataIsKeptAndTheLocaleIsTheTranslations) {
+  const std::string arb =
+      "{\n  \"@@locale\": \"en\",\n  \"helloWorld\": \"Hello World!\",\n"
+      "  \"@helloWorld\": {\"description\": \"The conventional newborn programmer greeting\"},\n"
+      "  \"newMessages\": \"You have {count} new messages\",\n"
+      "  \"@newMessages\": {\"description\": \"How many messages\", \"placeholders\": {\"count\": "
+      "{\"type\": \"int\", \"example\": \"forty two\"}}},\n"
+      "  \"nested\": {\"@@locale\": \"en\", \"x\": \"Open the file\"}\n}\n";
+  auto doc = JsonDocument::parse(arb);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(doc.value().units(),
+            (std::vector<std::string>{"Hello World!", "You have {count} new messages", "Open the file"}));
+  const std::string out = doc.value().render({"Hallo Welt!", "Sie haben {count} neue Nachrichten",
+                                              "Datei \xC3\xB6"
+                                              "ffnen"},
+                                             "de");
+  EXPECT_EQ(out,
+            "{\n  \"@@locale\": \"de\",\n  \"helloWorld\": \"Hallo Welt!\",\n"
+            "  \"@helloWorld\": {\"description\": \"The conventional newborn programmer greeting\"},\n"
+            "  \"newMessages\": \"Sie haben {count} neue Nachrichten\",\n"
+            "  \"@newMessages\": {\"description\": \"How many messages\", \"placeholders\": {\"count\": "
+            "{\"type\": \"int\", \"example\": \"forty two\"}}},\n"
+            "  \"nested\": {\"@@locale\": \"en\", \"x\": \"Datei \xC3\xB6"
+            "ffnen\"}\n}\n");
+  // Without a language the locale stays; untranslated, the file is as it was.
+  EXPECT_EQ(doc.value().render({}), arb);
 }
 
 TEST(Json, InvalidDocumentsAreErrorsThatSayWhere) {
@@ -1849,7 +1983,10 @@ TEST(Xliff, Version2SegmentsAndCodes) {
   has("<target>Hallo, <ph id=\"2\"/>! <sc id=\"3\"/>Fett<ec startRef=\"3\"/><mrk id=\"m\" "
       "translate=\"no\">edgemt</mrk></target>");
   has("<unit id=\"2\" translate=\"no\"><segment><source>Keep me</source></segment></unit>");
-  has("<target>Abbrechen</target>");
+  has("<segment state=\"final\"><source>Cancel</source><target>Abbrechen</target></segment>");
+  // A segment given its translation says so: translated, by a machine.
+  has("<segment state=\"translated\" subState=\"edgemt:mt-suggestion\">\n    <source>Delete");
+  has("<segment state=\"translated\" subState=\"edgemt:mt-suggestion\"><source>Hi,");
   EXPECT_EQ(doc.value().render({}), text);
 }
 
@@ -1897,6 +2034,44 @@ TEST(Xliff, QtLinguistMessages) {
   auto again = XliffDocument::parse(out);
   ASSERT_TRUE(again.has_value());
   EXPECT_TRUE(again.value().units().empty());
+}
+
+// A plural message's new translation gets as many numerus forms as Qt gives the file's
+// language (its <TS language>, else the translation's): Russian 3, Japanese 1, German 2;
+// one with forms keeps them.
+TEST(Xliff, QtNumerusFormsAreTheLanguages) {
+  auto ts = [](const std::string& attributes, const std::string& translation) {
+    return "<TS version=\"2.1\"" + attributes +
+           "><context><message numerus=\"yes\"><source>%n file(s)</source>" + translation +
+           "</message></context></TS>";
+  };
+  auto forms = [](const std::string& out) {
+    size_t n = 0;
+    for (size_t at = out.find("<numerusform>%n X</numerusform>"); at != std::string::npos;
+         at = out.find("<numerusform>%n X</numerusform>", at + 1))
+      ++n;
+    return n;
+  };
+  struct Case {
+    std::string attributes, translation, language;
+    size_t forms;
+  };
+  for (const Case& c :
+       {Case{"", "", "ru", 3}, Case{"", "", "ja", 1}, Case{"", "", "de-DE", 2}, Case{"", "", "cy", 5},
+        Case{"", "", "ar", 6}, Case{"", "", "tlh", 2}, Case{" language=\"pl_PL\"", "", "de", 3},
+        Case{"", "<translation type=\"unfinished\"/>", "sl", 4},
+        Case{"", "<translation type=\"unfinished\"></translation>", "pt_BR", 2},
+        Case{"", "<translation type=\"unfinished\"><numerusform/></translation>", "ru", 1}}) {
+    auto doc = XliffDocument::parse(ts(c.attributes, c.translation));
+    ASSERT_TRUE(doc.has_value()) << doc.status().message();
+    const std::string out = doc.value().render({"%n X"}, c.language);
+    EXPECT_EQ(forms(out), c.forms) << c.language << c.attributes << c.translation << "\n" << out;
+    EXPECT_TRUE(XliffDocument::parse(out).has_value()) << out;
+  }
+  EXPECT_EQ(qt_numerus_forms("hu"), 1);
+  EXPECT_EQ(qt_numerus_forms("pt"), 2);
+  EXPECT_EQ(qt_numerus_forms("gd"), 4);
+  EXPECT_EQ(qt_numerus_forms("xx"), 0);
 }
 
 // Qt's keyboard accelerators ("&File") are not text for the model: taken out of the
@@ -2138,6 +2313,10 @@ TEST(PluralCategories, AreCldrs) {
   EXPECT_EQ(plural_category_name(3), "");
   EXPECT_EQ(plural_category_named("many"), kPluralMany);
   EXPECT_EQ(plural_category_named("Many"), 0);
+  EXPECT_EQ(ordinal_categories("en-GB"), kPluralOne | kPluralTwo | kPluralFew | kPluralOther);
+  EXPECT_EQ(ordinal_categories("de"), kPluralOther);
+  EXPECT_EQ(ordinal_categories("fr_CA"), kPluralOne | kPluralOther);
+  EXPECT_EQ(ordinal_categories("tlh"), 0);
 #if EDGEMT_TEST_HAVE_ICU_I18N
   int32_t n = 0;
   const icu::Locale* locales = icu::Locale::getAvailableLocales(n);
@@ -2153,6 +2332,13 @@ TEST(PluralCategories, AreCldrs) {
     uint8_t want = 0;
     while (const char* k = keywords->next(nullptr, status)) want |= plural_category_named(k);
     EXPECT_EQ(plural_categories(l), want) << l;
+    std::unique_ptr<icu::PluralRules> ordinal(
+        icu::PluralRules::forLocale(icu::Locale(l.c_str()), UPLURAL_TYPE_ORDINAL, status));
+    ASSERT_TRUE(U_SUCCESS(status)) << l;
+    keywords.reset(ordinal->getKeywords(status));
+    want = 0;
+    while (const char* k = keywords->next(nullptr, status)) want |= plural_category_named(k);
+    EXPECT_EQ(ordinal_categories(l), want) << l << " (ordinal)";
     ++checked;
   }
   EXPECT_GT(checked, 150u);

@@ -575,7 +575,14 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
        {Case{"film.srt", srt, TextFormat::kSubtitles}, Case{"mail.txt", txt, TextFormat::kWrapped},
         Case{"page.html", html, TextFormat::kHtml}, Case{"README.md", md, TextFormat::kMarkdown},
         Case{"de.po", po, TextFormat::kPo}, Case{"table.csv", csv, TextFormat::kCsv},
-        Case{"de.json", locale, TextFormat::kJson}, Case{"app.xlf", xlf, TextFormat::kXliff},
+        // A translation table (Godot's): its "en" column into its "de" one.
+        Case{"godot.csv", "keys,en,de\nA,\"" + kSentences[1] + "\",\n", TextFormat::kCsv},
+        Case{"de.json", locale, TextFormat::kJson},
+        Case{"app_en.arb",
+             "{\"@@locale\": \"en\", \"title\": \"" + kSentences[5] +
+                 "\", \"@title\": {\"description\": \"The title\"}}\n",
+             TextFormat::kJson},
+        Case{"app.xlf", xlf, TextFormat::kXliff},
         Case{"app_de.ts",
              "<TS version=\"2.1\"><context><message><source>" + escape_html(kSentences[2]) +
                  "</source><translation type=\"unfinished\"/></message></context></TS>\n",
@@ -587,7 +594,8 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
         // XLIFF saved as .xml (as some tools export it): told by its root element.
         Case{"export.xml", "<?xml version=\"1.0\"?>\n<!-- exported -->\n" + xlf, TextFormat::kXliff},
         Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
-    const HttpResponse r = api.handle(file_request(c.name, c.content, c.name == "mail.txt" ? "auto" : "en"));
+    const HttpResponse r = api.handle(
+        file_request(c.name, c.content, c.name == "mail.txt" || c.name == "godot.csv" ? "auto" : "en"));
     ASSERT_EQ(r.status, 200) << c.name << ": " << r.body;
     const std::string url = json::parse(r.body)["translatedFileUrl"];
     const std::string prefix = "http://localhost:5000/download_file/";
@@ -603,6 +611,9 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
     ASSERT_TRUE(want.has_value());
     EXPECT_EQ(d.body, want.value()[0]) << c.name;
     EXPECT_NE(d.body, c.content) << c.name;
+    if (c.name == "app_en.arb") EXPECT_NE(d.body.find("{\"@@locale\": \"de\""), std::string::npos) << d.body;
+    if (c.name == "godot.csv")
+      EXPECT_EQ(d.body.rfind(c.content.substr(0, c.content.size() - 1), 0), 0u) << d.body;
   }
   // Errors: an unknown or expired file, another file type, no file, a malformed catalog,
   // a pair not served, too much text, file translation turned off.
