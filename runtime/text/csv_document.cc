@@ -61,10 +61,11 @@ std::string quote(std::string_view s) {
 }
 
 struct Cell {
-  std::string_view raw;  // as written
-  std::string value;     // its text: unquoted where it was cleanly quoted
-  bool quoted = false;   // cleanly quoted (closed, and nothing after its closing quote)
-  bool odd = false;      // quoted, and not as a spreadsheet writes it: kept as it is
+  std::string_view raw;   // as written
+  std::string value;      // its text: unquoted where it was cleanly quoted
+  bool quoted = false;    // cleanly quoted (closed, and nothing after its closing quote)
+  bool odd = false;       // quoted, and not as a spreadsheet writes it: kept as it is
+  bool unclosed = false;  // a quote never closed: the cell runs to the file's end
 };
 struct Record {
   std::vector<Cell> cells;
@@ -102,6 +103,7 @@ std::vector<Record> read_records(std::string_view text, size_t i, char d) {
       for (size_t j = k; j < end; ++j) clean = clean && (text[j] == ' ' || text[j] == '\t');
       cell.quoted = clean && end == k;
       cell.odd = !cell.quoted;
+      cell.unclosed = !closed;
       cell.raw = text.substr(start, end - start);
       i = end;
     } else {
@@ -221,8 +223,11 @@ CsvDocument CsvDocument::parse(std::string_view text, std::string_view source, s
     // The table's header (with the new column's name), or a row whose source cell has
     // words and whose target cell is empty or missing: its translation goes there.
     const Cell* from_cell = from < rec.cells.size() ? &rec.cells[from] : nullptr;
-    const bool unit = r > 0 && from_cell != nullptr && !from_cell->odd && has_words(from_cell->value) &&
-                      (into >= rec.cells.size() || trimmed(rec.cells[into].value).core.empty());
+    // (not after a quote never closed: what came after it would be inside it)
+    const bool unit =
+        r > 0 && from_cell != nullptr && !from_cell->odd && has_words(from_cell->value) &&
+        (into >= rec.cells.size() ? !rec.cells.back().unclosed
+                                  : !rec.cells[into].unclosed && trimmed(rec.cells[into].value).core.empty());
     for (size_t c = 0; c < std::max(rec.cells.size(), unit ? into + 1 : 0); ++c) {
       if (c > 0) doc.pieces_.keep(d);
       if (c == into && unit)

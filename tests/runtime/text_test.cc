@@ -1556,6 +1556,12 @@ TEST(Csv, TranslationTablesFillTheTargetLanguagesColumn) {
   EXPECT_EQ(first.source_column(), 1u);
   EXPECT_EQ(first.target_column(), 0u);
   EXPECT_EQ(first.render({"Farbe"}), "DE-de,EN-gb,en\nFarbe,Colour,Color\n");
+  // A quote never closed runs to the file's end: nothing goes after it.
+  for (const char* open : {"keys,en\nA,Hello,\"x\n", "keys,en,de\nA,Hello,\""}) {
+    const CsvDocument d = CsvDocument::parse(open, "en", "de");
+    EXPECT_TRUE(d.units().empty()) << open;
+    EXPECT_TRUE(d.render({}).ends_with(std::string(open).substr(std::string(open).find("\nA,")))) << open;
+  }
   // A header that names no source language column: every cell with words, in place.
   for (const auto& [text, from, to] : {std::tuple{"name,description\nOpen,Opens a file\n", "en", "de"},
                                        {"keys,en\nA,Hello\n", "fr", "de"},
