@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  17 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
+  18 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
@@ -54,10 +54,12 @@ extern "C" {
        12: edgemt_translate_document;                                          \
        13: edgemt_translator_set_reranker; 14: edgemt_translate_pdf;           \
        15: edgemt_translate_options.cancel, EDGEMT_CANCELLED;                  \
-       16: EDGEMT_FORMAT_CSV, _JSON; 17: EDGEMT_FORMAT_XLIFF, _ANDROID */
+       16: EDGEMT_FORMAT_CSV, _JSON; 17: EDGEMT_FORMAT_XLIFF, _ANDROID;        \
+       18: EDGEMT_FORMAT_PROPERTIES, _STRINGS */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
- * _SUBTITLES and _WRAPPED since 11, _CSV and _JSON since 16, _XLIFF and _ANDROID since 17). */
+ * _SUBTITLES and _WRAPPED since 11, _CSV and _JSON since 16, _XLIFF and _ANDROID since 17,
+ * _PROPERTIES and _STRINGS since 18). */
 typedef enum edgemt_format {
   EDGEMT_FORMAT_TEXT = 0,
   EDGEMT_FORMAT_HTML = 1,
@@ -68,7 +70,9 @@ typedef enum edgemt_format {
   EDGEMT_FORMAT_CSV = 6,
   EDGEMT_FORMAT_JSON = 7,
   EDGEMT_FORMAT_XLIFF = 8,
-  EDGEMT_FORMAT_ANDROID = 9
+  EDGEMT_FORMAT_ANDROID = 9,
+  EDGEMT_FORMAT_PROPERTIES = 10,
+  EDGEMT_FORMAT_STRINGS = 11
 } edgemt_format;
 
 typedef enum edgemt_status {
@@ -177,7 +181,14 @@ typedef struct edgemt_translate_options {
    * XML that is not well-formed fails the call (EDGEMT_INVALID_ARGUMENT);
    * EDGEMT_FORMAT_ANDROID (9): Android string resources (res/values/strings.xml) whose
    * strings, string arrays and plurals are translated with their styling, placeholders
-   * and Android's escapes, translatable="false" ones left out. */
+   * and Android's escapes, translatable="false" ones left out. Since version 18,
+   * EDGEMT_FORMAT_PROPERTIES (10): Java .properties resource bundles whose values with
+   * words are translated (Java's escapes read and written, \uXXXX in an all-ASCII file;
+   * a MessageFormat pattern's apostrophes doubled; ICU plurals leaf by leaf), keys,
+   * comments and the rest kept; EDGEMT_FORMAT_STRINGS (11): Apple .strings files
+   * (Localizable.strings) whose values with words are translated, keys, comments and the
+   * rest kept; one that is not the format fails the call (EDGEMT_INVALID_ARGUMENT, the
+   * message names its line). */
   int32_t format;
   /* Since C API version 6. Random sampling for variety: each next token is drawn among
    * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),

@@ -286,14 +286,20 @@ class Translator:
         a translation gets a target, inline codes kept; Qt Linguist .ts files likewise
         (XML that is not well-formed raises ValueError); "android": an app's Android string
         resources (res/values/strings.xml): strings, arrays and plurals translated with
-        their styling, placeholders and Android's escapes, translatable="false" left out.
+        their styling, placeholders and Android's escapes, translatable="false" left out;
+        "properties": a Java resource bundle (messages.properties): its values with words
+        translated with Java's escapes (\\uXXXX in an all-ASCII file; a MessageFormat
+        pattern's apostrophes doubled), keys and comments kept; "strings": an Apple
+        Localizable.strings file: its values with words translated, keys and comments kept
+        (an entry without its '=' or ';' raises ValueError).
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         cancel: an edgemt.CancelFlag another thread may set to stop the call (raises
         edgemt.CancelledError).
         """
         if format not in _FORMATS:
-            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt', 'csv', 'json', 'xliff' or 'android', got %r"
+            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt', 'csv', 'json', "
+                             "'xliff', 'android', 'properties' or 'strings', got %r"
                              % (format,))
         if self.pivot is not None:
             if glossary:

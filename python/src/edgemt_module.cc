@@ -356,6 +356,8 @@ PYBIND11_MODULE(_edgemt, m) {
                                py::arg("json") = static_cast<int>(EDGEMT_FORMAT_JSON),
                                py::arg("xliff") = static_cast<int>(EDGEMT_FORMAT_XLIFF),
                                py::arg("android") = static_cast<int>(EDGEMT_FORMAT_ANDROID),
+                               py::arg("properties") = static_cast<int>(EDGEMT_FORMAT_PROPERTIES),
+                               py::arg("strings") = static_cast<int>(EDGEMT_FORMAT_STRINGS),
                                py::arg("html") = static_cast<int>(EDGEMT_FORMAT_HTML),
                                py::arg("markdown") = static_cast<int>(EDGEMT_FORMAT_MARKDOWN),
                                py::arg("po") = static_cast<int>(EDGEMT_FORMAT_PO),

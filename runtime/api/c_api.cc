@@ -161,10 +161,16 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
       case EDGEMT_FORMAT_ANDROID:
         out->format = edgemt::TextFormat::kAndroid;
         break;
+      case EDGEMT_FORMAT_PROPERTIES:
+        out->format = edgemt::TextFormat::kProperties;
+        break;
+      case EDGEMT_FORMAT_STRINGS:
+        out->format = edgemt::TextFormat::kStrings;
+        break;
       default:
         return fail(EDGEMT_INVALID_ARGUMENT,
                     "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES, _WRAPPED, _CSV, "
-                    "_JSON, _XLIFF or _ANDROID, got " +
+                    "_JSON, _XLIFF, _ANDROID, _PROPERTIES or _STRINGS, got " +
                         std::to_string(o->format));
     }
   }

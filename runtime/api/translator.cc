@@ -17,6 +17,7 @@
 #include "runtime/api/word_alignment.h"
 #include "runtime/nmt/engine.h"
 #include "runtime/text/android_strings.h"
+#include "runtime/text/apple_strings.h"
 #include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/json_document.h"
@@ -25,6 +26,7 @@
 #include "runtime/text/office_document.h"
 #include "runtime/text/pdf_text.h"
 #include "runtime/text/po_catalog.h"
+#include "runtime/text/properties_file.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
@@ -844,7 +846,8 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
     std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
     if constexpr (std::is_same_v<Doc, OfficeDocument> || std::is_same_v<Doc, XliffDocument> ||
                   std::is_same_v<Doc, AndroidStrings> || std::is_same_v<Doc, JsonDocument> ||
-                  std::is_same_v<Doc, PoCatalog>)  // it also says its text's new language
+                  std::is_same_v<Doc, PoCatalog> ||
+                  std::is_same_v<Doc, PropertiesFile>)  // it also says its text's new language
       result.push_back(d.render(mine, model_->target_language()));
     else
       result.push_back(d.render(mine));
@@ -895,6 +898,13 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
   }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kJson) {
     auto docs = parse_all<JsonDocument>(texts);
+    if (!docs) return docs.status();
+    return translate_units(docs.value(), as_plain_text(options));
+  }
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kProperties)
+    return translate_units(parse_each<PropertiesFile>(texts), as_plain_text(options));
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kStrings) {
+    auto docs = parse_all<AppleStrings>(texts);
     if (!docs) return docs.status();
     return translate_units(docs.value(), as_plain_text(options));
   }
@@ -995,6 +1005,8 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
       options.format.value_or(TextFormat::kText) == TextFormat::kJson ||
       options.format.value_or(TextFormat::kText) == TextFormat::kXliff ||
       options.format.value_or(TextFormat::kText) == TextFormat::kAndroid ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kProperties ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kStrings ||
       options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();

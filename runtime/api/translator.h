@@ -67,7 +67,9 @@ enum class TextFormat {
   kCsv,
   kJson,
   kXliff,
-  kAndroid
+  kAndroid,
+  kProperties,  // Java .properties resource bundles (runtime/text/properties_file.h)
+  kStrings      // Apple .strings files (runtime/text/apple_strings.h)
 };
 
 // Per call; what is not set comes from the model (its generation config) or the

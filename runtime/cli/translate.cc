@@ -28,10 +28,12 @@
 #include "runtime/api/scored_json.h"
 #include "runtime/api/translator.h"
 #include "runtime/text/android_strings.h"
+#include "runtime/text/apple_strings.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/pdf_text.h"
 #include "runtime/text/po_catalog.h"
+#include "runtime/text/properties_file.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
@@ -93,7 +95,7 @@ options:
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
   --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv, json
-                     (also arb), xliff, ts or android:
+                     (also arb), xliff, ts, android, properties or strings:
                      each TEXT, or else all of standard input, is one document.
                      wrapped: plain text whose paragraphs are wrapped at a width
                      (e-mails, README.txt, books): a paragraph's wrapped lines are
@@ -137,7 +139,13 @@ options:
                      android: an app's res/values/strings.xml, written as its
                      values-LANG/strings.xml: strings, arrays and plurals translated
                      with their styling, placeholders (xliff:g, %1$s) and Android's
-                     escapes; translatable="false" ones left out
+                     escapes; translatable="false" ones left out. properties: a Java
+                     resource bundle (messages.properties): each value with words
+                     translated and written with Java's escapes (\uXXXX in an
+                     all-ASCII file; a {0} pattern's apostrophes doubled), keys,
+                     comments and values of keys such as app.url kept. strings: an
+                     Apple Localizable.strings file: each "key" = "value"; entry's
+                     value with words translated, keys and comments kept
   --encoding NAME    standard input is read in this character encoding and the
                      translation written in it: utf-8 (the default), utf-16,
                      utf-16le, utf-16be, utf-32..., windows-1252 (latin1, iso-8859-1),
@@ -364,17 +372,30 @@ int parse_args(int argc, char** argv, Args* a) {
       a->jsonl = std::strcmp(argv[++i], "jsonl") == 0;
     } else if (arg == "--format") {
       static constexpr std::pair<const char*, edgemt::TextFormat> kFormats[] = {
-          {"text", edgemt::TextFormat::kText},     {"wrapped", edgemt::TextFormat::kWrapped},
-          {"html", edgemt::TextFormat::kHtml},     {"markdown", edgemt::TextFormat::kMarkdown},
-          {"po", edgemt::TextFormat::kPo},         {"srt", edgemt::TextFormat::kSubtitles},
-          {"vtt", edgemt::TextFormat::kSubtitles}, {"docx", edgemt::TextFormat::kOffice},
-          {"pptx", edgemt::TextFormat::kOffice},   {"odt", edgemt::TextFormat::kOffice},
-          {"odp", edgemt::TextFormat::kOffice},    {"epub", edgemt::TextFormat::kOffice},
-          {"xlsx", edgemt::TextFormat::kOffice},   {"ods", edgemt::TextFormat::kOffice},
-          {"csv", edgemt::TextFormat::kCsv},       {"tsv", edgemt::TextFormat::kCsv},
-          {"json", edgemt::TextFormat::kJson},     {"arb", edgemt::TextFormat::kJson},
-          {"xliff", edgemt::TextFormat::kXliff},   {"xlf", edgemt::TextFormat::kXliff},
-          {"ts", edgemt::TextFormat::kXliff},      {"android", edgemt::TextFormat::kAndroid},
+          {"text", edgemt::TextFormat::kText},
+          {"wrapped", edgemt::TextFormat::kWrapped},
+          {"html", edgemt::TextFormat::kHtml},
+          {"markdown", edgemt::TextFormat::kMarkdown},
+          {"po", edgemt::TextFormat::kPo},
+          {"srt", edgemt::TextFormat::kSubtitles},
+          {"vtt", edgemt::TextFormat::kSubtitles},
+          {"docx", edgemt::TextFormat::kOffice},
+          {"pptx", edgemt::TextFormat::kOffice},
+          {"odt", edgemt::TextFormat::kOffice},
+          {"odp", edgemt::TextFormat::kOffice},
+          {"epub", edgemt::TextFormat::kOffice},
+          {"xlsx", edgemt::TextFormat::kOffice},
+          {"ods", edgemt::TextFormat::kOffice},
+          {"csv", edgemt::TextFormat::kCsv},
+          {"tsv", edgemt::TextFormat::kCsv},
+          {"json", edgemt::TextFormat::kJson},
+          {"arb", edgemt::TextFormat::kJson},
+          {"xliff", edgemt::TextFormat::kXliff},
+          {"xlf", edgemt::TextFormat::kXliff},
+          {"ts", edgemt::TextFormat::kXliff},
+          {"android", edgemt::TextFormat::kAndroid},
+          {"properties", edgemt::TextFormat::kProperties},
+          {"strings", edgemt::TextFormat::kStrings},
           {"pdf", edgemt::TextFormat::kText}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
@@ -383,7 +404,8 @@ int parse_args(int argc, char** argv, Args* a) {
         std::fprintf(
             stderr,
             "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, json, arb, "
-            "xliff, xlf, ts, android, docx, pptx, xlsx, odt, odp, ods, epub or pdf, got '%s'\n",
+            "xliff, xlf, ts, android, properties, strings, docx, pptx, xlsx, odt, odp, ods, epub or pdf, got "
+            "'%s'\n",
             i + 1 < argc ? argv[i + 1] : "");
         return 2;
       }
@@ -832,6 +854,17 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
       source_text.clear();
       for (const std::string& u : x.value().units()) source_text += u + "\n";
     }
+    if (a.format == edgemt::TextFormat::kProperties) {  // its values, not its keys
+      const edgemt::PropertiesFile x = edgemt::PropertiesFile::parse(line);
+      source_text.clear();
+      for (const std::string& u : x.units()) source_text += u + "\n";
+    }
+    if (a.format == edgemt::TextFormat::kStrings) {  // its values, not its keys (often the same)
+      auto x = edgemt::AppleStrings::parse(line);
+      if (!x) continue;
+      source_text.clear();
+      for (const std::string& u : x.value().units()) source_text += u + "\n";
+    }
     const std::string judged = html ? source_text : edgemt::without_names(source_text);
     bool in_word = false, has_letter = false;
     for (char ch : judged) {
@@ -1207,13 +1240,32 @@ int main(int argc, char** argv) {
         std::string ext =
             dot == std::string::npos || t.find('/', dot) != std::string::npos ? "" : t.substr(dot + 1);
         for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        static constexpr std::pair<const char*, const char*> kByExtension[] = {
-            {"htm", "html"},          {"html", "html"}, {"xhtml", "html"},  {"md", "markdown"},
-            {"markdown", "markdown"}, {"po", "po"},     {"pot", "po"},      {"srt", "srt"},
-            {"vtt", "vtt"},           {"csv", "csv"},   {"tsv", "tsv"},     {"json", "json"},
-            {"arb", "arb"},           {"xlf", "xliff"}, {"xliff", "xliff"}, {"ts", "ts"},
-            {"docx", "docx"},         {"pptx", "pptx"}, {"xlsx", "xlsx"},   {"odt", "odt"},
-            {"odp", "odp"},           {"ods", "ods"},   {"epub", "epub"},   {"pdf", "pdf"}};
+        static constexpr std::pair<const char*, const char*> kByExtension[] = {{"htm", "html"},
+                                                                               {"html", "html"},
+                                                                               {"xhtml", "html"},
+                                                                               {"md", "markdown"},
+                                                                               {"markdown", "markdown"},
+                                                                               {"po", "po"},
+                                                                               {"pot", "po"},
+                                                                               {"srt", "srt"},
+                                                                               {"vtt", "vtt"},
+                                                                               {"csv", "csv"},
+                                                                               {"tsv", "tsv"},
+                                                                               {"json", "json"},
+                                                                               {"arb", "arb"},
+                                                                               {"xlf", "xliff"},
+                                                                               {"xliff", "xliff"},
+                                                                               {"ts", "ts"},
+                                                                               {"docx", "docx"},
+                                                                               {"pptx", "pptx"},
+                                                                               {"xlsx", "xlsx"},
+                                                                               {"odt", "odt"},
+                                                                               {"odp", "odp"},
+                                                                               {"ods", "ods"},
+                                                                               {"epub", "epub"},
+                                                                               {"pdf", "pdf"},
+                                                                               {"properties", "properties"},
+                                                                               {"strings", "strings"}};
         const auto* f = std::find_if(std::begin(kByExtension), std::end(kByExtension),
                                      [&](const auto& x) { return ext == x.first; });
         ext = f == std::end(kByExtension) ? "" : f->second;

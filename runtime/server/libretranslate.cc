@@ -12,6 +12,7 @@
 #include "runtime/api/model_input.h"
 #include "runtime/api/word_alignment.h"
 #include "runtime/text/android_strings.h"
+#include "runtime/text/apple_strings.h"
 #include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/json_document.h"
@@ -21,6 +22,7 @@
 #include "runtime/text/office_document.h"
 #include "runtime/text/pdf_text.h"
 #include "runtime/text/po_catalog.h"
+#include "runtime/text/properties_file.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
@@ -38,8 +40,9 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
 const std::vector<std::string> kFileFormats = {
-    ".txt",   ".html", ".htm", ".md",   ".srt",  ".vtt",  ".po",  ".csv", ".tsv", ".json", ".arb", ".xlf",
-    ".xliff", ".ts",   ".xml", ".docx", ".pptx", ".xlsx", ".odt", ".odp", ".ods", ".epub", ".pdf"};
+    ".txt",  ".html", ".htm", ".md",    ".srt", ".vtt",  ".po",         ".csv",     ".tsv",
+    ".json", ".arb",  ".xlf", ".xliff", ".ts",  ".xml",  ".properties", ".strings", ".docx",
+    ".pptx", ".xlsx", ".odt", ".odp",   ".ods", ".epub", ".pdf"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -697,6 +700,8 @@ std::string content_type_of(const std::string& ext, std::string charset) {
   if (ext == ".xlf" || ext == ".xliff") return "application/xliff+xml; charset=" + charset;
   if (ext == ".ts" || ext == ".xml") return "application/xml; charset=" + charset;
   if (ext == ".tsv") return "text/tab-separated-values; charset=" + charset;
+  if (ext == ".properties") return "text/x-java-properties; charset=" + charset;
+  if (ext == ".strings") return "text/plain; charset=" + charset;
   if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
   if (ext == ".xlsx") return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -745,7 +750,8 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   // it declares, or windows-1252), written back in that encoding.
   const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po" ||
                          ext == ".csv" || ext == ".tsv" || ext == ".json" || ext == ".arb" || ext == ".xlf" ||
-                         ext == ".xliff" || ext == ".ts" || ext == ".xml";
+                         ext == ".xliff" || ext == ".ts" || ext == ".xml" || ext == ".properties" ||
+                         ext == ".strings";
   std::optional<TextEncoding> file_encoding;
   std::string decoded;
   std::string charset;  // of the translated file
@@ -791,6 +797,8 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   std::optional<JsonDocument> json_doc;
   std::optional<XliffDocument> xliff;
   std::optional<AndroidStrings> android;
+  std::optional<PropertiesFile> properties;
+  std::optional<AppleStrings> apple_strings;
   std::optional<OfficeDocument> office;
   if (std::find(OfficeDocument::extensions().begin(), OfficeDocument::extensions().end(), ext) !=
       OfficeDocument::extensions().end()) {
@@ -850,6 +858,16 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     units = android->units();
     html = true;
     render = [&](const std::vector<std::string>& t) { return android->render(t, f.target); };
+  } else if (ext == ".properties") {  // Java resource bundles
+    properties = PropertiesFile::parse(content);
+    units = properties->units();
+    render = [&](const std::vector<std::string>& t) { return properties->render(t, f.target); };
+  } else if (ext == ".strings") {  // Apple's Localizable.strings
+    auto d = AppleStrings::parse(content);
+    if (!d) return error(400, "Invalid request: " + d.status().message());
+    apple_strings = std::move(d.value());
+    units = apple_strings->units();
+    render = [&](const std::vector<std::string>& t) { return apple_strings->render(t); };
   } else if (ext == ".csv" || ext == ".tsv") {
     csv = CsvDocument::parse(content, f.source, f.target);  // (a translation table: its columns)
     units = csv->units();

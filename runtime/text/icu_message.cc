@@ -440,4 +440,12 @@ std::string IcuMessage::render(const std::vector<std::string>& translations,
   return Writer(*state_, translations, language).message(state_->message);
 }
 
+std::string IcuMessage::render_from(const std::vector<std::string>& translations, size_t first,
+                                    std::string_view language) const {
+  std::vector<std::string> leaves;
+  for (size_t k = 0; k < units().size() && first + k < translations.size(); ++k)
+    leaves.push_back(translations[first + k]);
+  return render(leaves, language);
+}
+
 }  // namespace edgemt

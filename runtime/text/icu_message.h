@@ -47,6 +47,10 @@ class IcuMessage {
   // keeps the source's leaf; none at all: the message as it was written); `language`
   // (BCP 47) gives the plurals their categories, and none keeps the source's.
   std::string render(const std::vector<std::string>& translations, std::string_view language = {}) const;
+  // The same, with its leaves' translations at translations[first], translations[first + 1],
+  // ... (those there are): a document's units, of which the message's are a run.
+  std::string render_from(const std::vector<std::string>& translations, size_t first,
+                          std::string_view language) const;
 
   struct State;
 

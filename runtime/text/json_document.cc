@@ -263,20 +263,6 @@ class Scanner {
   size_t error_at_ = 0;
 };
 
-// Keys whose values are codes, not text.
-bool names_a_code(std::string_view key) {
-  std::string k(key);
-  for (char& ch : k)
-    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-  static constexpr std::string_view kKeys[] = {"id",      "key",   "url",     "uri",      "href",   "src",
-                                               "icon",    "image", "lang",    "language", "locale", "type",
-                                               "code",    "path",  "file",    "color",    "colour", "class",
-                                               "version", "email", "$schema", "$ref",     "mime",   "format"};
-  if (std::find(std::begin(kKeys), std::end(kKeys), k) != std::end(kKeys)) return true;
-  return k.ends_with("_id") || k.ends_with("_url") || key.ends_with("Id") || key.ends_with("ID") ||
-         key.ends_with("Url") || key.ends_with("URL");
-}
-
 void append_escaped(std::string_view s, bool ascii, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   auto u = [&](uint32_t v) {
@@ -352,7 +338,7 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
       at = s.end;
       continue;
     }
-    if (s.key || s.meta || names_a_code(s.member)) continue;
+    if (s.key || s.meta || key_names_a_code(s.member)) continue;
     const TrimmedText t = trim_text(s.value, is_ascii_space);
     if (t.core.empty() || !holds_words(t.core)) continue;
     auto m = IcuMessage::parse(t.core);
@@ -407,11 +393,7 @@ std::string JsonDocument::render(const std::vector<std::string>& translations,
       values[i] = v.first < translations.size() ? translations[v.first] : pieces_.units()[i];
       continue;
     }
-    const IcuMessage& m = messages_[v.message];
-    std::vector<std::string> leaves;
-    for (size_t k = 0; k < m.units().size() && v.first + k < translations.size(); ++k)
-      leaves.push_back(translations[v.first + k]);
-    values[i] = m.render(leaves, language);
+    values[i] = messages_[v.message].render_from(translations, v.first, language);
   }
   const uint8_t cardinal = plural_categories(language), ordinal = ordinal_categories(language);
   return pieces_.render(values, [&](const std::string& value, uint32_t mark, std::string* out) {

@@ -1,6 +1,9 @@
 #include "runtime/text/text_kind.h"
 
+#include <algorithm>
 #include <cctype>
+#include <iterator>
+#include <string>
 
 #include "runtime/text/utf8.h"
 
@@ -50,6 +53,19 @@ bool is_identifier(std::string_view s) {
     }
   }
   return false;
+}
+
+bool key_names_a_code(std::string_view key) {
+  std::string k(key);
+  for (char& ch : k)
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  static constexpr std::string_view kKeys[] = {"id",      "key",   "url",     "uri",      "href",   "src",
+                                               "icon",    "image", "lang",    "language", "locale", "type",
+                                               "code",    "path",  "file",    "color",    "colour", "class",
+                                               "version", "email", "$schema", "$ref",     "mime",   "format"};
+  if (std::find(std::begin(kKeys), std::end(kKeys), k) != std::end(kKeys)) return true;
+  return k.ends_with("_id") || k.ends_with("_url") || key.ends_with("Id") || key.ends_with("ID") ||
+         key.ends_with("Url") || key.ends_with("URL");
 }
 
 }  // namespace edgemt

@@ -1,5 +1,5 @@
 // What a short text of a table or a data file is: words to translate, or a key, a code,
-// an address (CSV cells, JSON values). Shared by csv_document.h and json_document.h.
+// an address (CSV cells, JSON values). Shared by the readers of tables and locale files.
 #pragma once
 
 #include <cstdint>
@@ -19,5 +19,14 @@ bool has_letter(std::string_view s);
 bool is_identifier(std::string_view s);
 // Words to translate: a letter, and not an identifier.
 inline bool holds_words(std::string_view s) { return has_letter(s) && !is_identifier(s); }
+// A setting's literal rather than words: "true", "false", "null" (as written in code, in
+// small letters).
+inline bool is_literal(std::string_view s) { return s == "true" || s == "false" || s == "null"; }
+// A key (of a JSON object, a .properties or .strings file) whose value is a code, not
+// text: "id", "key", "url", "uri", "href", "src", "icon", "image", "lang", "language",
+// "locale", "type", "code", "path", "file", "color", "colour", "class", "version",
+// "email", "$schema", "$ref", "mime", "format" (in any case), and keys ending in "_id",
+// "_url", "Id", "ID", "Url" or "URL".
+bool key_names_a_code(std::string_view key);
 
 }  // namespace edgemt

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "edgemt.h"
@@ -249,6 +250,24 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   auto want_android = cpp.value()->translate({android_doc}, android_options);
   ASSERT_TRUE(want_android.has_value()) << want_android.status().to_string();
   EXPECT_EQ(out[0], want_android.value()[0]);
+  // Java .properties and Apple .strings: as the C++ API translates them.
+  for (auto [format, cpp_format, doc] :
+       {std::tuple{EDGEMT_FORMAT_PROPERTIES, edgemt::TextFormat::kProperties, "# c\nt = " + texts[1] + "\n"},
+        std::tuple{EDGEMT_FORMAT_STRINGS, edgemt::TextFormat::kStrings, "\"t\" = \"" + texts[0] + "\";\n"}}) {
+    const char* in = doc.c_str();
+    o.format = format;
+    ASSERT_EQ(edgemt_translate(tr, &in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
+    edgemt::TranslateOptions cpp_options;
+    cpp_options.format = cpp_format;
+    auto want = cpp.value()->translate({doc}, cpp_options);
+    ASSERT_TRUE(want.has_value()) << want.status().to_string();
+    EXPECT_EQ(out[0], want.value()[0]);
+  }
+  o.format = EDGEMT_FORMAT_STRINGS;
+  const char* bad_strings = "\"t\" = \"x\"";
+  EXPECT_EQ(edgemt_translate(tr, &bad_strings, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(edgemt_last_error()).find(".strings line 1"), std::string::npos)
+      << edgemt_last_error();
   o.format = EDGEMT_FORMAT_XLIFF;
   const char* bad_xliff = "<xliff><file>";
   EXPECT_EQ(edgemt_translate(tr, &bad_xliff, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);

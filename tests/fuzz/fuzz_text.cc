@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "runtime/text/android_strings.h"
+#include "runtime/text/apple_strings.h"
 #include "runtime/text/csv_document.h"
 #include "runtime/text/icu_message.h"
 #include "runtime/text/json_document.h"
@@ -44,6 +45,7 @@
 #include "runtime/text/markup.h"
 #include "runtime/text/pdf_text.h"
 #include "runtime/text/po_catalog.h"
+#include "runtime/text/properties_file.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
 #include "runtime/text/subtitles.h"
@@ -382,6 +384,33 @@ void check_android(std::string_view text) {
                       "android: the resources translated into %s did not parse again", language);
 }
 
+// .properties: no translations give the file back; its values rendered as themselves
+// read back as the same values; translated with text that needs Java's escapes, it reads
+// back as as many values.
+void check_properties(std::string_view text) {
+  const edgemt::PropertiesFile doc = edgemt::PropertiesFile::parse(text);
+  EDGEMT_FUZZ_CHECK(doc.render({}) == text, "properties: no translations changed the file");
+  EDGEMT_FUZZ_CHECK(edgemt::PropertiesFile::parse(doc.render(doc.units())).units() == doc.units(),
+                    "properties: rendering the values as themselves changed them");
+  std::vector<std::string> odd(doc.units().size(), " Odd \\ it's\n= x:\t#! \xC3\xA9 \xF0\x9F\x8E\x89\n ");
+  for (size_t i = 1; i < odd.size(); i += 2) odd[i] = "Plain text";
+  EDGEMT_FUZZ_CHECK(edgemt::PropertiesFile::parse(doc.render(odd)).units().size() == doc.units().size(),
+                    "properties: a translation with escapes did not read back as as many values");
+  (void)edgemt::PropertiesFile::parse(doc.render(odd, "ar"));
+}
+
+// .strings: no translations give the file back; translated with text that needs escapes,
+// it parses again into those translations.
+void check_apple_strings(std::string_view text) {
+  auto doc = edgemt::AppleStrings::parse(text);
+  if (!doc) return;
+  EDGEMT_FUZZ_CHECK(doc.value().render({}) == text, "strings: no translations changed the file");
+  std::vector<std::string> odd(doc.value().units().size(), "Odd \"q\" 'a' \\ \n\t\x01 \xC3\xA9 %@");
+  auto again = edgemt::AppleStrings::parse(doc.value().render(odd));
+  EDGEMT_FUZZ_CHECK(again.has_value() && again.value().units() == odd,
+                    "strings: a translation with escapes did not parse back");
+}
+
 void check_encodings(std::string_view text) {
   using edgemt::TextEncoding;
   if (!edgemt::is_valid_utf8(text)) return;
@@ -522,6 +551,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_icu_message(text);
   check_xliff(text);
   check_android(text);
+  check_properties(text);
+  check_apple_strings(text);
   check_encodings(text);
   return 0;
 }

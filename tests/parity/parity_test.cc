@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -705,6 +706,115 @@ TEST_P(Parity, JsonStringsAreTranslatedAsTextAlone) {
   auto bad = t->translate({"{\"a\": }"}, js);
   ASSERT_FALSE(bad.has_value());
   EXPECT_NE(bad.status().message().find("JSON line 1"), std::string::npos) << bad.status().message();
+}
+
+// Java .properties and Apple .strings: each value with words is translated as that text
+// alone is (plain text), written with the format's escapes; keys, comments and codes kept.
+TEST_P(Parity, PropertiesAndStringsValuesAreTranslatedAsTextAlone) {
+  auto t = make_translator(model_, 4, 2, max_new_);
+  ASSERT_NE(t, nullptr);
+  const std::vector<std::string> texts = sentences_where(2, [](const std::string& s) {
+    return s.find_first_of("\"\\\n\t") == std::string::npos && s.find(' ') != std::string::npos;
+  });
+  ASSERT_EQ(texts.size(), 2u) << c_->name;
+  const TranslateOptions o = greedy_options();
+  auto alone = t->translate(texts, o);
+  ASSERT_TRUE(alone.has_value());
+  // Java's escapes: '\\', line breaks, tabs, a leading space; \uXXXX past ASCII (an ASCII file).
+  auto java = [](const std::string& v) {
+    std::string out;
+    char hex[8];
+    for (size_t i = 0; i < v.size();) {
+      const unsigned char c = static_cast<unsigned char>(v[i]);
+      uint32_t cp = c;
+      size_t n = 1;
+      if (c >= 0xF0)
+        cp = c & 0x07, n = 4;
+      else if (c >= 0xE0)
+        cp = c & 0x0F, n = 3;
+      else if (c >= 0xC0)
+        cp = c & 0x1F, n = 2;
+      for (size_t k = 1; k < n && i + k < v.size(); ++k)
+        cp = (cp << 6) | (static_cast<unsigned char>(v[i + k]) & 0x3F);
+      if (cp == '\\')
+        out += "\\\\";
+      else if (cp == '\n')
+        out += "\\n";
+      else if (cp == '\t')
+        out += "\\t";
+      else if (cp == '\r')
+        out += "\\r";
+      else if (cp == ' ' && i == 0)
+        out += "\\ ";
+      else if (cp < 0x20 || cp >= 0x7F) {
+        auto unit = [&](uint32_t u) {
+          std::snprintf(hex, sizeof hex, "\\u%04X", u);
+          out += hex;
+        };
+        if (cp >= 0x10000) {
+          unit(0xD800 + ((cp - 0x10000) >> 10));
+          unit(0xDC00 + ((cp - 0x10000) & 0x3FF));
+        } else {
+          unit(cp);
+        }
+      } else
+        out.push_back(static_cast<char>(cp));
+      i += n;
+    }
+    return out;
+  };
+  const std::string props = "# " + texts[1] + "\napp.title = " + texts[0] + "\nlogo.icon = " + texts[1] +
+                            "\nlong = " + texts[1].substr(0, texts[1].find(' ')) + " \\\n    " +
+                            texts[1].substr(texts[1].find(' ') + 1) + "\n";
+  TranslateOptions po = o;
+  po.format = TextFormat::kProperties;
+  auto got = t->translate({props}, po);
+  ASSERT_TRUE(got.has_value()) << got.status().to_string();
+  auto is_ascii = [](const std::string& x) {
+    return std::all_of(x.begin(), x.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  };
+  // (a value the model gave nothing for stays as it was written)
+  auto or_as_written = [&](size_t i, const std::string& escaped, const std::string& written) {
+    return alone.value()[i].empty() ? written : escaped;
+  };
+  if (is_ascii(texts[0]) && is_ascii(texts[1])) {
+    EXPECT_EQ(got.value()[0],
+              "# " + texts[1] + "\napp.title = " + or_as_written(0, java(alone.value()[0]), texts[0]) +
+                  "\nlogo.icon = " + texts[1] + "\nlong = " +
+                  or_as_written(
+                      1, java(alone.value()[1]),
+                      props.substr(props.rfind("long = ") + 7, props.size() - props.rfind("long = ") - 8)) +
+                  "\n")
+        << c_->name;
+  }
+  // .strings: in its quotes, '"' and '\\' escaped, line breaks as \n.
+  auto apple = [](const std::string& v) {
+    std::string out;
+    for (char c : v) {
+      if (c == '"' || c == '\\') out.push_back('\\');
+      if (c == '\n')
+        out += "\\n";
+      else if (c == '\t')
+        out += "\\t";
+      else
+        out.push_back(c);
+    }
+    return out;
+  };
+  const std::string strings = "/* " + texts[1] + " */\n\"" + texts[0] + "\" = \"" + texts[0] +
+                              "\";\n\"help.url\" = \"" + texts[1] + "\";\nsecond = \"" + texts[1] + "\";\n";
+  TranslateOptions so = o;
+  so.format = TextFormat::kStrings;
+  auto got_s = t->translate({strings}, so);
+  ASSERT_TRUE(got_s.has_value()) << got_s.status().to_string();
+  EXPECT_EQ(got_s.value()[0], "/* " + texts[1] + " */\n\"" + texts[0] + "\" = \"" +
+                                  or_as_written(0, apple(alone.value()[0]), texts[0]) +
+                                  "\";\n\"help.url\" = \"" + texts[1] + "\";\nsecond = \"" +
+                                  or_as_written(1, apple(alone.value()[1]), texts[1]) + "\";\n")
+      << c_->name;
+  auto bad = t->translate({"\"a\" = \"b\""}, so);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.status().message().find(".strings line 1"), std::string::npos) << bad.status().message();
 }
 
 // XLIFF: each segment still to translate gets a target holding its source translated as

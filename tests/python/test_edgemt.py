@@ -217,6 +217,28 @@ def test_translate_text():
     if want_a[:1] in ("@", "?"):
         want_a = "\\" + want_a
     assert strings[0].text == want_a, (strings[0].text, want_a)
+    # Java .properties: the value translated as plain text (read back with Python's own
+    # unicode_escape, which reads Java's \\uXXXX, \\n, \\t and \\\\), the URL's kept.
+    import re as _re
+    props = "# app\napp.title = %s\napp.url=https://example.org\n" % ref["sentences"][1].replace("\\", "\\\\")
+    got_props = tr.translate(props, format="properties").split("\n")
+    assert got_props[0] == "# app" and got_props[2] == "app.url=https://example.org", got_props
+    assert got_props[1].startswith("app.title = "), got_props
+    value = got_props[1][len("app.title = "):]
+    assert all(ord(c) < 128 for c in value), value  # an all-ASCII file: \\uXXXX escapes
+    value = value.encode("ascii").decode("unicode_escape").encode("utf-16", "surrogatepass").decode("utf-16")
+    assert value == tr.translate(ref["sentences"][1]), (value, tr.translate(ref["sentences"][1]))
+    # Apple .strings: the value translated as plain text, its quotes and '\\' escaped.
+    apple = '/* title */\n"title" = "%s";\n' % ref["sentences"][2].replace("\\", "\\\\").replace('"', '\\"')
+    m = _re.fullmatch(r'/\* title \*/\n"title" = "((?:[^"\\]|\\.)*)";\n', tr.translate(apple, format="strings"))
+    assert m, tr.translate(apple, format="strings")
+    unescaped = _re.sub(r"\\(.)", lambda e: {"n": "\n", "t": "\t", "r": "\r"}.get(e[1], e[1]), m[1])
+    assert unescaped == tr.translate(ref["sentences"][2]), (unescaped, tr.translate(ref["sentences"][2]))
+    try:
+        tr.translate('"a" = "b"', format="strings")
+        assert False, "a .strings entry without its ';' was accepted"
+    except ValueError:
+        pass
     try:
         tr.translate("<xliff><file>", format="xliff")
         assert False, "XML that is not well-formed was accepted"

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "runtime/text/android_strings.h"
+#include "runtime/text/apple_strings.h"
 #include "runtime/text/csv_document.h"
 #include "runtime/text/html_document.h"
 #include "runtime/text/icu_message.h"
@@ -35,6 +36,7 @@
 #include "runtime/text/markup.h"
 #include "runtime/text/plural_categories.h"
 #include "runtime/text/po_catalog.h"
+#include "runtime/text/properties_file.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/sentence_splitter.h"
 #include "runtime/text/subtitles.h"
@@ -2939,6 +2941,170 @@ TEST(WrappedText, ListsIndentsAndLineEnds) {
                 .size(),
             2u);
   EXPECT_EQ(WrappedText::parse("Open the configuration file\nSave as\nPrint\n").units().size(), 3u);
+}
+
+// ---- Java .properties (TextFormat::kProperties) -----------------------------------
+// Values with words are units, read as java.util.Properties reads them (separators,
+// continuations, escapes); keys, comments and values without words come back byte for byte.
+TEST(PropertiesFile, ValuesAreUnitsReadAsJavaReadsThem) {
+  const std::string text =
+      "# Messages\r\n"
+      "! also a comment = not a value\n"
+      "app.title=File Manager\n"
+      "  button.cancel : Cancel  \n"
+      "button.ok OK\n"
+      "escaped\\ key\\=x = Open the\\tsettings\n"
+      "long.text = This sentence \\\n"
+      "        goes on.\n"
+      "app.url = https://example.org/help\n"
+      "logo.icon = Blue logo\n"
+      "enabled=true\n"
+      "version=1.0.3\n"
+      "empty=\n"
+      "lead=\\ Leading space\n"
+      "caf\\u00e9 = Caf\\u00e9 au lait \\ud83d\\ude00\n"
+      "bad = Broken \\u00zz escape\n"
+      "lone = A \\ud83d lone half\n"
+      "last = No line end";
+  const PropertiesFile f = PropertiesFile::parse(text);
+  EXPECT_EQ(f.units(), (std::vector<std::string>{"File Manager", "Cancel", "OK", "Open the\tsettings",
+                                                 "This sentence goes on.", "Leading space",
+                                                 "Caf\xC3\xA9 au lait \xF0\x9F\x98\x80", "No line end"}));
+  EXPECT_EQ(f.render({}), text);
+  const std::string out = f.render({"Dateiverwaltung", "Abbrechen", "",
+                                    "Einstellungen\n\\ \xC3\xB6"
+                                    "ffnen",
+                                    "Dieser Satz geht weiter.", "F\xC3\xBChrende Leerzeichen",
+                                    "Milchkaffee \xF0\x9F\x98\x80", "Kein Zeilenende"});
+  // An all-ASCII file: characters past ASCII as \uXXXX (a surrogate pair past U+FFFF);
+  // a value on one line; its spaces (the trailing ones of "Cancel  ") kept.
+  EXPECT_EQ(out,
+            "# Messages\r\n"
+            "! also a comment = not a value\n"
+            "app.title=Dateiverwaltung\n"
+            "  button.cancel : Abbrechen  \n"
+            "button.ok OK\n"
+            "escaped\\ key\\=x = Einstellungen\\n\\\\ \\u00F6ffnen\n"
+            "long.text = Dieser Satz geht weiter.\n"
+            "app.url = https://example.org/help\n"
+            "logo.icon = Blue logo\n"
+            "enabled=true\n"
+            "version=1.0.3\n"
+            "empty=\n"
+            "lead=\\ F\\u00FChrende Leerzeichen\n"
+            "caf\\u00e9 = Milchkaffee \\uD83D\\uDE00\n"
+            "bad = Broken \\u00zz escape\n"
+            "lone = A \\ud83d lone half\n"
+            "last = Kein Zeilenende");
+  // A file with characters past ASCII in it (UTF-8, or Latin-1 read as such): written as they are.
+  const PropertiesFile utf8 = PropertiesFile::parse("title=Caf\xC3\xA9 menu\n");
+  ASSERT_EQ(utf8.units().size(), 1u);
+  EXPECT_EQ(utf8.render({"Caf\xC3\xA9-Men\xC3\xBC"}), "title=Caf\xC3\xA9-Men\xC3\xBC\n");
+  // A continuation's line end "\r\n"; a '\' at the file's end.
+  const PropertiesFile crlf = PropertiesFile::parse("a = one \\\r\n   two\r\nb = three\\");
+  EXPECT_EQ(crlf.units(), (std::vector<std::string>{"one two", "three"}));
+  EXPECT_EQ(crlf.render({"eins zwei", "drei"}), "a = eins zwei\r\nb = drei");
+  // What is not the format's still reads as it: no errors, no losses.
+  for (const std::string odd : {"", "\\", "=", "key", "a=\\u", "\n\n\\\n", "x \\\n", "\xEF\xBB\xBF# c"}) {
+    const PropertiesFile o = PropertiesFile::parse(odd);
+    EXPECT_EQ(o.render({}), odd);
+  }
+}
+
+// A MessageFormat pattern's apostrophes: doubled ones reach the model as one and the
+// translation's are doubled; single ones (quoted text) are left as they are. ICU plurals
+// are taken apart and get the target's categories; choice formats are kept.
+TEST(PropertiesFile, MessageFormatPatterns) {
+  const PropertiesFile f = PropertiesFile::parse(
+      "a = Don''t delete {0}.\n"
+      "b = Click '{'here'}' now {0}\n"
+      "c = Isn't it nice?\n"
+      "d = {0, plural, one {# file was saved.} other {# files were saved.}}\n"
+      "e = {0,choice,0#no files|1#one file|1<{0,number,integer} files}\n"
+      "f = {0} of {1,number} items isn''t bad\n");
+  EXPECT_EQ(f.units(),
+            (std::vector<std::string>{"Don't delete {0}.", "Click '{'here'}' now {0}", "Isn't it nice?",
+                                      "{#} file was saved.", "{#} files were saved.",
+                                      "{0} of {1,number} items isn't bad"}));
+  const std::string out =
+      f.render({"L\xC3\xB6sche {0} nicht, it's", "Klicke '{'hier'}' {0}", "Isn't it?",
+                "{#} \xD1\x84\xD0\xB0\xD0\xB9\xD0\xBB",
+                "{#} \xD1\x84\xD0\xB0\xD0\xB9\xD0\xBB\xD0\xBE\xD0\xB2", "{0} von {1,number} ok"},
+               "ru");
+  auto has = [&](const std::string& part) {
+    EXPECT_NE(out.find(part), std::string::npos) << part << "\n" << out;
+  };
+  has("a = L\\u00F6sche {0} nicht, it''s\n");
+  has("b = Klicke '{'hier'}' {0}\n");
+  has("c = Isn't it?\n");
+  has("d = {0, plural, one {");
+  has(" few {");
+  has(" many {");
+  has("e = {0,choice,0#no files|1#one file|1<{0,number,integer} files}\n");
+  has("f = {0} von {1,number} ok\n");
+}
+
+// ---- Apple .strings (TextFormat::kStrings) ----------------------------------------
+TEST(AppleStrings, ValuesAreUnits) {
+  const std::string text =
+      "\xEF\xBB\xBF/* Title of the main window */\n"
+      "\"main.title\" = \"File Manager\";\n"
+      "// A button\n"
+      "\"Cancel\"=\"Cancel\";\n"
+      "\"greeting\" = \"Hello, %@! You have %d new messages.\" ;\n"
+      "\"quote\" = \"Say \\\"yes\\\" to\\ncontinue.\\t\";\n"
+      "unquoted_key = 'Open the settings';\n"
+      "bare = Settings;\n"
+      "\"help.url\" = \"https://example.org/help\";\n"
+      "\"flag\" = \"true\";\n"
+      "\"only key\";\n"
+      "\"esc\" = \"Caf\\U00e9 \\UD83D\\UDE00 \\101BC\";\n"
+      "\"empty\" = \"\";\n";
+  auto f = AppleStrings::parse(text);
+  ASSERT_TRUE(f.has_value()) << f.status().message();
+  EXPECT_EQ(f.value().units(),
+            (std::vector<std::string>{"File Manager", "Cancel", "Hello, %@! You have %d new messages.",
+                                      "Say \"yes\" to\ncontinue.", "Open the settings", "Settings",
+                                      "Caf\xC3\xA9 \xF0\x9F\x98\x80 ABC"}));
+  EXPECT_EQ(f.value().render({}), text);
+  const std::string out =
+      f.value().render({"Dateiverwaltung", "Abbrechen", "Hallo, %@!", "Sag \"ja\"\\\nweiter.",
+                        "\xC3\x96"
+                        "ffne 'die' Einstellungen",
+                        "Einstellungen", ""});
+  EXPECT_EQ(out,
+            "\xEF\xBB\xBF/* Title of the main window */\n"
+            "\"main.title\" = \"Dateiverwaltung\";\n"
+            "// A button\n"
+            "\"Cancel\"=\"Abbrechen\";\n"
+            "\"greeting\" = \"Hallo, %@!\" ;\n"
+            "\"quote\" = \"Sag \\\"ja\\\"\\\\\\nweiter.\\t\";\n"
+            "unquoted_key = '\xC3\x96"
+            "ffne \\'die\\' Einstellungen';\n"
+            "bare = \"Einstellungen\";\n"
+            "\"help.url\" = \"https://example.org/help\";\n"
+            "\"flag\" = \"true\";\n"
+            "\"only key\";\n"
+            "\"esc\" = \"Caf\\U00e9 \\UD83D\\UDE00 \\101BC\";\n"
+            "\"empty\" = \"\";\n");
+  // What is not the format: an error naming the line, never a crash.
+  for (auto [bad, what] : {std::pair{"\"a\" = \"Open the file\"\n\n\"b\" = \"x\";", "line 1: expected ';'"},
+                           {"\"a\" = \"Open;\n", "line 1: the key's value is a string never closed"},
+                           {"\"a\" = \"x\";\n/* open\n", "line 2: a comment (/*) is never closed"},
+                           {"\"a\" \"b\";", "line 1: expected '=' after the key"},
+                           {"\"a\" = ;", "line 1: expected the key's value"},
+                           {"= \"b\";", "line 1: expected a key"},
+                           {"\"a\" = \"b\"", "expected ';' after the value, found the end of the file"}}) {
+    auto d = AppleStrings::parse(bad);
+    ASSERT_FALSE(d.has_value()) << bad;
+    EXPECT_NE(d.status().message().find(what), std::string::npos) << d.status().message();
+  }
+  for (const std::string ok : {"", "  // nothing\n", "/* */"}) {
+    auto d = AppleStrings::parse(ok);
+    ASSERT_TRUE(d.has_value()) << ok;
+    EXPECT_TRUE(d.value().units().empty());
+    EXPECT_EQ(d.value().render({}), ok);
+  }
 }
 
 }  // namespace

@@ -591,6 +591,10 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
             "strings.xml",
             "<resources>\n    <string name=\"a\">" + escape_html(kSentences[3]) + "</string>\n</resources>\n",
             TextFormat::kAndroid},
+        Case{"messages.properties", "# App\napp.title = " + kSentences[4] + "\napp.url = https://x.org\n",
+             TextFormat::kProperties},
+        Case{"Localizable.strings", "/* Title */\n\"title\" = \"" + kSentences[5] + "\";\n",
+             TextFormat::kStrings},
         // XLIFF saved as .xml (as some tools export it): told by its root element.
         Case{"export.xml", "<?xml version=\"1.0\"?>\n<!-- exported -->\n" + xlf, TextFormat::kXliff},
         Case{"guide.docx", docx.str(), TextFormat::kOffice}}) {
@@ -631,6 +635,10 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
   no_file.files.clear();
   EXPECT_EQ(api.handle(no_file).status, 400);
   EXPECT_EQ(api.handle(file_request("bad.po", "msgid \"x\n")).status, 400);
+  const HttpResponse bad_strings =
+      api.handle(file_request("Localizable.strings", "\"a\" = \"Open the file\"\n"));
+  EXPECT_EQ(bad_strings.status, 400);
+  EXPECT_NE(bad_strings.body.find(".strings line 1"), std::string::npos) << bad_strings.body;
   // An .xml file that is none of the XML formats: an error naming its root element.
   const HttpResponse docbook = api.handle(file_request("guide.xml",
                                                        "<?xml version=\"1.0\"?>\n<!DOCTYPE book [\n"
