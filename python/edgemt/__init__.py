@@ -291,7 +291,11 @@ class Translator:
         translated with Java's escapes (\\uXXXX in an all-ASCII file; a MessageFormat
         pattern's apostrophes doubled), keys and comments kept; "strings": an Apple
         Localizable.strings file: its values with words translated, keys and comments kept
-        (an entry without its '=' or ';' raises ValueError).
+        (an entry without its '=' or ';' raises ValueError); "resx": a .NET Resources.resx
+        file: its string resources with words translated, comments, other resources and the
+        designer's kept (XML that is not well-formed raises ValueError); "xcstrings": an Xcode
+        String Catalog: each string the model's target language lacks gets its
+        localization (plurals with its categories), marked needs_review.
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         cancel: an edgemt.CancelFlag another thread may set to stop the call (raises
@@ -299,7 +303,7 @@ class Translator:
         """
         if format not in _FORMATS:
             raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt', 'csv', 'json', "
-                             "'xliff', 'android', 'properties' or 'strings', got %r"
+                             "'xliff', 'android', 'properties', 'strings', 'resx' or 'xcstrings', got %r"
                              % (format,))
         if self.pivot is not None:
             if glossary:

@@ -167,10 +167,16 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
       case EDGEMT_FORMAT_STRINGS:
         out->format = edgemt::TextFormat::kStrings;
         break;
+      case EDGEMT_FORMAT_RESX:
+        out->format = edgemt::TextFormat::kResx;
+        break;
+      case EDGEMT_FORMAT_XCSTRINGS:
+        out->format = edgemt::TextFormat::kXcstrings;
+        break;
       default:
         return fail(EDGEMT_INVALID_ARGUMENT,
                     "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES, _WRAPPED, _CSV, "
-                    "_JSON, _XLIFF, _ANDROID, _PROPERTIES or _STRINGS, got " +
+                    "_JSON, _XLIFF, _ANDROID, _PROPERTIES, _STRINGS, _RESX or _XCSTRINGS, got " +
                         std::to_string(o->format));
     }
   }

@@ -27,9 +27,11 @@
 #include "runtime/text/pdf_text.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/properties_file.h"
+#include "runtime/text/resx_document.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
+#include "runtime/text/xcstrings_document.h"
 #include "runtime/text/xliff_document.h"
 
 namespace edgemt {
@@ -846,8 +848,8 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
     std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
     if constexpr (std::is_same_v<Doc, OfficeDocument> || std::is_same_v<Doc, XliffDocument> ||
                   std::is_same_v<Doc, AndroidStrings> || std::is_same_v<Doc, JsonDocument> ||
-                  std::is_same_v<Doc, PoCatalog> ||
-                  std::is_same_v<Doc, PropertiesFile>)  // it also says its text's new language
+                  std::is_same_v<Doc, PoCatalog> || std::is_same_v<Doc, PropertiesFile> ||
+                  std::is_same_v<Doc, XcstringsDocument>)  // it also says its text's new language
       result.push_back(d.render(mine, model_->target_language()));
     else
       result.push_back(d.render(mine));
@@ -905,6 +907,16 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
     return translate_units(parse_each<PropertiesFile>(texts), as_plain_text(options));
   if (options.format.value_or(TextFormat::kText) == TextFormat::kStrings) {
     auto docs = parse_all<AppleStrings>(texts);
+    if (!docs) return docs.status();
+    return translate_units(docs.value(), as_plain_text(options));
+  }
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kResx) {
+    auto docs = parse_all<ResxDocument>(texts);
+    if (!docs) return docs.status();
+    return translate_units(docs.value(), as_plain_text(options));
+  }
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kXcstrings) {
+    auto docs = parse_all<XcstringsDocument>(texts);
     if (!docs) return docs.status();
     return translate_units(docs.value(), as_plain_text(options));
   }
@@ -1007,6 +1019,8 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
       options.format.value_or(TextFormat::kText) == TextFormat::kAndroid ||
       options.format.value_or(TextFormat::kText) == TextFormat::kProperties ||
       options.format.value_or(TextFormat::kText) == TextFormat::kStrings ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kResx ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kXcstrings ||
       options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();

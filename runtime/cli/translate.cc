@@ -34,9 +34,11 @@
 #include "runtime/text/pdf_text.h"
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/properties_file.h"
+#include "runtime/text/resx_document.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
+#include "runtime/text/xcstrings_document.h"
 #include "runtime/text/xliff_document.h"
 
 namespace {
@@ -95,7 +97,8 @@ options:
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
   --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv, json
-                     (also arb), xliff, ts, android, properties or strings:
+                     (also arb), xliff, ts, android, properties, strings, resx or
+                     xcstrings:
                      each TEXT, or else all of standard input, is one document.
                      wrapped: plain text whose paragraphs are wrapped at a width
                      (e-mails, README.txt, books): a paragraph's wrapped lines are
@@ -145,7 +148,13 @@ options:
                      all-ASCII file; a {0} pattern's apostrophes doubled), keys,
                      comments and values of keys such as app.url kept. strings: an
                      Apple Localizable.strings file: each "key" = "value"; entry's
-                     value with words translated, keys and comments kept
+                     value with words translated, keys and comments kept. resx: a .NET
+                     Resources.resx file: each string resource's value with words
+                     translated, comments, other resources (icons, sizes) and the
+                     designer's (">>" names) kept. xcstrings: an Xcode String
+                     Catalog (Localizable.xcstrings): each string the target language
+                     has not yet gets its localization (plurals with its categories),
+                     marked needs_review; the rest kept
   --encoding NAME    standard input is read in this character encoding and the
                      translation written in it: utf-8 (the default), utf-16,
                      utf-16le, utf-16be, utf-32..., windows-1252 (latin1, iso-8859-1),
@@ -396,6 +405,8 @@ int parse_args(int argc, char** argv, Args* a) {
           {"android", edgemt::TextFormat::kAndroid},
           {"properties", edgemt::TextFormat::kProperties},
           {"strings", edgemt::TextFormat::kStrings},
+          {"resx", edgemt::TextFormat::kResx},
+          {"xcstrings", edgemt::TextFormat::kXcstrings},
           {"pdf", edgemt::TextFormat::kText}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
@@ -404,7 +415,9 @@ int parse_args(int argc, char** argv, Args* a) {
         std::fprintf(
             stderr,
             "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, json, arb, "
-            "xliff, xlf, ts, android, properties, strings, docx, pptx, xlsx, odt, odp, ods, epub or pdf, got "
+            "xliff, xlf, ts, android, properties, strings, resx, xcstrings, docx, pptx, xlsx, odt, odp, ods, "
+            "epub or "
+            "pdf, got "
             "'%s'\n",
             i + 1 < argc ? argv[i + 1] : "");
         return 2;
@@ -859,6 +872,18 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
       source_text.clear();
       for (const std::string& u : x.units()) source_text += u + "\n";
     }
+    if (a.format == edgemt::TextFormat::kXcstrings) {  // its source texts, not the catalog's JSON
+      auto x = edgemt::XcstringsDocument::parse(line);
+      if (!x) continue;
+      source_text.clear();
+      for (const std::string& u : x.value().units()) source_text += u + "\n";
+    }
+    if (a.format == edgemt::TextFormat::kResx) {  // its values, not the XML
+      auto x = edgemt::ResxDocument::parse(line);
+      if (!x) continue;
+      source_text.clear();
+      for (const std::string& u : x.value().units()) source_text += u + "\n";
+    }
     if (a.format == edgemt::TextFormat::kStrings) {  // its values, not its keys (often the same)
       auto x = edgemt::AppleStrings::parse(line);
       if (!x) continue;
@@ -1240,32 +1265,14 @@ int main(int argc, char** argv) {
         std::string ext =
             dot == std::string::npos || t.find('/', dot) != std::string::npos ? "" : t.substr(dot + 1);
         for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        static constexpr std::pair<const char*, const char*> kByExtension[] = {{"htm", "html"},
-                                                                               {"html", "html"},
-                                                                               {"xhtml", "html"},
-                                                                               {"md", "markdown"},
-                                                                               {"markdown", "markdown"},
-                                                                               {"po", "po"},
-                                                                               {"pot", "po"},
-                                                                               {"srt", "srt"},
-                                                                               {"vtt", "vtt"},
-                                                                               {"csv", "csv"},
-                                                                               {"tsv", "tsv"},
-                                                                               {"json", "json"},
-                                                                               {"arb", "arb"},
-                                                                               {"xlf", "xliff"},
-                                                                               {"xliff", "xliff"},
-                                                                               {"ts", "ts"},
-                                                                               {"docx", "docx"},
-                                                                               {"pptx", "pptx"},
-                                                                               {"xlsx", "xlsx"},
-                                                                               {"odt", "odt"},
-                                                                               {"odp", "odp"},
-                                                                               {"ods", "ods"},
-                                                                               {"epub", "epub"},
-                                                                               {"pdf", "pdf"},
-                                                                               {"properties", "properties"},
-                                                                               {"strings", "strings"}};
+        static constexpr std::pair<const char*, const char*> kByExtension[] = {// clang-format off
+            {"htm", "html"}, {"html", "html"}, {"xhtml", "html"}, {"md", "markdown"}, {"markdown", "markdown"},
+            {"po", "po"}, {"pot", "po"}, {"srt", "srt"}, {"vtt", "vtt"}, {"csv", "csv"}, {"tsv", "tsv"},
+            {"json", "json"}, {"arb", "arb"}, {"xlf", "xliff"}, {"xliff", "xliff"}, {"ts", "ts"},
+            {"properties", "properties"}, {"strings", "strings"}, {"resx", "resx"}, {"xcstrings", "xcstrings"}, {"docx", "docx"},
+            {"pptx", "pptx"}, {"xlsx", "xlsx"}, {"odt", "odt"}, {"odp", "odp"}, {"ods", "ods"},
+            {"epub", "epub"}, {"pdf", "pdf"}};
+        // clang-format on
         const auto* f = std::find_if(std::begin(kByExtension), std::end(kByExtension),
                                      [&](const auto& x) { return ext == x.first; });
         ext = f == std::end(kByExtension) ? "" : f->second;

@@ -24,10 +24,12 @@
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/properties_file.h"
 #include "runtime/text/protected_spans.h"
+#include "runtime/text/resx_document.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
+#include "runtime/text/xcstrings_document.h"
 #include "runtime/text/xliff_document.h"
 #include "runtime/text/xml_tree.h"
 
@@ -40,9 +42,9 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
 const std::vector<std::string> kFileFormats = {
-    ".txt",  ".html", ".htm", ".md",    ".srt", ".vtt",  ".po",         ".csv",     ".tsv",
-    ".json", ".arb",  ".xlf", ".xliff", ".ts",  ".xml",  ".properties", ".strings", ".docx",
-    ".pptx", ".xlsx", ".odt", ".odp",   ".ods", ".epub", ".pdf"};
+    ".txt",       ".html", ".htm",  ".md",    ".srt", ".vtt", ".po",         ".csv",     ".tsv",
+    ".json",      ".arb",  ".xlf",  ".xliff", ".ts",  ".xml", ".properties", ".strings", ".resx",
+    ".xcstrings", ".docx", ".pptx", ".xlsx",  ".odt", ".odp", ".ods",        ".epub",    ".pdf"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -702,6 +704,8 @@ std::string content_type_of(const std::string& ext, std::string charset) {
   if (ext == ".tsv") return "text/tab-separated-values; charset=" + charset;
   if (ext == ".properties") return "text/x-java-properties; charset=" + charset;
   if (ext == ".strings") return "text/plain; charset=" + charset;
+  if (ext == ".resx") return "application/xml; charset=" + charset;
+  if (ext == ".xcstrings") return "application/json; charset=" + charset;
   if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
   if (ext == ".xlsx") return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -751,7 +755,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po" ||
                          ext == ".csv" || ext == ".tsv" || ext == ".json" || ext == ".arb" || ext == ".xlf" ||
                          ext == ".xliff" || ext == ".ts" || ext == ".xml" || ext == ".properties" ||
-                         ext == ".strings";
+                         ext == ".strings" || ext == ".resx" || ext == ".xcstrings";
   std::optional<TextEncoding> file_encoding;
   std::string decoded;
   std::string charset;  // of the translated file
@@ -799,6 +803,8 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   std::optional<AndroidStrings> android;
   std::optional<PropertiesFile> properties;
   std::optional<AppleStrings> apple_strings;
+  std::optional<ResxDocument> resx;
+  std::optional<XcstringsDocument> xcstrings;
   std::optional<OfficeDocument> office;
   if (std::find(OfficeDocument::extensions().begin(), OfficeDocument::extensions().end(), ext) !=
       OfficeDocument::extensions().end()) {
@@ -868,6 +874,18 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     apple_strings = std::move(d.value());
     units = apple_strings->units();
     render = [&](const std::vector<std::string>& t) { return apple_strings->render(t); };
+  } else if (ext == ".xcstrings") {  // Xcode's String Catalogs
+    auto d = XcstringsDocument::parse(content);
+    if (!d) return error(400, "Invalid request: " + d.status().message());
+    xcstrings = std::move(d.value());
+    units = xcstrings->units();
+    render = [&](const std::vector<std::string>& t) { return xcstrings->render(t, f.target); };
+  } else if (ext == ".resx") {  // .NET resources
+    auto d = ResxDocument::parse(content);
+    if (!d) return error(400, "Invalid request: " + d.status().message());
+    resx = std::move(d.value());
+    units = resx->units();
+    render = [&](const std::vector<std::string>& t) { return resx->render(t); };
   } else if (ext == ".csv" || ext == ".tsv") {
     csv = CsvDocument::parse(content, f.source, f.target);  // (a translation table: its columns)
     units = csv->units();

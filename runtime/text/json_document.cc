@@ -263,7 +263,9 @@ class Scanner {
   size_t error_at_ = 0;
 };
 
-void append_escaped(std::string_view s, bool ascii, std::string* out) {
+}  // namespace
+
+void append_json_escaped(std::string_view s, bool ascii, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   auto u = [&](uint32_t v) {
     *out += "\\u";
@@ -309,8 +311,6 @@ void append_escaped(std::string_view s, bool ascii, std::string* out) {
     }
   }
 }
-
-}  // namespace
 
 Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
   JsonDocument doc;
@@ -398,7 +398,7 @@ std::string JsonDocument::render(const std::vector<std::string>& translations,
   const uint8_t cardinal = plural_categories(language), ordinal = ordinal_categories(language);
   return pieces_.render(values, [&](const std::string& value, uint32_t mark, std::string* out) {
     out->push_back('"');
-    append_escaped(value, ascii_, out);
+    append_json_escaped(value, ascii_, out);
     out->push_back('"');
     if (mark == 0) return;
     const PluralKeys& p = plural_keys_[mark - 1];
@@ -408,11 +408,11 @@ std::string JsonDocument::render(const std::vector<std::string>& translations,
       *out += ',';
       *out += p.indent;
       out->push_back('"');
-      append_escaped(p.base + "_" + std::string(plural_category_name(c)), ascii_, out);
+      append_json_escaped(p.base + "_" + std::string(plural_category_name(c)), ascii_, out);
       out->push_back('"');
       *out += p.colon;
       out->push_back('"');
-      append_escaped(value, ascii_, out);
+      append_json_escaped(value, ascii_, out);
       out->push_back('"');
     }
   });

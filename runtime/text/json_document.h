@@ -33,6 +33,11 @@
 
 namespace edgemt {
 
+// `s` as a JSON string's contents (without its quotes): ", \ and control characters
+// escaped, and with `ascii` every character past ASCII as \uXXXX (a surrogate pair past
+// U+FFFF).
+void append_json_escaped(std::string_view s, bool ascii, std::string* out);
+
 class JsonDocument {
  public:
   static Expected<JsonDocument> parse(std::string_view text);

@@ -250,10 +250,15 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   auto want_android = cpp.value()->translate({android_doc}, android_options);
   ASSERT_TRUE(want_android.has_value()) << want_android.status().to_string();
   EXPECT_EQ(out[0], want_android.value()[0]);
-  // Java .properties and Apple .strings: as the C++ API translates them.
+  // Java .properties, Apple .strings and String Catalogs, .NET .resx: as the C++ API translates them.
   for (auto [format, cpp_format, doc] :
        {std::tuple{EDGEMT_FORMAT_PROPERTIES, edgemt::TextFormat::kProperties, "# c\nt = " + texts[1] + "\n"},
-        std::tuple{EDGEMT_FORMAT_STRINGS, edgemt::TextFormat::kStrings, "\"t\" = \"" + texts[0] + "\";\n"}}) {
+        std::tuple{EDGEMT_FORMAT_STRINGS, edgemt::TextFormat::kStrings, "\"t\" = \"" + texts[0] + "\";\n"},
+        std::tuple{
+            EDGEMT_FORMAT_RESX, edgemt::TextFormat::kResx,
+            "<root><data name=\"t\"><value>" + edgemt::escape_html(texts[2]) + "</value></data></root>"},
+        std::tuple{EDGEMT_FORMAT_XCSTRINGS, edgemt::TextFormat::kXcstrings,
+                   "{\"sourceLanguage\": \"x\", \"strings\": {\"" + texts[0] + "\": {}}}"}}) {
     const char* in = doc.c_str();
     o.format = format;
     ASSERT_EQ(edgemt_translate(tr, &in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();

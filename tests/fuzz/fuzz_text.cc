@@ -47,11 +47,13 @@
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/properties_file.h"
 #include "runtime/text/protected_spans.h"
+#include "runtime/text/resx_document.h"
 #include "runtime/text/sentence_splitter.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
+#include "runtime/text/xcstrings_document.h"
 #include "runtime/text/xliff_document.h"
 #include "runtime/text/xml_tree.h"
 #include "tests/fuzz/fuzz_common.h"
@@ -411,6 +413,37 @@ void check_apple_strings(std::string_view text) {
                     "strings: a translation with escapes did not parse back");
 }
 
+// .resx: no translations give the file back; translated with text that needs XML's
+// escapes, it parses again into those translations.
+void check_resx(std::string_view text) {
+  auto doc = edgemt::ResxDocument::parse(text);
+  if (!doc) return;
+  EDGEMT_FUZZ_CHECK(doc.value().render({}) == text, "resx: no translations changed the file");
+  std::vector<std::string> odd(doc.value().units().size(), "Odd <b>&amp;</b> \"q\" 'a' \xC3\xA9 {0}");
+  auto again = edgemt::ResxDocument::parse(doc.value().render(odd));
+  EDGEMT_FUZZ_CHECK(again.has_value() && again.value().units() == odd,
+                    "resx: a translation with escapes did not parse back");
+}
+
+// Xcode String Catalogs: no translations, or no language, give the file back; into a
+// language, with text that needs JSON's escapes, it is still JSON and a catalog, with
+// nothing left to translate into that language.
+void check_xcstrings(std::string_view text) {
+  auto doc = edgemt::XcstringsDocument::parse(text);
+  if (!doc) return;
+  EDGEMT_FUZZ_CHECK(
+      doc.value().render({}, "de") == text && doc.value().render(doc.value().units(), "") == text,
+      "xcstrings: no translations changed the file");
+  const std::vector<std::string> odd(doc.value().units().size(), "Odd \"q\" \\ \n\x01 \xC3\xA9 %@");
+  for (const char* language : {"de", "ar"}) {
+    auto again = edgemt::XcstringsDocument::parse(doc.value().render(odd, language));
+    EDGEMT_FUZZ_CHECK(again.has_value(), "xcstrings: the catalog translated into %s is not one: %s", language,
+                      again.has_value() ? "" : again.status().message().c_str());
+    EDGEMT_FUZZ_CHECK(again.value().render(odd, language) == doc.value().render(odd, language),
+                      "xcstrings: the catalog translated into %s still has strings to translate", language);
+  }
+}
+
 void check_encodings(std::string_view text) {
   using edgemt::TextEncoding;
   if (!edgemt::is_valid_utf8(text)) return;
@@ -553,6 +586,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_android(text);
   check_properties(text);
   check_apple_strings(text);
+  check_resx(text);
+  check_xcstrings(text);
   check_encodings(text);
   return 0;
 }

@@ -708,9 +708,10 @@ TEST_P(Parity, JsonStringsAreTranslatedAsTextAlone) {
   EXPECT_NE(bad.status().message().find("JSON line 1"), std::string::npos) << bad.status().message();
 }
 
-// Java .properties and Apple .strings: each value with words is translated as that text
-// alone is (plain text), written with the format's escapes; keys, comments and codes kept.
-TEST_P(Parity, PropertiesAndStringsValuesAreTranslatedAsTextAlone) {
+// Java .properties, Apple .strings and .NET .resx: each value with words is translated as
+// that text alone is (plain text), written with the format's escapes; keys, comments and
+// codes kept.
+TEST_P(Parity, PropertiesStringsAndResxValuesAreTranslatedAsTextAlone) {
   auto t = make_translator(model_, 4, 2, max_new_);
   ASSERT_NE(t, nullptr);
   const std::vector<std::string> texts = sentences_where(2, [](const std::string& s) {
@@ -815,6 +816,44 @@ TEST_P(Parity, PropertiesAndStringsValuesAreTranslatedAsTextAlone) {
   auto bad = t->translate({"\"a\" = \"b\""}, so);
   ASSERT_FALSE(bad.has_value());
   EXPECT_NE(bad.status().message().find(".strings line 1"), std::string::npos) << bad.status().message();
+  // .resx: in its <value>, with XML's escapes; the designer's and other types' kept.
+  const std::string resx = "<root>\n  <data name=\"A\" xml:space=\"preserve\"><value>" +
+                           escape_xml(texts[0]) + "</value><comment>" + escape_xml(texts[1]) +
+                           "</comment></data>\n  <data name=\"&gt;&gt;x\"><value>" + escape_xml(texts[1]) +
+                           "</value></data>\n  <data name=\"B\"><value>" + escape_xml(texts[1]) +
+                           "</value></data>\n</root>\n";
+  TranslateOptions ro = o;
+  ro.format = TextFormat::kResx;
+  auto got_r = t->translate({resx}, ro);
+  ASSERT_TRUE(got_r.has_value()) << got_r.status().to_string();
+  EXPECT_EQ(got_r.value()[0],
+            "<root>\n  <data name=\"A\" xml:space=\"preserve\"><value>" +
+                escape_xml(or_as_written(0, alone.value()[0], texts[0])) + "</value><comment>" +
+                escape_xml(texts[1]) + "</comment></data>\n  <data name=\"&gt;&gt;x\"><value>" +
+                escape_xml(texts[1]) + "</value></data>\n  <data name=\"B\"><value>" +
+                escape_xml(or_as_written(1, alone.value()[1], texts[1])) + "</value></data>\n</root>\n")
+      << c_->name;
+  // An Xcode String Catalog: the key (the source text) gets the target language's
+  // localization, its value the text's translation with JSON's escapes.
+  const std::string catalog = "{\n  \"sourceLanguage\" : \"zz\",\n  \"strings\" : {\n    \"" + texts[0] +
+                              "\" : {\n\n    }\n  },\n  \"version\" : \"1.0\"\n}\n";
+  TranslateOptions xo = o;
+  xo.format = TextFormat::kXcstrings;
+  auto got_x = t->translate({catalog}, xo);
+  ASSERT_TRUE(got_x.has_value()) << got_x.status().to_string();
+  const std::string target = t->model().target_language();
+  if (target.empty() || alone.value()[0].empty()) {
+    EXPECT_EQ(got_x.value()[0], catalog) << c_->name;
+  } else {
+    EXPECT_EQ(got_x.value()[0],
+              "{\n  \"sourceLanguage\" : \"zz\",\n  \"strings\" : {\n    \"" + texts[0] +
+                  "\" : {\n      \"localizations\" : {\n        \"" + target +
+                  "\" : {\n          \"stringUnit\" : {\n            \"state\" : \"needs_review\",\n"
+                  "            \"value\" : " +
+                  json(alone.value()[0]).dump() +
+                  "\n          }\n        }\n      }\n    }\n  },\n  \"version\" : \"1.0\"\n}\n")
+        << c_->name;
+  }
 }
 
 // XLIFF: each segment still to translate gets a target holding its source translated as

@@ -234,6 +234,25 @@ def test_translate_text():
     assert m, tr.translate(apple, format="strings")
     unescaped = _re.sub(r"\\(.)", lambda e: {"n": "\n", "t": "\t", "r": "\r"}.get(e[1], e[1]), m[1])
     assert unescaped == tr.translate(ref["sentences"][2]), (unescaped, tr.translate(ref["sentences"][2]))
+    # .NET .resx: the string resource's value translated as plain text (read back with
+    # Python's own XML parser), the designer's and the comment kept.
+    resx = ('<root><data name="T" xml:space="preserve"><value>%s</value><comment>c</comment></data>'
+            '<data name="&gt;&gt;b.Name"><value>Save button</value></data></root>' % _escape(ref["sentences"][0]))
+    data = _et.fromstring(tr.translate(resx, format="resx")).findall("data")
+    assert [d.findtext("value") for d in data] == [tr.translate(ref["sentences"][0]), "Save button"], data
+    assert data[0].findtext("comment") == "c"
+    # Xcode String Catalogs: the key (the source text) gets the model's target language's
+    # localization, marked needs_review; read back with Python's own JSON parser.
+    target = tr.model.target_language
+    catalog = {"sourceLanguage": "x", "strings": {ref["sentences"][0]: {}, "Brand": {"shouldTranslate": False}}}
+    catalog_text = _json.dumps(catalog, indent=2)
+    got_catalog = _json.loads(tr.translate(catalog_text, format="xcstrings"))
+    assert got_catalog["strings"]["Brand"] == {"shouldTranslate": False}, got_catalog
+    if target and target != "x":
+        unit = got_catalog["strings"][ref["sentences"][0]]["localizations"][target]["stringUnit"]
+        assert unit == {"state": "needs_review", "value": tr.translate(ref["sentences"][0])}, (unit, target)
+    else:  # a model that names no target language: nothing to add the localization as
+        assert tr.translate(catalog_text, format="xcstrings") == catalog_text
     try:
         tr.translate('"a" = "b"', format="strings")
         assert False, "a .strings entry without its ';' was accepted"

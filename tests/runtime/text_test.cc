@@ -38,11 +38,13 @@
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/properties_file.h"
 #include "runtime/text/protected_spans.h"
+#include "runtime/text/resx_document.h"
 #include "runtime/text/sentence_splitter.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
+#include "runtime/text/xcstrings_document.h"
 #include "runtime/text/xliff_document.h"
 #include "runtime/text/xml_tree.h"
 
@@ -3104,6 +3106,193 @@ TEST(AppleStrings, ValuesAreUnits) {
     ASSERT_TRUE(d.has_value()) << ok;
     EXPECT_TRUE(d.value().units().empty());
     EXPECT_EQ(d.value().render({}), ok);
+  }
+}
+
+// ---- .NET .resx (TextFormat::kResx) -----------------------------------------------
+TEST(ResxDocument, StringResourcesAreUnits) {
+  const std::string text =
+      "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+      "<root>\n"
+      "  <xsd:schema id=\"root\" xmlns=\"\" xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\"><xsd:element "
+      "name=\"root\"/></xsd:schema>\n"
+      "  <resheader name=\"resmimetype\"><value>text/microsoft-resx</value></resheader>\n"
+      "  <data name=\"Greeting\" xml:space=\"preserve\">\n"
+      "    <value>Welcome to the &lt;b&gt;shop&lt;/b&gt;, {0}!</value>\n"
+      "    <comment>Shown on the start page</comment>\n"
+      "  </data>\n"
+      "  <data name=\"$this.Text\" xml:space=\"preserve\"><value>Settings</value></data>\n"
+      "  <data name=\"&gt;&gt;button1.Name\" xml:space=\"preserve\"><value>Save button</value></data>\n"
+      "  <data name=\"button1.Size\" type=\"System.Drawing.Size, System.Drawing\"><value>Big "
+      "one</value></data>\n"
+      "  <data name=\"Title\" type=\"System.String, mscorlib\"><value>File &amp; folder</value></data>\n"
+      "  <data name=\"Logo\" mimetype=\"application/x-microsoft.net.object.bytearray.base64\"><value>Some "
+      "words</value></data>\n"
+      "  <data name=\"Help.Url\"><value>Help page</value></data>\n"
+      "  <data name=\"Padded\" xml:space=\"preserve\"><value>  Close the window  </value></data>\n"
+      "  <data name=\"Flag\"><value>true</value></data>\n"
+      "  <data name=\"Mixed\"><value>Bold <!-- c --> text</value></data>\n"
+      "  <data name=\"Empty\"><value/></data>\n"
+      "</root>\n";
+  auto doc = ResxDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(doc.value().units(), (std::vector<std::string>{"Welcome to the <b>shop</b>, {0}!", "Settings",
+                                                           "File & folder", "Close the window"}));
+  EXPECT_EQ(doc.value().render({}), text);
+  const std::string out = doc.value().render({"Willkommen im <b>Laden</b>, {0}!", "", "Datei & Ordner",
+                                              "Fenster schlie\xC3\x9F"
+                                              "en"});
+  std::string want = text;
+  auto swap = [&](const std::string& from, const std::string& to) {
+    ASSERT_NE(want.find(from), std::string::npos) << from;
+    want.replace(want.find(from), from.size(), to);
+  };
+  swap("Welcome to the &lt;b&gt;shop&lt;/b&gt;, {0}!", "Willkommen im &lt;b&gt;Laden&lt;/b&gt;, {0}!");
+  swap("File &amp; folder", "Datei &amp; Ordner");
+  swap("  Close the window  ",
+       "  Fenster schlie\xC3\x9F"
+       "en  ");
+  EXPECT_EQ(out, want);
+  for (auto [bad, what] : {std::pair{"<root><data name=\"a\"><value>x</data></root>", "not well-formed"},
+                           {"<resources><string name=\"a\">x</string></resources>", "not a .resx file"}}) {
+    auto d = ResxDocument::parse(bad);
+    ASSERT_FALSE(d.has_value()) << bad;
+    EXPECT_NE(d.status().message().find(what), std::string::npos) << d.status().message();
+  }
+}
+
+// ---- Xcode String Catalogs (TextFormat::kXcstrings) -------------------------------
+// Each string the target has not yet gets its localization, in Xcode's layout and key
+// order: its source's value or its key; a plural with the target's categories.
+TEST(XcstringsDocument, StringsGetTheTargetsLocalization) {
+  const std::string text =
+      "{\n"
+      "  \"sourceLanguage\" : \"en\",\n"
+      "  \"strings\" : {\n"
+      "    \"\" : {\n\n    },\n"
+      "    \"%lld files\" : {\n"
+      "      \"localizations\" : {\n"
+      "        \"en\" : {\n"
+      "          \"variations\" : {\n"
+      "            \"plural\" : {\n"
+      "              \"one\" : {\n"
+      "                \"stringUnit\" : {\n"
+      "                  \"state\" : \"translated\",\n"
+      "                  \"value\" : \"%lld file\"\n"
+      "                }\n"
+      "              },\n"
+      "              \"other\" : {\n"
+      "                \"stringUnit\" : {\n"
+      "                  \"state\" : \"translated\",\n"
+      "                  \"value\" : \"%lld files\"\n"
+      "                }\n"
+      "              }\n"
+      "            }\n"
+      "          }\n"
+      "        }\n"
+      "      }\n"
+      "    },\n"
+      "    \"Cancel\" : {\n\n    },\n"
+      "    \"Hello, %@!\" : {\n"
+      "      \"comment\" : \"Greeting\",\n"
+      "      \"extractionState\" : \"manual\"\n"
+      "    },\n"
+      "    \"Open\" : {\n"
+      "      \"localizations\" : {\n"
+      "        \"de\" : {\n"
+      "          \"stringUnit\" : {\n"
+      "            \"state\" : \"translated\",\n"
+      "            \"value\" : \"\\u00d6ffnen\"\n"
+      "          }\n"
+      "        }\n"
+      "      }\n"
+      "    },\n"
+      "    \"welcome_title\" : {\n"
+      "      \"localizations\" : {\n"
+      "        \"en\" : {\n"
+      "          \"stringUnit\" : {\n"
+      "            \"state\" : \"translated\",\n"
+      "            \"value\" : \"Say \\\"hi\\\"\"\n"
+      "          }\n"
+      "        },\n"
+      "        \"fr\" : {\n"
+      "          \"stringUnit\" : {\n"
+      "            \"state\" : \"translated\",\n"
+      "            \"value\" : \"Dis bonjour\"\n"
+      "          }\n"
+      "        }\n"
+      "      }\n"
+      "    },\n"
+      "    \"Brand\" : {\n"
+      "      \"shouldTranslate\" : false\n"
+      "    },\n"
+      "    \"button_id\" : {\n\n    }\n"
+      "  },\n"
+      "  \"version\" : \"1.0\"\n"
+      "}\n";
+  auto doc = XcstringsDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(doc.value().source_language(), "en");
+  EXPECT_EQ(doc.value().units(), (std::vector<std::string>{"%lld file", "%lld files", "Cancel", "Hello, %@!",
+                                                           "Open", "Say \"hi\""}));
+  EXPECT_EQ(doc.value().render({}, "de"), text);
+  EXPECT_EQ(doc.value().render({"%lld Datei", "%lld Dateien"}, ""), text);
+  EXPECT_EQ(doc.value().render({"%lld Datei", "%lld Dateien"}, "en"), text);
+  const std::vector<std::string> de = {"%lld Datei", "%lld Dateien", "Abbrechen", "Hallo, %@!",
+                                       "x",          "Sag \"hallo\""};
+  auto unit = [](const std::string& indent, const std::string& value) {
+    return "{\n" + indent + "  \"stringUnit\" : {\n" + indent + "    \"state\" : \"needs_review\",\n" +
+           indent + "    \"value\" : \"" + value + "\"\n" + indent + "  }\n" + indent + "}";
+  };
+  std::string want = text;
+  auto insert = [&](const std::string& before, const std::string& what) {
+    const size_t at = want.find(before);
+    ASSERT_NE(at, std::string::npos) << before;
+    want.insert(at, what);
+  };
+  // Into an existing "localizations", in key order (before "en" or after it, before "fr").
+  insert("\"en\" : {\n          \"variations\"",
+         "\"de\" : {\n          \"variations\" : {\n            \"plural\" : {\n              \"one\" : " +
+             unit("              ", "%lld Datei") + ",\n              \"other\" : " +
+             unit("              ", "%lld Dateien") + "\n            }\n          }\n        },\n        ");
+  insert(
+      "\"en\" : {\n          \"stringUnit\" : {\n            \"state\" : \"translated\",\n            "
+      "\"value\" : \"Say",
+      "\"de\" : " + unit("        ", "Sag \\\"hallo\\\"") + ",\n        ");
+  // A new "localizations": into an empty string object, and after "extractionState".
+  const std::string cancel = "\"Cancel\" : {\n\n    }";
+  want.replace(want.find(cancel), cancel.size(),
+               "\"Cancel\" : {\n      \"localizations\" : {\n        \"de\" : " +
+                   unit("        ", "Abbrechen") + "\n      }\n    }");
+  insert("\n    },\n    \"Open\"",
+         ",\n      \"localizations\" : {\n        \"de\" : " + unit("        ", "Hallo, %@!") + "\n      }");
+  EXPECT_EQ(doc.value().render(de, "de"), want);
+  // Into Russian: one, few, many and other (few and many from other).
+  const std::string ru = doc.value().render(de, "ru");
+  const size_t ru_plural = ru.find("\"ru\" : {\n          \"variations\"");
+  ASSERT_NE(ru_plural, std::string::npos) << ru;
+  size_t last = ru_plural;
+  for (const char* branch : {"\"one\" : {", "\"few\" : {", "\"many\" : {", "\"other\" : {"}) {
+    const size_t at = ru.find(branch, last);
+    EXPECT_NE(at, std::string::npos) << branch << "\n" << ru;
+    last = at == std::string::npos ? last : at;
+  }
+  EXPECT_NE(ru.find("\"few\" : {\n                \"stringUnit\" : {\n                  \"state\" : "
+                    "\"needs_review\",\n                  \"value\" : \"%lld Dateien\""),
+            std::string::npos)
+      << ru;
+  EXPECT_NE(
+      ru.find("\"Open\" : {\n      \"localizations\" : {\n        \"de\" : {\n          \"stringUnit\" : "
+              "{\n            \"state\" : \"translated\",\n            \"value\" : \"\\u00d6ffnen\"\n        "
+              "  }\n        },\n        \"ru\" : "),
+      std::string::npos)
+      << ru;
+  for (auto [bad, what] : {std::pair{"{\"strings\": {}", "JSON line 1"},
+                           {"{\"strings\": {}}", "not an Xcode String Catalog"},
+                           {"[1, 2]", "not an Xcode String Catalog"}}) {
+    auto d = XcstringsDocument::parse(bad);
+    ASSERT_FALSE(d.has_value()) << bad;
+    EXPECT_NE(d.status().message().find(what), std::string::npos) << d.status().message();
   }
 }
 

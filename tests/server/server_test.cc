@@ -593,6 +593,16 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
             TextFormat::kAndroid},
         Case{"messages.properties", "# App\napp.title = " + kSentences[4] + "\napp.url = https://x.org\n",
              TextFormat::kProperties},
+        Case{"Resources.resx",
+             "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root>\n  <data name=\"Title\" "
+             "xml:space=\"preserve\">\n"
+             "    <value>" +
+                 escape_html(kSentences[6]) + "</value>\n  </data>\n</root>\n",
+             TextFormat::kResx},
+        Case{"Localizable.xcstrings",
+             "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n    \"" + kSentences[3] +
+                 "\" : {\n\n    }\n  },\n  \"version\" : \"1.0\"\n}\n",
+             TextFormat::kXcstrings},
         Case{"Localizable.strings", "/* Title */\n\"title\" = \"" + kSentences[5] + "\";\n",
              TextFormat::kStrings},
         // XLIFF saved as .xml (as some tools export it): told by its root element.
