@@ -17,6 +17,7 @@
 #include "runtime/text/html_document.h"
 #include "runtime/text/json_document.h"
 #include "runtime/text/language_id.h"
+#include "runtime/text/language_names.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/office_document.h"
@@ -203,34 +204,8 @@ std::vector<std::pair<std::string, std::string>> parse_form(std::string_view bod
 }
 
 std::string language_name(const std::string& code) {
-  static const std::pair<const char*, const char*> kNames[] = {
-      {"ar", "Arabic"},     {"bg", "Bulgarian"},
-      {"ca", "Catalan"},    {"cs", "Czech"},
-      {"da", "Danish"},     {"de", "German"},
-      {"el", "Greek"},      {"en", "English"},
-      {"es", "Spanish"},    {"et", "Estonian"},
-      {"fa", "Persian"},    {"fi", "Finnish"},
-      {"fr", "French"},     {"ga", "Irish"},
-      {"he", "Hebrew"},     {"hi", "Hindi"},
-      {"hr", "Croatian"},   {"hu", "Hungarian"},
-      {"id", "Indonesian"}, {"is", "Icelandic"},
-      {"it", "Italian"},    {"ja", "Japanese"},
-      {"ko", "Korean"},     {"lt", "Lithuanian"},
-      {"lv", "Latvian"},    {"ms", "Malay"},
-      {"mt", "Maltese"},    {"nb", "Norwegian Bokmål"},
-      {"nl", "Dutch"},      {"nn", "Norwegian Nynorsk"},
-      {"pl", "Polish"},     {"pt", "Portuguese"},
-      {"ro", "Romanian"},   {"ru", "Russian"},
-      {"sk", "Slovak"},     {"sl", "Slovenian"},
-      {"sq", "Albanian"},   {"sr", "Serbian"},
-      {"sv", "Swedish"},    {"th", "Thai"},
-      {"tr", "Turkish"},    {"uk", "Ukrainian"},
-      {"vi", "Vietnamese"}, {"zh", "Chinese"},
-      {"eo", "Esperanto"},
-  };
-  for (const auto& [c, n] : kNames)
-    if (code == c) return n;
-  return code;
+  const LanguageName* n = code.find_first_of("-_") == std::string::npos ? language_name_of(code) : nullptr;
+  return n != nullptr ? std::string(n->english) : code;
 }
 
 HttpResponse LibreTranslateApi::handle(const HttpRequest& req) const {

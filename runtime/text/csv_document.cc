@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "runtime/text/language_names.h"
 #include "runtime/text/text_kind.h"
 #include "runtime/text/utf8.h"
 
@@ -166,18 +167,42 @@ std::string language_tag(std::string_view s) {
 
 std::string_view primary_subtag(std::string_view tag) { return tag.substr(0, tag.find('-')); }
 
+// How a header names its languages: by code ("en"), English name ("English") or the
+// language's own ("Deutsch").
+enum class Naming { kCode, kEnglish, kNative };
+
+// The language a header cell names: its tag, or the code of the language it names
+// ("English", "Deutsch"); "" for neither.
+std::string header_language(std::string_view cell, Naming* naming) {
+  std::string tag = language_tag(cell);
+  *naming = Naming::kCode;
+  if (!tag.empty()) return tag;
+  bool native = false;
+  const LanguageName* n = language_named(trimmed(cell).core, &native);
+  if (n == nullptr) return {};
+  *naming = native ? Naming::kNative : Naming::kEnglish;
+  return std::string(n->code);
+}
+
 // The header's column that names `language`: the first that names it as it is, else the
-// first of its primary language ("en" for "en-US", "en_GB" for "en"); SIZE_MAX if none,
-// and other than `other`.
-size_t language_column(const Record& header, std::string_view language, size_t other) {
+// first of its primary language ("en" for "en-US", "en_GB" for "en", "English" for
+// both); SIZE_MAX if none, and other than `other`. *naming: how that column names it.
+size_t language_column(const Record& header, std::string_view language, size_t other, Naming* naming) {
   const std::string want = language_tag(language);
   if (want.empty()) return SIZE_MAX;
   size_t found = SIZE_MAX;
   for (size_t c = 0; c < header.cells.size(); ++c) {
     if (c == other || header.cells[c].odd) continue;
-    const std::string tag = language_tag(header.cells[c].value);
-    if (tag == want) return c;
-    if (found == SIZE_MAX && !tag.empty() && primary_subtag(tag) == primary_subtag(want)) found = c;
+    Naming how = Naming::kCode;
+    const std::string tag = header_language(header.cells[c].value, &how);
+    if (tag == want) {
+      *naming = how;
+      return c;
+    }
+    if (found == SIZE_MAX && !tag.empty() && primary_subtag(tag) == primary_subtag(want)) {
+      found = c;
+      *naming = how;
+    }
   }
   return found;
 }
@@ -198,10 +223,12 @@ CsvDocument CsvDocument::parse(std::string_view text, std::string_view source, s
   const std::vector<Record> records = read_records(text, i, d);
   // A translation table: the header names the source language's column (and the target's).
   const std::string to = language_tag(target);
+  Naming naming = Naming::kCode;  // the source column's, which a new target column follows
   if (!records.empty() && !to.empty() && primary_subtag(language_tag(source)) != primary_subtag(to)) {
-    doc.source_column_ = language_column(records[0], source, SIZE_MAX);
+    doc.source_column_ = language_column(records[0], source, SIZE_MAX, &naming);
     if (doc.source_column_ != SIZE_MAX) {
-      doc.target_column_ = language_column(records[0], target, doc.source_column_);
+      Naming ignored = Naming::kCode;
+      doc.target_column_ = language_column(records[0], target, doc.source_column_, &ignored);
       if (doc.target_column_ == SIZE_MAX) doc.target_column_ = records[0].cells.size();
     }
   }
@@ -235,9 +262,13 @@ CsvDocument CsvDocument::parse(std::string_view text, std::string_view source, s
       else if (c < rec.cells.size())
         doc.pieces_.keep(rec.cells[c].raw);
     }
-    if (r == 0 && into == rec.cells.size()) {
+    if (r == 0 && into == rec.cells.size()) {  // the new column, named as the source's is
       doc.pieces_.keep(d);
-      doc.pieces_.keep(trimmed(target).core);
+      const LanguageName* name = naming == Naming::kCode ? nullptr : language_name_of(to);
+      if (name == nullptr)
+        doc.pieces_.keep(trimmed(target).core);
+      else
+        doc.pieces_.keep(naming == Naming::kEnglish ? name->english : name->native);
     }
     doc.pieces_.keep(rec.end);
   }

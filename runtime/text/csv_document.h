@@ -14,12 +14,14 @@
 //
 // A translation table (Godot's translation CSV "keys,en,de", and the sheets apps and
 // game engines keep their strings in) names its languages' columns in its first record.
-// Where one of those names the source language ("en", "en_US", "EN-gb"), its cells are
+// Where one of those names the source language ("en", "en_US", "EN-gb", or by its name in
+// English or its own, "English", "Deutsch": language_names.h), its cells are
 // the units and their translations go in the target language's column, the column's
 // source text staying as it is: into the cells of the column the header names the target
 // language, where they are empty (a translation already there is kept), or into a new
-// last column headed with the target language where no column is. The header is not
-// translated.
+// last column headed with the target language where no column is (by its code, or by its
+// name where the source's column is named so: "English" gets "German" beside it, "Deutsch"
+// "English"). The header is not translated.
 #pragma once
 
 #include <cstddef>

@@ -31,6 +31,7 @@
 #include "runtime/text/icu_message.h"
 #include "runtime/text/json_document.h"
 #include "runtime/text/language_id.h"
+#include "runtime/text/language_names.h"
 #include "runtime/text/letter_case.h"
 #include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
@@ -1520,6 +1521,39 @@ TEST(Csv, DelimitersAndOddFiles) {
 // A translation table (Godot's "keys,en,de"): the source language's column is read, its
 // translations go in the target's column where empty (or a new one), the header and the
 // rest as they are.
+// A table whose header names its languages by name, in English or in the language itself.
+TEST(Csv, TranslationTablesNamedByLanguageNames) {
+  const CsvDocument english = CsvDocument::parse("Key;ENGLISH\nquit;Quit the game\n", "en", "de");
+  EXPECT_EQ(english.source_column(), 1u);
+  EXPECT_EQ(english.target_column(), 2u);
+  EXPECT_EQ(english.render({"Spiel beenden"}), "Key;ENGLISH;German\nquit;Quit the game;Spiel beenden\n");
+  const CsvDocument native = CsvDocument::parse(
+      "id,Deutsch,Fran\xC3\xA7"
+      "ais\n1,Hallo Welt,\n",
+      "de", "en");
+  EXPECT_EQ(native.source_column(), 1u);
+  EXPECT_EQ(native.target_column(), 3u);
+  EXPECT_EQ(native.render({"Hello world"}),
+            "id,Deutsch,Fran\xC3\xA7"
+            "ais,English\n1,Hallo Welt,,Hello world\n");
+  const CsvDocument both = CsvDocument::parse("English,German\nOpen,\n", "en", "de");
+  EXPECT_EQ(both.target_column(), 1u);
+  EXPECT_EQ(both.render({"\xC3\x96"
+                         "ffnen"}),
+            "English,German\nOpen,\xC3\x96"
+            "ffnen\n");
+  // No column names the source language: every cell with words, in place.
+  const CsvDocument none = CsvDocument::parse("Name,Notes\nAnna,Likes tea\n", "en", "de");
+  EXPECT_EQ(none.source_column(), SIZE_MAX);
+  EXPECT_EQ(language_named("deutsch")->code, "de");
+  EXPECT_EQ(language_named("Fran\xC3\x87"
+                           "AIS")
+                ->code,
+            "fr");
+  EXPECT_EQ(language_named("Klingon"), nullptr);
+  EXPECT_EQ(language_name_of("pt-BR")->english, "Portuguese");
+}
+
 TEST(Csv, TranslationTablesFillTheTargetLanguagesColumn) {
   const std::string godot =
       "keys,en,de,fr\r\n"
