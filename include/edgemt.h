@@ -55,11 +55,11 @@ extern "C" {
        13: edgemt_translator_set_reranker; 14: edgemt_translate_pdf;           \
        15: edgemt_translate_options.cancel, EDGEMT_CANCELLED;                  \
        16: EDGEMT_FORMAT_CSV, _JSON; 17: EDGEMT_FORMAT_XLIFF, _ANDROID;        \
-       18: EDGEMT_FORMAT_PROPERTIES, _STRINGS, _RESX, _XCSTRINGS */
+       18: EDGEMT_FORMAT_PROPERTIES, _STRINGS, _RESX, _XCSTRINGS, _YAML */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
  * _SUBTITLES and _WRAPPED since 11, _CSV and _JSON since 16, _XLIFF and _ANDROID since 17,
- * _PROPERTIES, _STRINGS, _RESX and _XCSTRINGS since 18). */
+ * _PROPERTIES, _STRINGS, _RESX, _XCSTRINGS and _YAML since 18). */
 typedef enum edgemt_format {
   EDGEMT_FORMAT_TEXT = 0,
   EDGEMT_FORMAT_HTML = 1,
@@ -74,7 +74,8 @@ typedef enum edgemt_format {
   EDGEMT_FORMAT_PROPERTIES = 10,
   EDGEMT_FORMAT_STRINGS = 11,
   EDGEMT_FORMAT_RESX = 12,
-  EDGEMT_FORMAT_XCSTRINGS = 13
+  EDGEMT_FORMAT_XCSTRINGS = 13,
+  EDGEMT_FORMAT_YAML = 14
 } edgemt_format;
 
 typedef enum edgemt_status {
@@ -197,7 +198,10 @@ typedef struct edgemt_translate_options {
    * (13): Xcode String Catalogs (Localizable.xcstrings) whose strings the model's target
    * language has not yet get its localization (plurals with its categories), marked
    * needs_review, the rest kept; invalid JSON or no catalog fails the call
-   * (EDGEMT_INVALID_ARGUMENT). */
+   * (EDGEMT_INVALID_ARGUMENT); EDGEMT_FORMAT_YAML (14): YAML locale files (Rails'
+   * config/locales/en.yml) whose scalar values with words are translated in their
+   * quoting, keys, comments and the layout kept, a top-level language key ("en:") and
+   * plural forms given the model's target language. */
   int32_t format;
   /* Since C API version 6. Random sampling for variety: each next token is drawn among
    * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),

@@ -295,7 +295,9 @@ class Translator:
         file: its string resources with words translated, comments, other resources and the
         designer's kept (XML that is not well-formed raises ValueError); "xcstrings": an Xcode
         String Catalog: each string the model's target language lacks gets its
-        localization (plurals with its categories), marked needs_review.
+        localization (plurals with its categories), marked needs_review; "yaml" (or "yml"): a
+        YAML locale file (Rails' config/locales/en.yml): its scalar values with words
+        translated in their quoting, keys and comments kept, "en:" renamed.
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         cancel: an edgemt.CancelFlag another thread may set to stop the call (raises
@@ -303,7 +305,7 @@ class Translator:
         """
         if format not in _FORMATS:
             raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt', 'csv', 'json', "
-                             "'xliff', 'android', 'properties', 'strings', 'resx' or 'xcstrings', got %r"
+                             "'xliff', 'android', 'properties', 'strings', 'resx', 'xcstrings' or 'yaml', got %r"
                              % (format,))
         if self.pivot is not None:
             if glossary:

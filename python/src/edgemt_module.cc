@@ -360,6 +360,8 @@ PYBIND11_MODULE(_edgemt, m) {
                                py::arg("strings") = static_cast<int>(EDGEMT_FORMAT_STRINGS),
                                py::arg("resx") = static_cast<int>(EDGEMT_FORMAT_RESX),
                                py::arg("xcstrings") = static_cast<int>(EDGEMT_FORMAT_XCSTRINGS),
+                               py::arg("yaml") = static_cast<int>(EDGEMT_FORMAT_YAML),
+                               py::arg("yml") = static_cast<int>(EDGEMT_FORMAT_YAML),
                                py::arg("html") = static_cast<int>(EDGEMT_FORMAT_HTML),
                                py::arg("markdown") = static_cast<int>(EDGEMT_FORMAT_MARKDOWN),
                                py::arg("po") = static_cast<int>(EDGEMT_FORMAT_PO),

@@ -33,6 +33,7 @@
 #include "runtime/text/wrapped_text.h"
 #include "runtime/text/xcstrings_document.h"
 #include "runtime/text/xliff_document.h"
+#include "runtime/text/yaml_document.h"
 
 namespace edgemt {
 
@@ -849,7 +850,8 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
     if constexpr (std::is_same_v<Doc, OfficeDocument> || std::is_same_v<Doc, XliffDocument> ||
                   std::is_same_v<Doc, AndroidStrings> || std::is_same_v<Doc, JsonDocument> ||
                   std::is_same_v<Doc, PoCatalog> || std::is_same_v<Doc, PropertiesFile> ||
-                  std::is_same_v<Doc, XcstringsDocument>)  // it also says its text's new language
+                  std::is_same_v<Doc, XcstringsDocument> ||
+                  std::is_same_v<Doc, YamlDocument>)  // it also says its text's new language
       result.push_back(d.render(mine, model_->target_language()));
     else
       result.push_back(d.render(mine));
@@ -915,6 +917,8 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
     if (!docs) return docs.status();
     return translate_units(docs.value(), as_plain_text(options));
   }
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kYaml)
+    return translate_units(parse_each<YamlDocument>(texts), as_plain_text(options));
   if (options.format.value_or(TextFormat::kText) == TextFormat::kXcstrings) {
     auto docs = parse_all<XcstringsDocument>(texts);
     if (!docs) return docs.status();
@@ -1021,6 +1025,7 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
       options.format.value_or(TextFormat::kText) == TextFormat::kStrings ||
       options.format.value_or(TextFormat::kText) == TextFormat::kResx ||
       options.format.value_or(TextFormat::kText) == TextFormat::kXcstrings ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kYaml ||
       options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();

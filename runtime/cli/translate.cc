@@ -97,8 +97,8 @@ options:
                      first) on the line and on each sentence; a blank line gives
                      {"translation": ""}
   --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv, json
-                     (also arb), xliff, ts, android, properties, strings, resx or
-                     xcstrings:
+                     (also arb), xliff, ts, android, properties, strings, resx,
+                     xcstrings or yaml:
                      each TEXT, or else all of standard input, is one document.
                      wrapped: plain text whose paragraphs are wrapped at a width
                      (e-mails, README.txt, books): a paragraph's wrapped lines are
@@ -154,7 +154,11 @@ options:
                      designer's (">>" names) kept. xcstrings: an Xcode String
                      Catalog (Localizable.xcstrings): each string the target language
                      has not yet gets its localization (plurals with its categories),
-                     marked needs_review; the rest kept
+                     marked needs_review; the rest kept. yaml (or yml): a YAML locale
+                     file (Rails' config/locales/en.yml, Symfony, Hugo): each scalar
+                     value with words translated in its quoting; keys, comments and
+                     the layout kept; a top-level "en:" becomes the target language,
+                     plural forms get its categories
   --encoding NAME    standard input is read in this character encoding and the
                      translation written in it: utf-8 (the default), utf-16,
                      utf-16le, utf-16be, utf-32..., windows-1252 (latin1, iso-8859-1),
@@ -407,6 +411,8 @@ int parse_args(int argc, char** argv, Args* a) {
           {"strings", edgemt::TextFormat::kStrings},
           {"resx", edgemt::TextFormat::kResx},
           {"xcstrings", edgemt::TextFormat::kXcstrings},
+          {"yaml", edgemt::TextFormat::kYaml},
+          {"yml", edgemt::TextFormat::kYaml},
           {"pdf", edgemt::TextFormat::kText}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
@@ -415,7 +421,8 @@ int parse_args(int argc, char** argv, Args* a) {
         std::fprintf(
             stderr,
             "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, json, arb, "
-            "xliff, xlf, ts, android, properties, strings, resx, xcstrings, docx, pptx, xlsx, odt, odp, ods, "
+            "xliff, xlf, ts, android, properties, strings, resx, xcstrings, yaml, yml, docx, pptx, xlsx, "
+            "odt, odp, ods, "
             "epub or "
             "pdf, got "
             "'%s'\n",
@@ -1269,7 +1276,7 @@ int main(int argc, char** argv) {
             {"htm", "html"}, {"html", "html"}, {"xhtml", "html"}, {"md", "markdown"}, {"markdown", "markdown"},
             {"po", "po"}, {"pot", "po"}, {"srt", "srt"}, {"vtt", "vtt"}, {"csv", "csv"}, {"tsv", "tsv"},
             {"json", "json"}, {"arb", "arb"}, {"xlf", "xliff"}, {"xliff", "xliff"}, {"ts", "ts"},
-            {"properties", "properties"}, {"strings", "strings"}, {"resx", "resx"}, {"xcstrings", "xcstrings"}, {"docx", "docx"},
+            {"properties", "properties"}, {"strings", "strings"}, {"resx", "resx"}, {"xcstrings", "xcstrings"}, {"yml", "yaml"}, {"yaml", "yaml"}, {"docx", "docx"},
             {"pptx", "pptx"}, {"xlsx", "xlsx"}, {"odt", "odt"}, {"odp", "odp"}, {"ods", "ods"},
             {"epub", "epub"}, {"pdf", "pdf"}};
         // clang-format on

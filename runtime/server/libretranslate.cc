@@ -33,6 +33,7 @@
 #include "runtime/text/xcstrings_document.h"
 #include "runtime/text/xliff_document.h"
 #include "runtime/text/xml_tree.h"
+#include "runtime/text/yaml_document.h"
 
 namespace edgemt::server {
 namespace {
@@ -43,9 +44,9 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
 const std::vector<std::string> kFileFormats = {
-    ".txt",       ".html", ".htm",  ".md",    ".srt", ".vtt", ".po",         ".csv",     ".tsv",
-    ".json",      ".arb",  ".xlf",  ".xliff", ".ts",  ".xml", ".properties", ".strings", ".resx",
-    ".xcstrings", ".docx", ".pptx", ".xlsx",  ".odt", ".odp", ".ods",        ".epub",    ".pdf"};
+    ".txt",  ".html", ".htm",   ".md",   ".srt", ".vtt",        ".po",      ".csv",  ".tsv",       ".json",
+    ".arb",  ".xlf",  ".xliff", ".ts",   ".xml", ".properties", ".strings", ".resx", ".xcstrings", ".yml",
+    ".yaml", ".docx", ".pptx",  ".xlsx", ".odt", ".odp",        ".ods",     ".epub", ".pdf"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -681,6 +682,7 @@ std::string content_type_of(const std::string& ext, std::string charset) {
   if (ext == ".strings") return "text/plain; charset=" + charset;
   if (ext == ".resx") return "application/xml; charset=" + charset;
   if (ext == ".xcstrings") return "application/json; charset=" + charset;
+  if (ext == ".yml" || ext == ".yaml") return "application/yaml; charset=" + charset;
   if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
   if (ext == ".xlsx") return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -730,7 +732,8 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po" ||
                          ext == ".csv" || ext == ".tsv" || ext == ".json" || ext == ".arb" || ext == ".xlf" ||
                          ext == ".xliff" || ext == ".ts" || ext == ".xml" || ext == ".properties" ||
-                         ext == ".strings" || ext == ".resx" || ext == ".xcstrings";
+                         ext == ".strings" || ext == ".resx" || ext == ".xcstrings" || ext == ".yml" ||
+                         ext == ".yaml";
   std::optional<TextEncoding> file_encoding;
   std::string decoded;
   std::string charset;  // of the translated file
@@ -780,6 +783,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   std::optional<AppleStrings> apple_strings;
   std::optional<ResxDocument> resx;
   std::optional<XcstringsDocument> xcstrings;
+  std::optional<YamlDocument> yaml;
   std::optional<OfficeDocument> office;
   if (std::find(OfficeDocument::extensions().begin(), OfficeDocument::extensions().end(), ext) !=
       OfficeDocument::extensions().end()) {
@@ -849,6 +853,10 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     apple_strings = std::move(d.value());
     units = apple_strings->units();
     render = [&](const std::vector<std::string>& t) { return apple_strings->render(t); };
+  } else if (ext == ".yml" || ext == ".yaml") {  // locale files: Rails', Symfony's, Hugo's
+    yaml = YamlDocument::parse(content);
+    units = yaml->units();
+    render = [&](const std::vector<std::string>& t) { return yaml->render(t, f.target); };
   } else if (ext == ".xcstrings") {  // Xcode's String Catalogs
     auto d = XcstringsDocument::parse(content);
     if (!d) return error(400, "Invalid request: " + d.status().message());

@@ -258,7 +258,8 @@ TEST_P(CApi, TextEqualsTheCppApi) {
             EDGEMT_FORMAT_RESX, edgemt::TextFormat::kResx,
             "<root><data name=\"t\"><value>" + edgemt::escape_html(texts[2]) + "</value></data></root>"},
         std::tuple{EDGEMT_FORMAT_XCSTRINGS, edgemt::TextFormat::kXcstrings,
-                   "{\"sourceLanguage\": \"x\", \"strings\": {\"" + texts[0] + "\": {}}}"}}) {
+                   "{\"sourceLanguage\": \"x\", \"strings\": {\"" + texts[0] + "\": {}}}"},
+        std::tuple{EDGEMT_FORMAT_YAML, edgemt::TextFormat::kYaml, "en:\n  t: \"" + texts[1] + "\"\n"}}) {
     const char* in = doc.c_str();
     o.format = format;
     ASSERT_EQ(edgemt_translate(tr, &in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();

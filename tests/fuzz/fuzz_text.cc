@@ -56,6 +56,7 @@
 #include "runtime/text/xcstrings_document.h"
 #include "runtime/text/xliff_document.h"
 #include "runtime/text/xml_tree.h"
+#include "runtime/text/yaml_document.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
@@ -444,6 +445,20 @@ void check_xcstrings(std::string_view text) {
   }
 }
 
+// YAML: no translations give the file back; translated with text that needs quoting (an
+// indicator first, ": ", " #", quotes, a line break), it reads back as the same units.
+void check_yaml(std::string_view text) {
+  const edgemt::YamlDocument doc = edgemt::YamlDocument::parse(text);
+  EDGEMT_FUZZ_CHECK(doc.render({}) == text, "yaml: no translations changed the file");
+  std::vector<std::string> odd(doc.units().size(), "- Odd: 'q' \"x\" #1 \\ \xC3\xA9 %{n}");
+  for (size_t i = 1; i < odd.size(); i += 2) odd[i] = "Plain words";
+  const edgemt::YamlDocument again = edgemt::YamlDocument::parse(doc.render(odd));
+  EDGEMT_FUZZ_CHECK(again.units() == odd,
+                    "yaml: a translation that needs quoting did not read back (%zu -> %zu units)", odd.size(),
+                    again.units().size());
+  (void)doc.render(odd, "ar");
+}
+
 void check_encodings(std::string_view text) {
   using edgemt::TextEncoding;
   if (!edgemt::is_valid_utf8(text)) return;
@@ -588,6 +603,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_apple_strings(text);
   check_resx(text);
   check_xcstrings(text);
+  check_yaml(text);
   check_encodings(text);
   return 0;
 }

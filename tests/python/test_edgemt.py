@@ -253,6 +253,17 @@ def test_translate_text():
         assert unit == {"state": "needs_review", "value": tr.translate(ref["sentences"][0])}, (unit, target)
     else:  # a model that names no target language: nothing to add the localization as
         assert tr.translate(catalog_text, format="xcstrings") == catalog_text
+    # YAML (Rails' en.yml): the value translated as plain text, the language key renamed;
+    # read back with PyYAML where it is installed.
+    got_yaml = tr.translate('# app\nen:\n  title: "%s"\n' % ref["sentences"][1].replace("\\", "\\\\").replace('"', '\\"'),
+                            format="yaml")
+    assert got_yaml.startswith("# app\n%s:\n  title: " % (target or "en")), got_yaml
+    try:
+        import yaml as _yaml
+    except ImportError:
+        _yaml = None
+    if _yaml is not None:
+        assert _yaml.safe_load(got_yaml) == {target or "en": {"title": tr.translate(ref["sentences"][1])}}, got_yaml
     try:
         tr.translate('"a" = "b"', format="strings")
         assert False, "a .strings entry without its ';' was accepted"

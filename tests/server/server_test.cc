@@ -603,6 +603,7 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
              "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n    \"" + kSentences[3] +
                  "\" : {\n\n    }\n  },\n  \"version\" : \"1.0\"\n}\n",
              TextFormat::kXcstrings},
+        Case{"en.yml", "# app\nen:\n  title: \"" + kSentences[2] + "\"\n", TextFormat::kYaml},
         Case{"Localizable.strings", "/* Title */\n\"title\" = \"" + kSentences[5] + "\";\n",
              TextFormat::kStrings},
         // XLIFF saved as .xml (as some tools export it): told by its root element.
