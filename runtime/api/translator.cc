@@ -1445,6 +1445,11 @@ Expected<std::vector<std::string>> translate_through(std::span<Translator* const
     if (!docs) return docs.status();
     return fill_in_through(chain, docs.value(), as_html(options));
   }
+  if (chain.size() > 1 && format == TextFormat::kXcstrings) {  // the last target's localization, once
+    auto docs = parse_all<XcstringsDocument>(texts);
+    if (!docs) return docs.status();
+    return fill_in_through(chain, docs.value(), as_plain_text(options));
+  }
   if (chain.size() > 1 && format == TextFormat::kCsv) {  // a table's source column into the last target's
     std::vector<CsvDocument> docs;
     for (const std::string& t : texts)
