@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 #define EDGEMT_C_API_VERSION                                                   \
-  18 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
+  19 /* 2: edgemt_translate_options.max_length_factor/offset;                  \
        3: beam_style, word_penalty; 4: no_sentence_split, no_repetition_guard, \
        no_span_protection, glossary; 5: format; 6: sampling_topk,              \
        sampling_temperature, seed, EDGEMT_FORMAT_PO, _MARKDOWN;                \
@@ -55,11 +55,12 @@ extern "C" {
        13: edgemt_translator_set_reranker; 14: edgemt_translate_pdf;           \
        15: edgemt_translate_options.cancel, EDGEMT_CANCELLED;                  \
        16: EDGEMT_FORMAT_CSV, _JSON; 17: EDGEMT_FORMAT_XLIFF, _ANDROID;        \
-       18: EDGEMT_FORMAT_PROPERTIES, _STRINGS, _RESX, _XCSTRINGS, _YAML */
+       18: EDGEMT_FORMAT_PROPERTIES, _STRINGS, _RESX, _XCSTRINGS, _YAML;       \
+       19: EDGEMT_FORMAT_STRINGSDICT */
 
 /* edgemt_translate_options.format (since C API version 5; _PO and _MARKDOWN since 6,
  * _SUBTITLES and _WRAPPED since 11, _CSV and _JSON since 16, _XLIFF and _ANDROID since 17,
- * _PROPERTIES, _STRINGS, _RESX, _XCSTRINGS and _YAML since 18). */
+ * _PROPERTIES, _STRINGS, _RESX, _XCSTRINGS and _YAML since 18, _STRINGSDICT since 19). */
 typedef enum edgemt_format {
   EDGEMT_FORMAT_TEXT = 0,
   EDGEMT_FORMAT_HTML = 1,
@@ -75,7 +76,8 @@ typedef enum edgemt_format {
   EDGEMT_FORMAT_STRINGS = 11,
   EDGEMT_FORMAT_RESX = 12,
   EDGEMT_FORMAT_XCSTRINGS = 13,
-  EDGEMT_FORMAT_YAML = 14
+  EDGEMT_FORMAT_YAML = 14,
+  EDGEMT_FORMAT_STRINGSDICT = 15
 } edgemt_format;
 
 typedef enum edgemt_status {
@@ -201,7 +203,10 @@ typedef struct edgemt_translate_options {
    * (EDGEMT_INVALID_ARGUMENT); EDGEMT_FORMAT_YAML (14): YAML locale files (Rails'
    * config/locales/en.yml) whose scalar values with words are translated in their
    * quoting, keys, comments and the layout kept, a top-level language key ("en:") and
-   * plural forms given the model's target language. */
+   * plural forms given the model's target language; EDGEMT_FORMAT_STRINGSDICT (15):
+   * Apple .stringsdict plural rules whose category strings are translated, a rule given
+   * the target language's categories it lacks; XML that is not well-formed, or not a
+   * property list, fails the call (EDGEMT_INVALID_ARGUMENT). */
   int32_t format;
   /* Since C API version 6. Random sampling for variety: each next token is drawn among
    * the sampling_topk most likely (2 .. 1024; 0 or 1: no sampling, the most likely),

@@ -297,7 +297,10 @@ class Translator:
         String Catalog: each string the model's target language lacks gets its
         localization (plurals with its categories), marked needs_review; "yaml" (or "yml"): a
         YAML locale file (Rails' config/locales/en.yml): its scalar values with words
-        translated in their quoting, keys and comments kept, "en:" renamed.
+        translated in their quoting, keys and comments kept, "en:" renamed; "stringsdict":
+        an Apple Localizable.stringsdict file: each plural rule's category strings
+        translated, the rule given the target language's categories it lacks (a file that
+        is not a property list raises ValueError).
         sampling_topk / sampling_temperature / seed: random sampling for variety, as in
         translate_batch (the same seed gives the same translation of a sentence).
         cancel: an edgemt.CancelFlag another thread may set to stop the call (raises
@@ -305,7 +308,8 @@ class Translator:
         """
         if format not in _FORMATS:
             raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt', 'csv', 'json', "
-                             "'xliff', 'android', 'properties', 'strings', 'resx', 'xcstrings' or 'yaml', got %r"
+                             "'xliff', 'android', 'properties', 'strings', 'stringsdict', 'resx', 'xcstrings' or 'yaml', "
+                             "got %r"
                              % (format,))
         if self.pivot is not None:
             if glossary:

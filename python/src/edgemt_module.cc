@@ -362,6 +362,7 @@ PYBIND11_MODULE(_edgemt, m) {
                                py::arg("xcstrings") = static_cast<int>(EDGEMT_FORMAT_XCSTRINGS),
                                py::arg("yaml") = static_cast<int>(EDGEMT_FORMAT_YAML),
                                py::arg("yml") = static_cast<int>(EDGEMT_FORMAT_YAML),
+                               py::arg("stringsdict") = static_cast<int>(EDGEMT_FORMAT_STRINGSDICT),
                                py::arg("html") = static_cast<int>(EDGEMT_FORMAT_HTML),
                                py::arg("markdown") = static_cast<int>(EDGEMT_FORMAT_MARKDOWN),
                                py::arg("po") = static_cast<int>(EDGEMT_FORMAT_PO),

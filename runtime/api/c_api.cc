@@ -176,11 +176,15 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
       case EDGEMT_FORMAT_YAML:
         out->format = edgemt::TextFormat::kYaml;
         break;
+      case EDGEMT_FORMAT_STRINGSDICT:
+        out->format = edgemt::TextFormat::kStringsdict;
+        break;
       default:
-        return fail(EDGEMT_INVALID_ARGUMENT,
-                    "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES, _WRAPPED, _CSV, "
-                    "_JSON, _XLIFF, _ANDROID, _PROPERTIES, _STRINGS, _RESX, _XCSTRINGS or _YAML, got " +
-                        std::to_string(o->format));
+        return fail(
+            EDGEMT_INVALID_ARGUMENT,
+            "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES, _WRAPPED, _CSV, "
+            "_JSON, _XLIFF, _ANDROID, _PROPERTIES, _STRINGS, _RESX, _XCSTRINGS, _YAML or _STRINGSDICT, got " +
+                std::to_string(o->format));
     }
   }
   if (EDGEMT_HAS_FIELD(o, T, beam_style)) {

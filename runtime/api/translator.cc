@@ -28,6 +28,7 @@
 #include "runtime/text/po_catalog.h"
 #include "runtime/text/properties_file.h"
 #include "runtime/text/resx_document.h"
+#include "runtime/text/stringsdict_document.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
@@ -850,8 +851,8 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
     if constexpr (std::is_same_v<Doc, OfficeDocument> || std::is_same_v<Doc, XliffDocument> ||
                   std::is_same_v<Doc, AndroidStrings> || std::is_same_v<Doc, JsonDocument> ||
                   std::is_same_v<Doc, PoCatalog> || std::is_same_v<Doc, PropertiesFile> ||
-                  std::is_same_v<Doc, XcstringsDocument> ||
-                  std::is_same_v<Doc, YamlDocument>)  // it also says its text's new language
+                  std::is_same_v<Doc, XcstringsDocument> || std::is_same_v<Doc, YamlDocument> ||
+                  std::is_same_v<Doc, StringsdictDocument>)  // it also says its text's new language
       result.push_back(d.render(mine, model_->target_language()));
     else
       result.push_back(d.render(mine));
@@ -914,6 +915,11 @@ Expected<std::vector<std::string>> Translator::translate(const std::vector<std::
   }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kResx) {
     auto docs = parse_all<ResxDocument>(texts);
+    if (!docs) return docs.status();
+    return translate_units(docs.value(), as_plain_text(options));
+  }
+  if (options.format.value_or(TextFormat::kText) == TextFormat::kStringsdict) {
+    auto docs = parse_all<StringsdictDocument>(texts);
     if (!docs) return docs.status();
     return translate_units(docs.value(), as_plain_text(options));
   }
@@ -1026,6 +1032,7 @@ Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
       options.format.value_or(TextFormat::kText) == TextFormat::kResx ||
       options.format.value_or(TextFormat::kText) == TextFormat::kXcstrings ||
       options.format.value_or(TextFormat::kText) == TextFormat::kYaml ||
+      options.format.value_or(TextFormat::kText) == TextFormat::kStringsdict ||
       options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();

@@ -72,7 +72,8 @@ enum class TextFormat {
   kStrings,     // Apple .strings files (runtime/text/apple_strings.h)
   kResx,        // .NET .resx resource files (runtime/text/resx_document.h)
   kXcstrings,   // Xcode String Catalogs (runtime/text/xcstrings_document.h)
-  kYaml         // YAML locale files: Rails', Symfony's, Hugo's (runtime/text/yaml_document.h)
+  kYaml,        // YAML locale files: Rails', Symfony's, Hugo's (runtime/text/yaml_document.h)
+  kStringsdict  // Apple .stringsdict plural rules (runtime/text/stringsdict_document.h)
 };
 
 // Per call; what is not set comes from the model (its generation config) or the

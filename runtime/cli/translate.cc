@@ -98,7 +98,7 @@ options:
                      {"translation": ""}
   --format FORMAT    text (default), wrapped, html, markdown, po, srt (also vtt), csv, json
                      (also arb), xliff, ts, android, properties, strings, resx,
-                     xcstrings or yaml:
+                     xcstrings, yaml or stringsdict:
                      each TEXT, or else all of standard input, is one document.
                      wrapped: plain text whose paragraphs are wrapped at a width
                      (e-mails, README.txt, books): a paragraph's wrapped lines are
@@ -158,7 +158,9 @@ options:
                      file (Rails' config/locales/en.yml, Symfony, Hugo): each scalar
                      value with words translated in its quoting; keys, comments and
                      the layout kept; a top-level "en:" becomes the target language,
-                     plural forms get its categories
+                     plural forms get its categories. stringsdict: an Apple
+                     Localizable.stringsdict: each plural rule's category strings
+                     translated, and the target language's missing categories added
   --encoding NAME    standard input is read in this character encoding and the
                      translation written in it: utf-8 (the default), utf-16,
                      utf-16le, utf-16be, utf-32..., windows-1252 (latin1, iso-8859-1),
@@ -413,6 +415,7 @@ int parse_args(int argc, char** argv, Args* a) {
           {"xcstrings", edgemt::TextFormat::kXcstrings},
           {"yaml", edgemt::TextFormat::kYaml},
           {"yml", edgemt::TextFormat::kYaml},
+          {"stringsdict", edgemt::TextFormat::kStringsdict},
           {"pdf", edgemt::TextFormat::kText}};
       const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
         return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
@@ -421,7 +424,8 @@ int parse_args(int argc, char** argv, Args* a) {
         std::fprintf(
             stderr,
             "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, json, arb, "
-            "xliff, xlf, ts, android, properties, strings, resx, xcstrings, yaml, yml, docx, pptx, xlsx, "
+            "xliff, xlf, ts, android, properties, strings, resx, xcstrings, yaml, yml, stringsdict, docx, "
+            "pptx, xlsx, "
             "odt, odp, ods, "
             "epub or "
             "pdf, got "
@@ -1276,7 +1280,7 @@ int main(int argc, char** argv) {
             {"htm", "html"}, {"html", "html"}, {"xhtml", "html"}, {"md", "markdown"}, {"markdown", "markdown"},
             {"po", "po"}, {"pot", "po"}, {"srt", "srt"}, {"vtt", "vtt"}, {"csv", "csv"}, {"tsv", "tsv"},
             {"json", "json"}, {"arb", "arb"}, {"xlf", "xliff"}, {"xliff", "xliff"}, {"ts", "ts"},
-            {"properties", "properties"}, {"strings", "strings"}, {"resx", "resx"}, {"xcstrings", "xcstrings"}, {"yml", "yaml"}, {"yaml", "yaml"}, {"docx", "docx"},
+            {"properties", "properties"}, {"strings", "strings"}, {"resx", "resx"}, {"xcstrings", "xcstrings"}, {"yml", "yaml"}, {"yaml", "yaml"}, {"stringsdict", "stringsdict"}, {"docx", "docx"},
             {"pptx", "pptx"}, {"xlsx", "xlsx"}, {"odt", "odt"}, {"odp", "odp"}, {"ods", "ods"},
             {"epub", "epub"}, {"pdf", "pdf"}};
         // clang-format on

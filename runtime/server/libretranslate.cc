@@ -26,6 +26,7 @@
 #include "runtime/text/properties_file.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/resx_document.h"
+#include "runtime/text/stringsdict_document.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
@@ -44,9 +45,10 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 
 // What /translate_file takes (frontend/settings' supportedFilesFormat).
 const std::vector<std::string> kFileFormats = {
-    ".txt",  ".html", ".htm",   ".md",   ".srt", ".vtt",        ".po",      ".csv",  ".tsv",       ".json",
-    ".arb",  ".xlf",  ".xliff", ".ts",   ".xml", ".properties", ".strings", ".resx", ".xcstrings", ".yml",
-    ".yaml", ".docx", ".pptx",  ".xlsx", ".odt", ".odp",        ".ods",     ".epub", ".pdf"};
+    ".txt",     ".html", ".htm",       ".md",  ".srt",   ".vtt",         ".po",   ".csv",
+    ".tsv",     ".json", ".arb",       ".xlf", ".xliff", ".ts",          ".xml",  ".properties",
+    ".strings", ".resx", ".xcstrings", ".yml", ".yaml",  ".stringsdict", ".docx", ".pptx",
+    ".xlsx",    ".odt",  ".odp",       ".ods", ".epub",  ".pdf"};
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -683,6 +685,7 @@ std::string content_type_of(const std::string& ext, std::string charset) {
   if (ext == ".resx") return "application/xml; charset=" + charset;
   if (ext == ".xcstrings") return "application/json; charset=" + charset;
   if (ext == ".yml" || ext == ".yaml") return "application/yaml; charset=" + charset;
+  if (ext == ".stringsdict") return "application/xml; charset=" + charset;
   if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
   if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
   if (ext == ".xlsx") return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -733,7 +736,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
                          ext == ".csv" || ext == ".tsv" || ext == ".json" || ext == ".arb" || ext == ".xlf" ||
                          ext == ".xliff" || ext == ".ts" || ext == ".xml" || ext == ".properties" ||
                          ext == ".strings" || ext == ".resx" || ext == ".xcstrings" || ext == ".yml" ||
-                         ext == ".yaml";
+                         ext == ".yaml" || ext == ".stringsdict";
   std::optional<TextEncoding> file_encoding;
   std::string decoded;
   std::string charset;  // of the translated file
@@ -784,6 +787,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   std::optional<ResxDocument> resx;
   std::optional<XcstringsDocument> xcstrings;
   std::optional<YamlDocument> yaml;
+  std::optional<StringsdictDocument> stringsdict;
   std::optional<OfficeDocument> office;
   if (std::find(OfficeDocument::extensions().begin(), OfficeDocument::extensions().end(), ext) !=
       OfficeDocument::extensions().end()) {
@@ -853,6 +857,12 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     apple_strings = std::move(d.value());
     units = apple_strings->units();
     render = [&](const std::vector<std::string>& t) { return apple_strings->render(t); };
+  } else if (ext == ".stringsdict") {  // Apple's plural rules
+    auto d = StringsdictDocument::parse(content);
+    if (!d) return error(400, "Invalid request: " + d.status().message());
+    stringsdict = std::move(d.value());
+    units = stringsdict->units();
+    render = [&](const std::vector<std::string>& t) { return stringsdict->render(t, f.target); };
   } else if (ext == ".yml" || ext == ".yaml") {  // locale files: Rails', Symfony's, Hugo's
     yaml = YamlDocument::parse(content);
     units = yaml->units();

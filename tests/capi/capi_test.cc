@@ -250,7 +250,8 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   auto want_android = cpp.value()->translate({android_doc}, android_options);
   ASSERT_TRUE(want_android.has_value()) << want_android.status().to_string();
   EXPECT_EQ(out[0], want_android.value()[0]);
-  // Java .properties, Apple .strings and String Catalogs, .NET .resx: as the C++ API translates them.
+  // Java .properties, Apple .strings, .stringsdict and String Catalogs, .NET .resx, YAML: as the C++
+  // API translates them.
   for (auto [format, cpp_format, doc] :
        {std::tuple{EDGEMT_FORMAT_PROPERTIES, edgemt::TextFormat::kProperties, "# c\nt = " + texts[1] + "\n"},
         std::tuple{EDGEMT_FORMAT_STRINGS, edgemt::TextFormat::kStrings, "\"t\" = \"" + texts[0] + "\";\n"},
@@ -259,7 +260,12 @@ TEST_P(CApi, TextEqualsTheCppApi) {
             "<root><data name=\"t\"><value>" + edgemt::escape_html(texts[2]) + "</value></data></root>"},
         std::tuple{EDGEMT_FORMAT_XCSTRINGS, edgemt::TextFormat::kXcstrings,
                    "{\"sourceLanguage\": \"x\", \"strings\": {\"" + texts[0] + "\": {}}}"},
-        std::tuple{EDGEMT_FORMAT_YAML, edgemt::TextFormat::kYaml, "en:\n  t: \"" + texts[1] + "\"\n"}}) {
+        std::tuple{EDGEMT_FORMAT_YAML, edgemt::TextFormat::kYaml, "en:\n  t: \"" + texts[1] + "\"\n"},
+        std::tuple{EDGEMT_FORMAT_STRINGSDICT, edgemt::TextFormat::kStringsdict,
+                   "<plist><dict><key>k</key><dict><key>NSStringFormatSpecTypeKey</key><string>"
+                   "NSStringPluralRuleType</string><key>one</key><string>" +
+                       edgemt::escape_html(texts[0]) + "</string><key>other</key><string>" +
+                       edgemt::escape_html(texts[2]) + "</string></dict></dict></plist>"}}) {
     const char* in = doc.c_str();
     o.format = format;
     ASSERT_EQ(edgemt_translate(tr, &in, 1, &o, &out), EDGEMT_OK) << edgemt_last_error();
@@ -273,6 +279,11 @@ TEST_P(CApi, TextEqualsTheCppApi) {
   const char* bad_strings = "\"t\" = \"x\"";
   EXPECT_EQ(edgemt_translate(tr, &bad_strings, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
   EXPECT_NE(std::string(edgemt_last_error()).find(".strings line 1"), std::string::npos)
+      << edgemt_last_error();
+  o.format = EDGEMT_FORMAT_STRINGSDICT;
+  const char* bad_plist = "<resources/>";
+  EXPECT_EQ(edgemt_translate(tr, &bad_plist, 1, &o, &out), EDGEMT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(edgemt_last_error()).find("not a .stringsdict file"), std::string::npos)
       << edgemt_last_error();
   o.format = EDGEMT_FORMAT_XLIFF;
   const char* bad_xliff = "<xliff><file>";

@@ -49,6 +49,7 @@
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/resx_document.h"
 #include "runtime/text/sentence_splitter.h"
+#include "runtime/text/stringsdict_document.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
@@ -426,6 +427,25 @@ void check_resx(std::string_view text) {
                     "resx: a translation with escapes did not parse back");
 }
 
+// .stringsdict: no translations and no language give the file back; into Russian, with
+// text that needs XML's escapes, it parses again into those translations (the categories
+// added from "other" among them), and a second time adds nothing.
+void check_stringsdict(std::string_view text) {
+  auto doc = edgemt::StringsdictDocument::parse(text);
+  if (!doc) return;
+  EDGEMT_FUZZ_CHECK(doc.value().render({}) == text, "stringsdict: no translations changed the file");
+  const std::string odd_unit = "Odd <b>&amp;</b> \"q\" 'a' \xC3\xA9 %d";
+  std::vector<std::string> odd(doc.value().units().size(), odd_unit);
+  const std::string once = doc.value().render(odd, "ru");
+  auto again = edgemt::StringsdictDocument::parse(once);
+  EDGEMT_FUZZ_CHECK(again.has_value(), "stringsdict: a translated file did not parse back");
+  for (const std::string& u : again.value().units())
+    EDGEMT_FUZZ_CHECK(u == odd_unit, "stringsdict: a translation with escapes did not parse back");
+  odd.assign(again.value().units().size(), odd_unit);
+  EDGEMT_FUZZ_CHECK(again.value().render(odd, "ru") == once,
+                    "stringsdict: a second translation changed the file");
+}
+
 // Xcode String Catalogs: no translations, or no language, give the file back; into a
 // language, with text that needs JSON's escapes, it is still JSON and a catalog, with
 // nothing left to translate into that language.
@@ -603,6 +623,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_apple_strings(text);
   check_resx(text);
   check_xcstrings(text);
+  check_stringsdict(text);
   check_yaml(text);
   check_encodings(text);
   return 0;

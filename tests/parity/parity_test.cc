@@ -30,6 +30,7 @@
 #include "runtime/nmt/search/search_state.h"
 #include "runtime/text/letter_case.h"
 #include "runtime/text/markup.h"
+#include "runtime/text/plural_categories.h"
 #include "runtime/text/xml_tree.h"
 #include "tests/parity/parity_common.h"
 
@@ -708,7 +709,7 @@ TEST_P(Parity, JsonStringsAreTranslatedAsTextAlone) {
   EXPECT_NE(bad.status().message().find("JSON line 1"), std::string::npos) << bad.status().message();
 }
 
-// Java .properties, Apple .strings and .NET .resx: each value with words is translated as
+// Java .properties, Apple .strings and .stringsdict, .NET .resx: each value with words is translated as
 // that text alone is (plain text), written with the format's escapes; keys, comments and
 // codes kept.
 TEST_P(Parity, PropertiesStringsAndResxValuesAreTranslatedAsTextAlone) {
@@ -854,6 +855,29 @@ TEST_P(Parity, PropertiesStringsAndResxValuesAreTranslatedAsTextAlone) {
                   "\n          }\n        }\n      }\n    }\n  },\n  \"version\" : \"1.0\"\n}\n")
         << c_->name;
   }
+  // A .stringsdict plural rule: each category's string translated as that text alone is,
+  // with XML's escapes; the target language's categories the rule lacks added after its
+  // last, from "other"'s translation; the format key kept.
+  auto sdict = [](const std::string& one, const std::string& other, const std::string& added) {
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>k</key>\n"
+           "\t<dict>\n\t\t<key>NSStringLocalizedFormatKey</key>\n\t\t<string>%#@n@</string>\n"
+           "\t\t<key>n</key>\n\t\t<dict>\n\t\t\t<key>NSStringFormatSpecTypeKey</key>\n"
+           "\t\t\t<string>NSStringPluralRuleType</string>\n\t\t\t<key>one</key>\n\t\t\t<string>" +
+           one + "</string>\n\t\t\t<key>other</key>\n\t\t\t<string>" + other + "</string>" + added +
+           "\n\t\t</dict>\n\t</dict>\n</dict>\n</plist>\n";
+  };
+  TranslateOptions do_ = o;
+  do_.format = TextFormat::kStringsdict;
+  auto got_d = t->translate({sdict(escape_xml(texts[0]), escape_xml(texts[1]), "")}, do_);
+  ASSERT_TRUE(got_d.has_value()) << got_d.status().to_string();
+  const std::string other = escape_xml(or_as_written(1, alone.value()[1], texts[1]));
+  std::string added;
+  for (const uint8_t c : kPluralCategories)
+    if ((plural_categories(target) & c) != 0 && c != kPluralOne && c != kPluralOther)
+      added += "\n\t\t\t<key>" + std::string(plural_category_name(c)) + "</key>\n\t\t\t<string>" + other +
+               "</string>";
+  EXPECT_EQ(got_d.value()[0], sdict(escape_xml(or_as_written(0, alone.value()[0], texts[0])), other, added))
+      << c_->name << " (target " << target << ")";
 }
 
 // XLIFF: each segment still to translate gets a target holding its source translated as

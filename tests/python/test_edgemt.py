@@ -264,6 +264,24 @@ def test_translate_text():
         _yaml = None
     if _yaml is not None:
         assert _yaml.safe_load(got_yaml) == {target or "en": {"title": tr.translate(ref["sentences"][1])}}, got_yaml
+    # Apple .stringsdict: each plural category's string translated as plain text; read back
+    # with Python's own plistlib, the rule given the target's categories it lacks.
+    import plistlib
+    rule = {"NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "d",
+            "one": ref["sentences"][0], "other": ref["sentences"][1]}
+    sdict = plistlib.dumps({"%d items": {"NSStringLocalizedFormatKey": "%#@n@", "n": rule}}).decode("utf-8")
+    got_sdict = plistlib.loads(tr.translate(sdict, format="stringsdict").encode("utf-8"))
+    got_rule = got_sdict["%d items"]["n"]
+    assert got_sdict["%d items"]["NSStringLocalizedFormatKey"] == "%#@n@", got_sdict
+    assert got_rule["one"] == tr.translate(ref["sentences"][0]), got_rule
+    assert got_rule["other"] == tr.translate(ref["sentences"][1]), got_rule
+    for extra in set(got_rule) - set(rule):
+        assert extra in ("zero", "two", "few", "many") and got_rule[extra] == got_rule["other"], got_rule
+    try:
+        tr.translate("<resources/>", format="stringsdict")
+        assert False, "a file that is not a property list was accepted"
+    except ValueError as e:
+        assert "not a .stringsdict file" in str(e), e
     try:
         tr.translate('"a" = "b"', format="strings")
         assert False, "a .strings entry without its ';' was accepted"

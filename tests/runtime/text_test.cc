@@ -41,6 +41,7 @@
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/resx_document.h"
 #include "runtime/text/sentence_splitter.h"
+#include "runtime/text/stringsdict_document.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/utf8.h"
@@ -3424,6 +3425,44 @@ TEST(YamlDocument, ScalarsAreUnitsInTheirQuoting) {
        {"", ":", "- ", "\"unclosed: x", "a: \"x", "\tkey: tab", "a: |\n", "- - -", "'a': b"}) {
     const YamlDocument o = YamlDocument::parse(odd);
     EXPECT_EQ(o.render({}), odd);
+  }
+}
+
+// ---- Apple .stringsdict (TextFormat::kStringsdict) --------------------------------
+TEST(StringsdictDocument, PluralRulesGetTheLanguagesCategories) {
+  const std::string text =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
+      "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n<dict>\n"
+      "\t<key>%d files</key>\n\t<dict>\n"
+      "\t\t<key>NSStringLocalizedFormatKey</key>\n\t\t<string>%#@files@</string>\n"
+      "\t\t<key>files</key>\n\t\t<dict>\n"
+      "\t\t\t<key>NSStringFormatSpecTypeKey</key>\n\t\t\t<string>NSStringPluralRuleType</string>\n"
+      "\t\t\t<key>NSStringFormatValueTypeKey</key>\n\t\t\t<string>d</string>\n"
+      "\t\t\t<key>one</key>\n\t\t\t<string>%d file &amp; folder</string>\n"
+      "\t\t\t<key>other</key>\n\t\t\t<string>%d files</string>\n"
+      "\t\t</dict>\n\t</dict>\n</dict>\n</plist>\n";
+  auto doc = StringsdictDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  EXPECT_EQ(doc.value().units(), (std::vector<std::string>{"%d file & folder", "%d files"}));
+  EXPECT_EQ(doc.value().render({}), text);
+  EXPECT_EQ(doc.value().render({}, "de"), text);
+  std::string want = text;
+  want.replace(want.find("%d file &amp; folder"), 20, "%d Datei &amp; Ordner");
+  want.replace(want.find("%d files</string>"), 8, "%d Dateien");
+  EXPECT_EQ(doc.value().render({"%d Datei & Ordner", "%d Dateien"}, "de"), want);
+  // Into Russian: few and many after the last category, from other's translation.
+  std::string ru = want;
+  const std::string after = "<string>%d Dateien</string>";
+  ru.insert(
+      ru.find(after) + after.size(),
+      "\n\t\t\t<key>few</key>\n\t\t\t<string>%d Dateien</string>\n\t\t\t<key>many</key>\n\t\t\t<string>%d "
+      "Dateien</string>");
+  EXPECT_EQ(doc.value().render({"%d Datei & Ordner", "%d Dateien"}, "ru"), ru);
+  for (auto [bad, what] :
+       {std::pair{"<plist><dict></plist>", "not well-formed"}, {"<resources/>", "not a .stringsdict file"}}) {
+    auto d = StringsdictDocument::parse(bad);
+    ASSERT_FALSE(d.has_value()) << bad;
+    EXPECT_NE(d.status().message().find(what), std::string::npos) << d.status().message();
   }
 }
 

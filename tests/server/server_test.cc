@@ -604,6 +604,11 @@ TEST(Api, TranslatesFilesLikeTheTranslator) {
                  "\" : {\n\n    }\n  },\n  \"version\" : \"1.0\"\n}\n",
              TextFormat::kXcstrings},
         Case{"en.yml", "# app\nen:\n  title: \"" + kSentences[2] + "\"\n", TextFormat::kYaml},
+        Case{"Localizable.stringsdict",
+             "<plist version=\"1.0\"><dict><key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>"
+             "NSStringPluralRuleType</string><key>other</key><string>" +
+                 escape_html(kSentences[0]) + "</string></dict></dict></plist>\n",
+             TextFormat::kStringsdict},
         Case{"Localizable.strings", "/* Title */\n\"title\" = \"" + kSentences[5] + "\";\n",
              TextFormat::kStrings},
         // XLIFF saved as .xml (as some tools export it): told by its root element.
