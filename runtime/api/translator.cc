@@ -809,6 +809,19 @@ TranslateOptions as_html(const TranslateOptions& o) {
   return t;
 }
 
+// A document format whose reader can refuse a text (Expected<Doc>), and one whose
+// render takes the translations' language (the plural categories, a language attribute
+// or key it writes).
+template <typename Doc>
+concept ParseCanFail = requires(const std::string& text) {
+  Doc::parse(text).has_value();
+};
+template <typename Doc>
+concept RendersALanguage = requires(const Doc& d, const std::vector<std::string>& t,
+                                    std::string_view language) {
+  d.render(t, language);
+};
+
 // Each text parsed as a Doc (whose parse cannot fail).
 template <typename Doc>
 std::vector<Doc> parse_each(const std::vector<std::string>& texts) {
@@ -848,11 +861,7 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
   for (const Doc& d : docs) {
     const auto first = t.value().begin() + static_cast<std::ptrdiff_t>(at);
     std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
-    if constexpr (std::is_same_v<Doc, OfficeDocument> || std::is_same_v<Doc, XliffDocument> ||
-                  std::is_same_v<Doc, AndroidStrings> || std::is_same_v<Doc, JsonDocument> ||
-                  std::is_same_v<Doc, PoCatalog> || std::is_same_v<Doc, PropertiesFile> ||
-                  std::is_same_v<Doc, XcstringsDocument> || std::is_same_v<Doc, YamlDocument> ||
-                  std::is_same_v<Doc, StringsdictDocument>)  // it also says its text's new language
+    if constexpr (RendersALanguage<Doc>)  // it also says its text's new language
       result.push_back(d.render(mine, model_->target_language()));
     else
       result.push_back(d.render(mine));
@@ -886,69 +895,59 @@ Expected<std::string> Translator::translate_pdf(std::string_view pdf, const Tran
 
 Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,
                                                          const TranslateOptions& options) {
-  // Every document's units at once: Markdown's prose and subtitle cues as HTML fragments
-  // (their inline markup and formatting tags), wrapped paragraphs as plain text.
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kMarkdown)
-    return translate_units(parse_each<MarkdownDocument>(texts), as_html(options));
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kSubtitles)
-    return translate_units(parse_each<SubtitleDocument>(texts), as_html(options));
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kWrapped)
-    return translate_units(parse_each<WrappedText>(texts), as_plain_text(options));
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kCsv) {
-    // (a translation table: the model's source language's column into its target's)
-    std::vector<CsvDocument> docs;
-    for (const std::string& t : texts)
-      docs.push_back(CsvDocument::parse(t, model_->source_language(), model_->target_language()));
-    return translate_units(docs, as_plain_text(options));
-  }
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kJson) {
-    auto docs = parse_all<JsonDocument>(texts);
-    if (!docs) return docs.status();
-    return translate_units(docs.value(), as_plain_text(options));
-  }
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kProperties)
-    return translate_units(parse_each<PropertiesFile>(texts), as_plain_text(options));
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kStrings) {
-    auto docs = parse_all<AppleStrings>(texts);
-    if (!docs) return docs.status();
-    return translate_units(docs.value(), as_plain_text(options));
-  }
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kResx) {
-    auto docs = parse_all<ResxDocument>(texts);
-    if (!docs) return docs.status();
-    return translate_units(docs.value(), as_plain_text(options));
-  }
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kStringsdict) {
-    auto docs = parse_all<StringsdictDocument>(texts);
-    if (!docs) return docs.status();
-    return translate_units(docs.value(), as_plain_text(options));
-  }
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kYaml)
-    return translate_units(parse_each<YamlDocument>(texts), as_plain_text(options));
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kXcstrings) {
-    auto docs = parse_all<XcstringsDocument>(texts);
-    if (!docs) return docs.status();
-    return translate_units(docs.value(), as_plain_text(options));
-  }
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kXliff) {
-    auto docs = parse_all<XliffDocument>(texts);
-    if (!docs) return docs.status();
-    return translate_units(docs.value(), as_html(options));
-  }
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kAndroid) {
-    auto docs = parse_all<AndroidStrings>(texts);
-    if (!docs) return docs.status();
-    return translate_units(docs.value(), as_html(options));
-  }
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kPo) {
-    auto catalogs = parse_all<PoCatalog>(texts);
-    if (!catalogs) return catalogs.status();
-    return translate_units(catalogs.value(), as_plain_text(options));
-  }
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {
-    auto docs = parse_all<OfficeDocument>(texts);
-    if (!docs) return docs.status();
-    return translate_units(docs.value(), as_html(options));
+  // Every document's units at once: Markdown's prose, subtitle cues, XLIFF segments,
+  // Android strings and Office paragraphs as HTML fragments (their inline markup and
+  // formatting tags), the other formats' values as plain text.
+  const auto each = [&](auto doc,
+                        const TranslateOptions& unit_options) -> Expected<std::vector<std::string>> {
+    using Doc = typename decltype(doc)::type;
+    if constexpr (ParseCanFail<Doc>) {
+      auto docs = parse_all<Doc>(texts);
+      if (!docs) return docs.status();
+      return translate_units(docs.value(), unit_options);
+    } else {
+      return translate_units(parse_each<Doc>(texts), unit_options);
+    }
+  };
+  switch (options.format.value_or(TextFormat::kText)) {
+    case TextFormat::kMarkdown:
+      return each(std::type_identity<MarkdownDocument>{}, as_html(options));
+    case TextFormat::kSubtitles:
+      return each(std::type_identity<SubtitleDocument>{}, as_html(options));
+    case TextFormat::kXliff:
+      return each(std::type_identity<XliffDocument>{}, as_html(options));
+    case TextFormat::kAndroid:
+      return each(std::type_identity<AndroidStrings>{}, as_html(options));
+    case TextFormat::kOffice:
+      return each(std::type_identity<OfficeDocument>{}, as_html(options));
+    case TextFormat::kWrapped:
+      return each(std::type_identity<WrappedText>{}, as_plain_text(options));
+    case TextFormat::kJson:
+      return each(std::type_identity<JsonDocument>{}, as_plain_text(options));
+    case TextFormat::kProperties:
+      return each(std::type_identity<PropertiesFile>{}, as_plain_text(options));
+    case TextFormat::kStrings:
+      return each(std::type_identity<AppleStrings>{}, as_plain_text(options));
+    case TextFormat::kResx:
+      return each(std::type_identity<ResxDocument>{}, as_plain_text(options));
+    case TextFormat::kStringsdict:
+      return each(std::type_identity<StringsdictDocument>{}, as_plain_text(options));
+    case TextFormat::kYaml:
+      return each(std::type_identity<YamlDocument>{}, as_plain_text(options));
+    case TextFormat::kXcstrings:
+      return each(std::type_identity<XcstringsDocument>{}, as_plain_text(options));
+    case TextFormat::kPo:
+      return each(std::type_identity<PoCatalog>{}, as_plain_text(options));
+    case TextFormat::kCsv: {
+      // (a translation table: the model's source language's column into its target's)
+      std::vector<CsvDocument> docs;
+      for (const std::string& t : texts)
+        docs.push_back(CsvDocument::parse(t, model_->source_language(), model_->target_language()));
+      return translate_units(docs, as_plain_text(options));
+    }
+    case TextFormat::kText:
+    case TextFormat::kHtml:
+      break;
   }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kHtml) {
     const TranslateOptions plain = as_plain_text(options);
@@ -1019,21 +1018,8 @@ Status Translator::translate_ids_nbest(std::span<const std::span<const int32_t>>
 
 Expected<std::vector<std::vector<std::string>>> Translator::translate_nbest(
     const std::vector<std::string>& texts, size_t num_hypotheses, const TranslateOptions& options) {
-  if (options.format.value_or(TextFormat::kText) == TextFormat::kPo ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kMarkdown ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kSubtitles ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kWrapped ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kCsv ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kJson ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kXliff ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kAndroid ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kProperties ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kStrings ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kResx ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kXcstrings ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kYaml ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kStringsdict ||
-      options.format.value_or(TextFormat::kText) == TextFormat::kOffice) {  // one document each: the best
+  if (options.format.value_or(TextFormat::kText) != TextFormat::kText &&
+      options.format.value_or(TextFormat::kText) != TextFormat::kHtml) {  // one document each: the best
     auto t = translate(texts, options);
     if (!t) return t.status();
     std::vector<std::vector<std::string>> result;
