@@ -211,7 +211,15 @@ void append_escaped(std::string_view s, char quote, std::string* out) {
 
 }  // namespace
 
+Status refuse_binary_property_list(std::string_view text, std::string_view what) {
+  if (!text.starts_with("bplist")) return Status();
+  return invalid_argument(std::string(what) +
+                          " is a binary property list (as Xcode compiles it into an app); translate "
+                          "its source, or convert it to XML first: plutil -convert xml1 FILE");
+}
+
 Expected<AppleStrings> AppleStrings::parse(std::string_view text) {
+  if (Status binary = refuse_binary_property_list(text, "the .strings file"); !binary.is_ok()) return binary;
   AppleStrings f;
   Scanner s(text);
   size_t at = 0;

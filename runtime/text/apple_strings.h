@@ -31,6 +31,11 @@
 
 namespace edgemt {
 
+// The error for a binary property list ("bplist00...", what Xcode compiles .strings and
+// .stringsdict files into inside an app bundle), or OK for text: edgemt reads the source
+// files, and `plutil -convert xml1 FILE` gives one back.
+Status refuse_binary_property_list(std::string_view text, std::string_view what);
+
 class AppleStrings {
  public:
   static Expected<AppleStrings> parse(std::string_view text);

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "runtime/text/apple_strings.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/plural_categories.h"
 #include "runtime/text/text_kind.h"
@@ -133,7 +134,7 @@ class Writer {
       const size_t u = static_cast<size_t>(r.other->unit);
       if (u < t_.size() && !t_[u].empty()) other = r.other->open + escape_xml(t_[u]) + r.other->close;
     }
-    const std::string indent = r.indent.empty() ? std::string("\n") : r.indent;
+    const std::string& indent = r.indent;  // none in a file written on one line
     std::string s;
     for (const uint8_t c : kPluralCategories)
       if ((categories_ & c) != 0 && (r.present & c) == 0)
@@ -149,6 +150,8 @@ class Writer {
 }  // namespace
 
 Expected<StringsdictDocument> StringsdictDocument::parse(std::string_view text) {
+  if (Status binary = refuse_binary_property_list(text, "the .stringsdict file"); !binary.is_ok())
+    return binary;
   auto st = std::make_shared<State>();
   auto root = parse_xml(text, "the .stringsdict file");
   if (!root) return root.status();

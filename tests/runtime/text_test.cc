@@ -3132,7 +3132,8 @@ TEST(AppleStrings, ValuesAreUnits) {
                            {"\"a\" \"b\";", "line 1: expected '=' after the key"},
                            {"\"a\" = ;", "line 1: expected the key's value"},
                            {"= \"b\";", "line 1: expected a key"},
-                           {"\"a\" = \"b\"", "expected ';' after the value, found the end of the file"}}) {
+                           {"\"a\" = \"b\"", "expected ';' after the value, found the end of the file"},
+                           {"bplist00\xD1\x01\x02", "binary property list"}}) {
     auto d = AppleStrings::parse(bad);
     ASSERT_FALSE(d.has_value()) << bad;
     EXPECT_NE(d.status().message().find(what), std::string::npos) << d.status().message();
@@ -3458,8 +3459,20 @@ TEST(StringsdictDocument, PluralRulesGetTheLanguagesCategories) {
       "\n\t\t\t<key>few</key>\n\t\t\t<string>%d Dateien</string>\n\t\t\t<key>many</key>\n\t\t\t<string>%d "
       "Dateien</string>");
   EXPECT_EQ(doc.value().render({"%d Datei & Ordner", "%d Dateien"}, "ru"), ru);
-  for (auto [bad, what] :
-       {std::pair{"<plist><dict></plist>", "not well-formed"}, {"<resources/>", "not a .stringsdict file"}}) {
+  // A rule with "other" alone, on one line: German's "one" added beside it, from its
+  // translation, with no line breaks of its own.
+  const std::string one_line =
+      "<plist><dict><key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType"
+      "</string><key>other</key><string>%d items</string></dict></dict></plist>";
+  auto compact = StringsdictDocument::parse(one_line);
+  ASSERT_TRUE(compact.has_value()) << compact.status().message();
+  std::string compact_de = one_line;
+  compact_de.replace(compact_de.find("%d items</string>"), 17,
+                     "%d Elemente</string><key>one</key><string>%d Elemente</string>");
+  EXPECT_EQ(compact.value().render({"%d Elemente"}, "de"), compact_de);
+  for (auto [bad, what] : {std::pair{"<plist><dict></plist>", "not well-formed"},
+                           {"<resources/>", "not a .stringsdict file"},
+                           {"bplist00\xD1\x01\x02", "binary property list"}}) {
     auto d = StringsdictDocument::parse(bad);
     ASSERT_FALSE(d.has_value()) << bad;
     EXPECT_NE(d.status().message().find(what), std::string::npos) << d.status().message();
