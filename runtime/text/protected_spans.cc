@@ -138,7 +138,12 @@ size_t match_placeholder(std::string_view s, size_t i) {
     } else {
       size_t d = j;
       while (d < s.size() && is_digit(s[d])) ++d;
-      if (d > j && d < s.size() && s[d] == '$') j = d + 1;  // %1$s
+      if (d > j && d < s.size() && s[d] == '$') j = d + 1;       // %1$s
+      if (j + 1 < s.size() && s[j] == '#' && s[j + 1] == '@') {  // Apple's %#@files@, a .stringsdict variable
+        size_t e = j + 2;
+        while (e < s.size() && e < j + 66 && (is_alnum(s[e]) || s[e] == '_')) ++e;
+        if (e > j + 2 && e < s.size() && s[e] == '@') return e + 1 - i;
+      }
       while (j < s.size() && (s[j] == '-' || s[j] == '+' || s[j] == '0' || s[j] == '#')) ++j;
       while (j < s.size() && is_digit(s[j])) ++j;
       if (j < s.size() && s[j] == '.') {
@@ -359,6 +364,27 @@ constexpr Fold kFolds[] = {
     {0x022E, "O"},  {0x022F, "o"},  {0x0230, "O"}, {0x0231, "o"}, {0x0232, "Y"},  {0x0233, "y"},
     {0x0246, "E"},  {0x0247, "e"},
 };
+
+// The stand-in of an Apple .stringsdict variable, "%#@name@" or "%N$#@name@": "%@" or
+// "%N$@", or (where the sentence or another stand-in has that) "%K$@" for the first K free;
+// "" for any other span.
+std::string apple_variable_stand_in(std::string_view span, std::string_view sentence,
+                                    const std::vector<std::string>& markers) {
+  if (span.size() < 4 || span.front() != '%' || span.back() != '@') return {};
+  const size_t hash = span.find("#@");
+  if (hash == std::string_view::npos) return {};
+  auto free = [&](const std::string& st) {
+    return sentence.find(st) == std::string_view::npos &&
+           std::find(markers.begin(), markers.end(), st) == markers.end();
+  };
+  std::string st = std::string(span.substr(0, hash)) + "@";  // "%@", "%2$@"
+  for (int k = 1; !free(st) && k < 100; ++k) {
+    st.assign(1, '%');
+    st += std::to_string(k);
+    st += "$@";
+  }
+  return free(st) ? st : std::string();
+}
 
 // `s[b, e)` with every code point inside one of the `unknown` ranges spelled in ASCII
 // ("São" -> "Sao" where "ã" is unknown): the stand-in the model sees for an unknown
@@ -640,6 +666,24 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
     // Left in place: a builtin span touching no other span (touching ones share a marker).
     if (mode == SpanMode::kInPlace && targets[s].empty() && (s == 0 || spans[s - 1].end != sp.begin) &&
         (s + 1 == spans.size() || spans[s + 1].begin != sp.end)) {
+      // An Apple .stringsdict variable ("%#@files@", "%2$#@files@"), which a model breaks
+      // apart, goes as the object placeholder it stands for ("%@", "%2$@"), which models
+      // copy; checked and put back as a stand-in is.
+      std::string st = apple_variable_stand_in(back, sentence, p.markers);
+      if (!st.empty()) {
+        const std::string_view before = sentence.substr(at, sp.begin - at);
+        words = words || std::any_of(before.begin(), before.end(), is_word_byte);
+        p.text.append(before);
+        p.marker_at.push_back(p.text.size());
+        p.spans.push_back(sp);
+        p.text += st;
+        p.in_place.push_back(st);
+        p.markers.push_back(std::move(st));
+        p.originals.emplace_back(back);
+        at = sp.end;
+        after_marker = false;
+        continue;
+      }
       const std::string_view before = sentence.substr(at, sp.begin - at);
       words = words || std::any_of(before.begin(), before.end(), is_word_byte);
       p.text.append(before);

@@ -55,7 +55,17 @@ std::vector<std::pair<XmlNode*, XmlNode*>> members(XmlNode* dict) {
   return m;
 }
 
-void collect(XmlNode* dict, State* st) {
+// A <string>'s text, a unit where it holds words (its spaces around kept as written).
+void add_unit(XmlNode* v, State* st) {
+  std::string value;
+  if (v->name != "string" || v->close.empty() || !text_of(*v, &value)) return;
+  const TrimmedText t = trim_text(value, is_xml_space);
+  if (!holds_words(t.core) || t.before.size() + t.after.size() > 0) return;
+  v->unit = static_cast<int>(st->units.size());
+  st->units.emplace_back(t.core);
+}
+
+void collect(XmlNode* dict, State* st, bool texts = false) {
   const auto m = members(dict);
   bool rule = false;
   for (const auto& [k, v] : m) {
@@ -77,10 +87,7 @@ void collect(XmlNode* dict, State* st) {
         if (&dict->children[i] == k && i > 0 && dict->children[i - 1].kind == XmlNode::kText &&
             is_xml_blank(dict->children[i - 1].open))
           r.indent = dict->children[i - 1].open;
-      const TrimmedText t = trim_text(value, is_xml_space);
-      if (!holds_words(t.core) || t.before.size() + t.after.size() > 0) continue;
-      v->unit = static_cast<int>(st->units.size());
-      st->units.emplace_back(t.core);
+      add_unit(v, st);
     }
     if (r.other != nullptr) {
       dict->unit = static_cast<int>(st->rules.size());
@@ -88,8 +95,16 @@ void collect(XmlNode* dict, State* st) {
     }
     return;
   }
-  for (const auto& [k, v] : m)
-    if (v->name == "dict") collect(v, st);
+  for (const auto& [k, v] : m) {
+    std::string key;
+    if (!text_of(*k, &key)) continue;
+    if (v->name == "dict") {
+      // A width's or a device's variants (Apple's other rules): each a text.
+      collect(v, st, key == "NSStringVariableWidthRuleType" || key == "NSStringDeviceSpecificRuleType");
+    } else if (texts || key == "NSStringLocalizedFormatKey") {
+      add_unit(v, st);  // "%#@files@" alone has no words; "%#@files@ left" has
+    }
+  }
 }
 
 class Writer {
@@ -97,9 +112,9 @@ class Writer {
   Writer(const State& st, const std::vector<std::string>& t, std::string_view language)
       : st_(st), t_(t), categories_(plural_categories(language)) {}
 
-  std::string write(const XmlNode& n, bool in_rule) const {
+  std::string write(const XmlNode& n) const {
     if (n.kind != XmlNode::kElement) return n.open;
-    if (in_rule && n.unit >= 0 && n.name == "string") {
+    if (n.unit >= 0 && n.name == "string") {
       const size_t u = static_cast<size_t>(n.unit);
       if (u < t_.size() && !t_[u].empty()) return n.open + escape_xml(t_[u]) + n.close;
       return write_xml(n);
@@ -120,7 +135,7 @@ class Writer {
             }
         }
     for (size_t i = 0; i < n.children.size(); ++i) {
-      s += write(n.children[i], rule || in_rule);
+      s += write(n.children[i]);
       if (i == last_category && categories_ != 0) s += missing(st_.rules[static_cast<size_t>(n.unit)]);
     }
     return s + n.close;
@@ -176,7 +191,7 @@ std::string StringsdictDocument::render(const std::vector<std::string>& translat
                                         std::string_view language) const {
   const Writer w(*state_, translations, language);
   std::string out;
-  for (const XmlNode& c : state_->root.children) out += w.write(c, false);
+  for (const XmlNode& c : state_->root.children) out += w.write(c);
   return out;
 }
 

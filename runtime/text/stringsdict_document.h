@@ -13,10 +13,13 @@
 // Each category's string with words is translated as plain text (%d, %@ kept by span
 // protection) and written with XML's escapes; a rule gets the translation's language's
 // categories it lacks, from "other"'s translation, after its last category (Russian's
-// few and many beside English's one and other; Apple's "zero" is kept). The format keys
-// (NSStringLocalizedFormatKey's "%#@files@"), the rest of the property list and the file's
-// layout come back byte for byte. XML that is not well-formed, or not a property list, is
-// an error.
+// few and many beside English's one and other; Apple's "zero" is kept). A format key with
+// words ("%#@files@ left", NSStringLocalizedFormatKey's value; its variables kept by span
+// protection) and the variants of width and device rules (NSStringVariableWidthRuleType's
+// "20", "25"; NSStringDeviceSpecificRuleType's "iphone", "mac") are translated too; a
+// format key that is variables alone ("%#@files@"), the rest of the property list and the
+// file's layout come back byte for byte. XML that is not well-formed, or not a property
+// list, is an error; so is a binary property list.
 #pragma once
 
 #include <memory>

@@ -497,6 +497,7 @@ TEST(ProtectedSpans, KnownKinds) {
   EXPECT_EQ(spans_of("Run `make install` or ``a ` b``."), (Strings{"`make install`", "``a ` b``"}));
   EXPECT_EQ(spans_of("Copy %s to %1$s: %5.2f%% %(name)s %ld %@"),
             (Strings{"%s", "%1$s", "%5.2f", "%(name)s", "%ld", "%@"}));
+  EXPECT_EQ(spans_of("%#@files@ left in %2$#@folders@."), (Strings{"%#@files@", "%2$#@folders@"}));
   EXPECT_EQ(spans_of("Hello {name}, {0} {} {{count}} {user.name:>10} ${HOME} $HOME $1"),
             (Strings{"{name}", "{0}", "{}", "{{count}}", "{user.name:>10}", "${HOME}", "$HOME", "$1"}));
   EXPECT_EQ(spans_of("It is 5 km away, weighs 3.5kg, uses 1,5 GB, 100% or 20 \xC2\xB0"
@@ -655,6 +656,15 @@ TEST(ProtectedSpans, InPlaceSpansStayAndAreChecked) {
   const ProtectedSentence u = protect_spans("See user@example.org.", nullptr, true, SpanMode::kInPlace);
   EXPECT_TRUE(spans_kept("Siehe «user@example.org».", u));
   EXPECT_FALSE(spans_kept("Siehe äuser@example.org.", u));
+  // Apple's .stringsdict variables go as the object placeholders they stand for, a free
+  // one each, checked and put back.
+  const ProtectedSentence av =
+      protect_spans("%#@n@ were moved from %@ to %#@m@ and %2$#@k@.", nullptr, true, SpanMode::kInPlace);
+  EXPECT_EQ(av.text, "%1$@ were moved from %@ to %2$@ and %3$@.");
+  EXPECT_TRUE(spans_kept("%1$@ wurden von %@ nach %2$@ und %3$@ verschoben.", av));
+  EXPECT_FALSE(spans_kept("%1$@ wurden von %@ nach %2$@ verschoben.", av));
+  EXPECT_EQ(restore_spans("%1$@ wurden von %@ nach %2$@ und %3$@ verschoben.", av),
+            "%#@n@ wurden von %@ nach %#@m@ und %2$#@k@ verschoben.");
   // A number with a unit is a span; inside a longer number it is not that span.
   const ProtectedSentence gb = protect_spans("The disk has 5 GB free.", nullptr, true, SpanMode::kInPlace);
   EXPECT_EQ(gb.in_place, (std::vector<std::string>{"5 GB"}));
@@ -3459,6 +3469,33 @@ TEST(StringsdictDocument, PluralRulesGetTheLanguagesCategories) {
       "\n\t\t\t<key>few</key>\n\t\t\t<string>%d Dateien</string>\n\t\t\t<key>many</key>\n\t\t\t<string>%d "
       "Dateien</string>");
   EXPECT_EQ(doc.value().render({"%d Datei & Ordner", "%d Dateien"}, "ru"), ru);
+  // A format key with words, and a width rule's variants, are texts too; a format key of
+  // variables alone, and the lookup keys, are not.
+  const std::string more =
+      "<plist><dict><key>k</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@n@ left</string>"
+      "<key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>"
+      "<key>one</key><string>%d item</string><key>other</key><string>%d items</string></dict></dict>"
+      "<key>Welcome</key><dict><key>NSStringVariableWidthRuleType</key><dict><key>20</key><string>Hi"
+      "</string><key>50</key><string>Welcome back</string></dict></dict>"
+      "<key>j</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@n@</string></dict></dict></plist>";
+  auto more_doc = StringsdictDocument::parse(more);
+  ASSERT_TRUE(more_doc.has_value()) << more_doc.status().message();
+  EXPECT_EQ(more_doc.value().units(),
+            (std::vector<std::string>{"%#@n@ left", "%d item", "%d items", "Hi", "Welcome back"}));
+  std::string more_de = more;
+  for (auto [from, to] : {std::pair{">%#@n@ left<", ">noch %#@n@<"},
+                          {">%d item<", ">%d Element<"},
+                          {">%d items<", ">%d Elemente<"},
+                          {">Hi<", ">Hallo<"},
+                          {">Welcome back<",
+                           ">Willkommen zur\xC3\xBC"
+                           "ck<"}})
+    more_de.replace(more_de.find(from), std::string_view(from).size(), to);
+  EXPECT_EQ(more_doc.value().render({"noch %#@n@", "%d Element", "%d Elemente", "Hallo",
+                                     "Willkommen zur\xC3\xBC"
+                                     "ck"},
+                                    "de"),
+            more_de);
   // A rule with "other" alone, on one line: German's "one" added beside it, from its
   // translation, with no line breaks of its own.
   const std::string one_line =
