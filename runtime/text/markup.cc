@@ -798,6 +798,7 @@ struct RunBuilder {
         continue;
       }
       if (word_break(k)) {
+        run.word_breaks.push_back(k);
         ++k;
         breaks = true;
         continue;

@@ -84,6 +84,9 @@ struct InlineRun {
   // cluster, so it reaches the model as a placeholder and comes back byte for byte. Its
   // words are not in `plain`, so such a run is placed by its placeholders alone.
   bool verbatim = false;
+  // The pieces (indexes into Segmented::pieces) of the <wbr> tags inside words the run
+  // goes without.
+  std::vector<size_t> word_breaks;
 };
 
 // A translation of a run's plain text with its words aligned: each translated word's
