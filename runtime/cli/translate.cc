@@ -939,6 +939,7 @@ void warn_if_not_utf8(const Args& a, const Session& s, size_t count, size_t firs
   if (*warned || a.ids || a.pdf || a.format == edgemt::TextFormat::kOffice) return;
   for (size_t i = 0; i < count; ++i) {
     const std::string& line = s.lines[i];
+    if (a.document() && line.starts_with("bplist")) continue;  // a binary plist: the reader refuses it
     if (a.format == edgemt::TextFormat::kHtml) {  // read in the encoding it declares, or as windows-1252
       const std::string cs = edgemt::declared_html_charset(line);
       if (cs != "utf-8" && cs != "utf8") continue;
@@ -1229,7 +1230,10 @@ int main(int argc, char** argv) {
       // A byte order mark names the encoding (a UTF-8 one, as Windows' editors and Excel
       // write it, is left out and written back first).
       if (!other) e = edgemt::encoding_from_bom(bytes);
-      if (!e && text_document && !edgemt::is_valid_utf8(bytes)) {
+      // A binary property list (a compiled .strings or .stringsdict) is no text in any
+      // encoding: left as it is, for the reader to refuse with its own message.
+      if (!e && text_document && !edgemt::is_valid_utf8(bytes) &&
+          !std::string_view(bytes).starts_with("bplist")) {
         e = edgemt::guess_text_encoding(bytes);
         g_output.guessed = true;
         std::fprintf(stderr,

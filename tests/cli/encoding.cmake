@@ -152,3 +152,17 @@ if(NOT dir MATCHES " ")
     message(FATAL_ERROR "a file name as TEXT: exit ${rc}, no note:\n${err}")
   endif()
 endif()
+
+# A binary property list (Xcode's compiled .strings, bytes that are no UTF-8) is refused
+# by the reader, with its advice, and no note or warning about its encoding.
+string(ASCII 209 b1)
+string(ASCII 1 b2)
+foreach(f strings stringsdict)
+  file(WRITE "${dir}/compiled.${f}" "bplist00${b1}${b2}TabcUhello")
+  execute_process(COMMAND ${EMULATOR} "${TRANSLATE}" --model "${MODEL}" --format ${f} INPUT_FILE "${dir}/compiled.${f}"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(rc EQUAL 0 OR NOT err MATCHES "binary property list" OR NOT err MATCHES "plutil -convert xml1" OR
+     err MATCHES "windows-1252|not UTF-8")
+    message(FATAL_ERROR "compiled.${f}: exit ${rc}:\n${err}")
+  endif()
+endforeach()
