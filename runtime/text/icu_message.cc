@@ -217,28 +217,74 @@ class Parser {
   bool ok_ = true;
 };
 
-// Each leaf a unit, the text around the arguments on the way down moved in. False where
-// a message has two choices, or a '#' would move into another argument's branches.
+// A deep copy of `m`, its choices copied too (as new entries of st->choices).
+State::Message copy_message(State* st, const State::Message& m) {
+  State::Message out = m;
+  for (Part& p : out.parts) {
+    if (p.kind != Part::kChoice) continue;
+    State::Choice ch = st->choices[p.choice];
+    for (State::Branch& br : ch.branches) br.message = copy_message(st, br.message);
+    p.choice = st->choices.size();
+    st->choices.push_back(std::move(ch));
+  }
+  return out;
+}
+
+// The argument's name where its '#' can be written {name}: a plural's, without offset.
+std::string number_name(const State::Choice& ch) {
+  if (!ch.plural || ch.head.find("offset:") != std::string::npos) return {};
+  size_t b = 1;
+  while (b < ch.head.size() && is_space(ch.head[b])) ++b;
+  size_t e = b;
+  while (e < ch.head.size() && is_name_char(ch.head[e])) ++e;
+  return ch.head.substr(b, e - b);
+}
+
+// Each leaf a unit, the text around the arguments on the way down moved in. Two choices
+// side by side ("{n, plural, ...} in {m, plural, ...}") become one inside the other's
+// every branch, as ICU's guidance writes them, so that each leaf is a whole sentence; a
+// '#' that moves into another argument's branches is written {name} there (it would
+// count the inner argument). False where that cannot be (a plural with an offset, whose
+// '#' is not its number), or the copies grow past a bound.
 bool flatten(State* st, State::Message* m, const std::vector<const Part*>& before,
-             const std::vector<const Part*>& after, bool plural) {
+             const std::vector<const Part*>& after, bool plural, const std::string& number) {
   size_t choice = SIZE_MAX, choices = 0;
   for (size_t i = 0; i < m->parts.size(); ++i)
     if (m->parts[i].kind == Part::kChoice) {
-      choice = i;
+      if (choice == SIZE_MAX) choice = i;
       ++choices;
     }
-  if (choices > 1) return false;
+  if (choices > 1) {
+    // What follows the first choice goes into each of its branches, a copy in each.
+    std::vector<Part> tail(m->parts.begin() + static_cast<std::ptrdiff_t>(choice) + 1, m->parts.end());
+    m->parts.resize(choice + 1);
+    const State::Message rest{tail, SIZE_MAX};
+    const size_t c = m->parts[choice].choice;
+    for (size_t b = 0; b < st->choices[c].branches.size(); ++b) {
+      if (st->choices.size() > 1024) return false;
+      State::Message copy = copy_message(st, rest);
+      std::vector<Part>& parts = st->choices[c].branches[b].message.parts;
+      parts.insert(parts.end(), std::make_move_iterator(copy.parts.begin()),
+                   std::make_move_iterator(copy.parts.end()));
+    }
+    choices = 1;
+  }
   if (choices == 1) {
     std::vector<const Part*> b = before, a;
     for (size_t i = 0; i < m->parts.size(); ++i) {
       if (i == choice) continue;
-      if (m->parts[i].kind == Part::kNumber) return false;
+      if (m->parts[i].kind == Part::kNumber) {
+        if (number.empty()) return false;
+        m->parts[i] = {Part::kArgument, "{" + number + "}", 0};
+      }
       (i < choice ? b : a).push_back(&m->parts[i]);
     }
     a.insert(a.end(), after.begin(), after.end());
-    State::Choice& ch = st->choices[m->parts[choice].choice];
-    for (State::Branch& br : ch.branches)
-      if (!flatten(st, &br.message, b, a, ch.plural)) return false;
+    const size_t c = m->parts[choice].choice;
+    const std::string inner = number_name(st->choices[c]);
+    const bool inner_plural = st->choices[c].plural;
+    for (size_t k = 0; k < st->choices[c].branches.size(); ++k)
+      if (!flatten(st, &st->choices[c].branches[k].message, b, a, inner_plural, inner)) return false;
     return true;
   }
   State::Leaf leaf;
@@ -399,7 +445,7 @@ std::optional<IcuMessage> IcuMessage::parse(std::string_view text) {
   auto st = std::make_shared<State>();
   st->source.assign(text);
   if (!Parser(text, st.get()).read() || !has_choice(st->message)) return std::nullopt;
-  if (!flatten(st.get(), &st->message, {}, {}, false)) return std::nullopt;
+  if (!flatten(st.get(), &st->message, {}, {}, false, {})) return std::nullopt;
   IcuMessage m;
   m.state_ = std::move(st);
   return m;

@@ -31,9 +31,11 @@ class IcuMessage {
  public:
   // The message, if `text` has a plural, selectordinal or select argument in ICU's syntax;
   // nullopt for text without one (plain text, simple {name} placeholders), for what is
-  // not ICU's syntax, and for what this reader does not take apart: two such arguments
-  // side by side in one message, nesting deeper than 8, a number (#) that moving text
-  // into a nested argument's branches would change.
+  // not ICU's syntax, and for what this reader does not take apart: nesting deeper than 8,
+  // a number (#) of a plural with an offset that moving text into a nested argument's
+  // branches would change, choices side by side past a bound on the copies. Arguments side
+  // by side become one inside each branch of the first; a '#' moved into another
+  // argument's branches is written {name}.
   static std::optional<IcuMessage> parse(std::string_view text);
 
   // Does `text` have what starts a plural, selectordinal or select argument ("{n, plural,")?

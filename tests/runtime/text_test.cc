@@ -1743,16 +1743,46 @@ TEST(IcuMessage, LeavesAreSentencesAndComeBackInItsSyntax) {
             std::vector<std::string>{"the users' {brace"});
   EXPECT_EQ(a->render({"Chris'"}), "{n, select, other {Chris''}}");
 
+  // Two choices side by side: the second, and the text after it, inside each branch of
+  // the first, so that each leaf is a sentence; the first's '#' there is its {name}.
+  auto two = IcuMessage::parse(
+      "{n, plural, one {# file was} other {# files were}} moved to {m, plural, one {# folder} other {# "
+      "folders}}.");
+  ASSERT_TRUE(two.has_value());
+  EXPECT_EQ(two->units(),
+            (std::vector<std::string>{
+                "{n} file was moved to {#} folder.", "{n} file was moved to {#} folders.",
+                "{n} files were moved to {#} folder.", "{n} files were moved to {#} folders."}));
+  EXPECT_EQ(
+      two->render({"{n} Datei in {#} Ordner.", "{n} Datei in {#} Ordner.", "{n} Dateien in {#} Ordner.",
+                   "{n} Dateien in {#} Ordner."},
+                  "de"),
+      "{n, plural, one {{m, plural, one {{n} Datei in # Ordner.} other {{n} Datei in # Ordner.}}} other "
+      "{{m, plural, one {{n} Dateien in # Ordner.} other {{n} Dateien in # Ordner.}}}}");
+  auto again2 = IcuMessage::parse(two->render(two->units(), "en"));
+  ASSERT_TRUE(again2.has_value());
+  EXPECT_EQ(again2->units(), two->units());
+  // Three selects side by side, and a '#' beside a nested select.
+  auto three =
+      IcuMessage::parse("{a, select, x {A} other {B}}{b, select, other {C}} {c, select, other {D}}!");
+  ASSERT_TRUE(three.has_value());
+  EXPECT_EQ(three->units(), (std::vector<std::string>{"AC D!", "BC D!"}));
+  auto beside = IcuMessage::parse("{n, plural, other {# {g, select, male {his} other {their}} files}}");
+  ASSERT_TRUE(beside.has_value());
+  EXPECT_EQ(beside->units(), (std::vector<std::string>{"{n} his files", "{n} their files"}));
+
   // Not messages to take apart: plain text and simple placeholders, broken syntax, no
-  // "other", two choices side by side, nesting past 8, a '#' that would move.
+  // "other", nesting past 8, a '#' of a plural with an offset that would move, choices
+  // side by side that would be copied past a bound.
   std::string deep = "x";
   for (int i = 0; i < 9; ++i) deep = "{a, select, other {" + deep + "}}";
-  for (const std::string& no :
-       {std::string("Hello {name}, {n, number} items"), std::string("plain"),
-        std::string("{n, plural, one {x}"), std::string("{n, plural, one {x} two}"),
-        std::string("{n, plural, one {x}}"), std::string("{, plural, other {x}}"),
-        std::string("{a, select, other {x}} {b, select, other {y}}"), deep,
-        std::string("{n, plural, other {# {g, select, other {x}}}}"), std::string("{n, number, {x}")})
+  std::string many;
+  for (int i = 0; i < 12; ++i) many += "{a" + std::to_string(i) + ", select, x {x} other {y}} ";
+  for (const std::string& no : {std::string("Hello {name}, {n, number} items"), std::string("plain"),
+                                std::string("{n, plural, one {x}"), std::string("{n, plural, one {x} two}"),
+                                std::string("{n, plural, one {x}}"), std::string("{, plural, other {x}}"),
+                                deep, std::string("{n, plural, offset:1 other {# {g, select, other {x}}}}"),
+                                std::string("{n, number, {x}"), many})
     EXPECT_FALSE(IcuMessage::parse(no).has_value()) << no;
   deep = "x";
   for (int i = 0; i < 8; ++i) deep = "{a, select, other {" + deep + "}}";
@@ -1780,16 +1810,21 @@ TEST(Json, IcuMessagesAreTranslatedLeafByLeaf) {
   EXPECT_FALSE(IcuMessage::has_choice_argument("{n, number} {plural, x}"));
   auto doc = JsonDocument::parse(text);
   ASSERT_TRUE(doc.has_value()) << doc.status().message();
-  EXPECT_EQ(doc.value().units(), (std::vector<std::string>{"You have {#} new message.",
-                                                           "You have {#} new messages.", "Hello {name}!"}));
+  EXPECT_EQ(doc.value().units(),
+            (std::vector<std::string>{"You have {#} new message.", "You have {#} new messages.",
+                                      "Hello {name}!", "One apple and pears", "{a} apples and pears"}));
   EXPECT_EQ(doc.value().render({}), text);
   EXPECT_EQ(
-      doc.value().render(
-          {"Sie haben {#} neue Nachricht.", "Sie haben {#} neue \"Nachrichten\".", "Hallo {name}!"}, "pl"),
+      doc.value().render({"Sie haben {#} neue Nachricht.", "Sie haben {#} neue \"Nachrichten\".",
+                          "Hallo {name}!", "Ein Apfel und Birnen", "{a} \u00c4pfel und Birnen"},
+                         "pl"),
       "{\"inbox\": \"{count, plural, one {Sie haben # neue Nachricht.} few {Sie haben # neue "
       "\\\"Nachrichten\\\".} many {Sie haben # neue \\\"Nachrichten\\\".} other {Sie haben # neue "
       "\\\"Nachrichten\\\".}}\",\n \"hi\": \"Hallo {name}!\",\n"
-      " \"two\": \"{a, plural, one {One apple} other {# apples}} and {b, select, other {pears}}\",\n"
+      " \"two\": \"{a, plural, one {{b, select, other {Ein Apfel und Birnen}}} few {{b, select, other {{a} "
+      "\u00c4pfel und Birnen}}} many {{b, select, other {{a} \u00c4pfel und Birnen}}} other {{b, select, "
+      "other "
+      "{{a} \u00c4pfel und Birnen}}}}\",\n"
       " \"broken\": \"{n, plural, one {One apple}\"}\n");
 }
 
