@@ -655,6 +655,25 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
   size_t at = 0;
   bool words = false;
   bool after_marker = false;  // `at` is the end of a marker's span
+  // The text between the last span and `sp`, as it is.
+  auto append_before = [&](const TextSpan& sp) {
+    const std::string_view before = sentence.substr(at, sp.begin - at);
+    words = words || std::any_of(before.begin(), before.end(), is_word_byte);
+    p.text.append(before);
+  };
+  // A span that goes to the model as a stand-in (copied by models, checked and put back
+  // like a marker): the text before it, then the stand-in in its place.
+  auto place_stand_in = [&](const TextSpan& sp, std::string st, std::string_view back) {
+    append_before(sp);
+    p.marker_at.push_back(p.text.size());
+    p.spans.push_back(sp);
+    p.text += st;
+    p.in_place.push_back(st);
+    p.markers.push_back(std::move(st));
+    p.originals.emplace_back(back);
+    at = sp.end;
+    after_marker = false;
+  };
   for (size_t s = 0; s < spans.size(); ++s) {
     const TextSpan& sp = spans[s];
     // What comes back for it: a glossary term's target, else the span itself.
@@ -664,29 +683,18 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
         (sp.end < sentence.size() && is_digit(sentence[sp.end])))
       continue;
     // Left in place: a builtin span touching no other span (touching ones share a marker).
-    if (mode == SpanMode::kInPlace && targets[s].empty() && (s == 0 || spans[s - 1].end != sp.begin) &&
-        (s + 1 == spans.size() || spans[s + 1].begin != sp.end)) {
+    const bool alone =
+        (s == 0 || spans[s - 1].end != sp.begin) && (s + 1 == spans.size() || spans[s + 1].begin != sp.end);
+    if (mode == SpanMode::kInPlace && targets[s].empty() && alone) {
       // An Apple .stringsdict variable ("%#@files@", "%2$#@files@"), which a model breaks
       // apart, goes as the object placeholder it stands for ("%@", "%2$@"), which models
       // copy; checked and put back as a stand-in is.
       std::string st = apple_variable_stand_in(back, sentence, p.markers);
       if (!st.empty()) {
-        const std::string_view before = sentence.substr(at, sp.begin - at);
-        words = words || std::any_of(before.begin(), before.end(), is_word_byte);
-        p.text.append(before);
-        p.marker_at.push_back(p.text.size());
-        p.spans.push_back(sp);
-        p.text += st;
-        p.in_place.push_back(st);
-        p.markers.push_back(std::move(st));
-        p.originals.emplace_back(back);
-        at = sp.end;
-        after_marker = false;
+        place_stand_in(sp, std::move(st), back);
         continue;
       }
-      const std::string_view before = sentence.substr(at, sp.begin - at);
-      words = words || std::any_of(before.begin(), before.end(), is_word_byte);
-      p.text.append(before);
+      append_before(sp);
       p.text.append(back);
       p.in_place.emplace_back(back);
       at = sp.end;
@@ -696,22 +704,11 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
     // In place, an unknown word with an ASCII spelling goes to the model as that spelling,
     // its stand-in ("Sao Paulo" for "São Paulo"), which it translates around as a name
     // and copies; the stand-in is checked (spans_kept) and put back like a marker.
-    if (mode == SpanMode::kInPlace && unknown_only[s] && (s == 0 || spans[s - 1].end != sp.begin) &&
-        (s + 1 == spans.size() || spans[s + 1].begin != sp.end)) {
+    if (mode == SpanMode::kInPlace && unknown_only[s] && alone) {
       std::string st = stand_in(sentence, sp.begin, sp.end, unknown);
       if (!st.empty() && has_letter(st, 0, st.size()) && count_whole(sentence, st) == 0 &&
           std::find(p.markers.begin(), p.markers.end(), st) == p.markers.end()) {
-        const std::string_view before = sentence.substr(at, sp.begin - at);
-        words = words || std::any_of(before.begin(), before.end(), is_word_byte);
-        p.text.append(before);
-        p.marker_at.push_back(p.text.size());
-        p.spans.push_back(sp);
-        p.text += st;
-        p.in_place.push_back(st);
-        p.markers.push_back(std::move(st));
-        p.originals.emplace_back(back);
-        at = sp.end;
-        after_marker = false;
+        place_stand_in(sp, std::move(st), back);
         continue;
       }
     }
@@ -721,9 +718,7 @@ ProtectedSentence protect_spans(std::string_view sentence, const Glossary* gloss
       at = sp.end;
       continue;
     }
-    const std::string_view before = sentence.substr(at, sp.begin - at);
-    words = words || std::any_of(before.begin(), before.end(), is_word_byte);
-    p.text.append(before);
+    append_before(sp);
     std::string marker;
     do marker = std::to_string(next++);
     while (taken.count(marker) > 0);
