@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <iterator>
+#include <map>
 #include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "runtime/text/plural_categories.h"
 #include "runtime/text/text_kind.h"
@@ -325,6 +328,7 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
   std::set<std::pair<size_t, std::string>> members;
   for (const JsonString& s : strings)
     if (!s.key && s.object != SIZE_MAX) members.emplace(s.object, s.member);
+  std::map<std::pair<size_t, std::string>, size_t> value_of;  // a member's unit in values_
   size_t at = 0;
   for (JsonString& s : strings) {
     if (s.object == 0 && s.member == "@@locale" && !s.value.empty()) {
@@ -361,6 +365,24 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
         mark = static_cast<uint32_t>(doc.plural_keys_.size());
       }
     }
+    // JSON v3: an "_plural" member beside its singular, the member of its base name.
+    constexpr std::string_view kPlural = "_plural";
+    if (mark == 0 && !m && s.object != SIZE_MAX && s.member.size() > kPlural.size() &&
+        s.member.ends_with(kPlural) &&
+        members.count({s.object, s.member.substr(0, s.member.size() - kPlural.size())}) != 0) {
+      PluralKeys p;
+      p.base = s.member.substr(0, s.member.size() - kPlural.size());
+      p.v3 = true;
+      p.object = s.object;
+      for (uint8_t i = 0; i < 6; ++i)
+        if (members.count({s.object, p.base + "_" + std::to_string(i)}) != 0)
+          p.present = static_cast<uint8_t>(p.present | (1u << i));
+      p.indent.assign(s.indent);
+      p.colon.assign(s.colon);
+      doc.plural_keys_.push_back(std::move(p));
+      mark = static_cast<uint32_t>(doc.plural_keys_.size());
+    }
+    if (s.object != SIZE_MAX) value_of[{s.object, s.member}] = doc.values_.size();
     doc.pieces_.keep(text.substr(at, s.begin - at));
     doc.pieces_.add_unit(t, mark);
     Value v;
@@ -376,6 +398,11 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
     at = s.end;
   }
   doc.pieces_.keep(text.substr(at));
+  for (PluralKeys& p : doc.plural_keys_) {
+    if (!p.v3) continue;
+    const auto it = value_of.find({p.object, p.base});
+    if (it != value_of.end()) p.singular = it->second;
+  }
   return doc;
 }
 
@@ -396,24 +423,40 @@ std::string JsonDocument::render(const std::vector<std::string>& translations,
     values[i] = messages_[v.message].render_from(translations, v.first, language);
   }
   const uint8_t cardinal = plural_categories(language), ordinal = ordinal_categories(language);
+  const std::vector<int> v3_numbers = i18next_v3_plural_numbers(language);
   return pieces_.render(values, [&](const std::string& value, uint32_t mark, std::string* out) {
     out->push_back('"');
     append_json_escaped(value, ascii_, out);
     out->push_back('"');
     if (mark == 0) return;
     const PluralKeys& p = plural_keys_[mark - 1];
-    const uint8_t categories = p.ordinal ? ordinal : cardinal;
-    for (const uint8_t c : kPluralCategories) {
-      if ((categories & c) == 0 || (p.present & c) != 0) continue;
+    auto add = [&](std::string_view suffix, const std::string& text) {
       *out += ',';
       *out += p.indent;
       out->push_back('"');
-      append_json_escaped(p.base + "_" + std::string(plural_category_name(c)), ascii_, out);
+      append_json_escaped(p.base + "_" + std::string(suffix), ascii_, out);
       out->push_back('"');
       *out += p.colon;
       out->push_back('"');
-      append_json_escaped(value, ascii_, out);
+      append_json_escaped(text, ascii_, out);
       out->push_back('"');
+    };
+    if (p.v3) {
+      // A form whose example number is 1, in a language that tells 1 from 2, takes the
+      // singular's translation; the others the plural's.
+      const bool pair = v3_numbers.size() == 2 && v3_numbers[0] == 1;
+      const bool two_apart = std::find(v3_numbers.begin(), v3_numbers.end(), 2) != v3_numbers.end();
+      for (size_t i = 0; !pair && i < v3_numbers.size(); ++i) {
+        if ((p.present & (1 << i)) != 0) continue;
+        const bool singular = v3_numbers[i] == 1 && two_apart && p.singular < values.size();
+        add(std::to_string(i), singular ? values[p.singular] : value);
+      }
+      return;
+    }
+    const uint8_t categories = p.ordinal ? ordinal : cardinal;
+    for (const uint8_t c : kPluralCategories) {
+      if ((categories & c) == 0 || (p.present & c) != 0) continue;
+      add(plural_category_name(c), value);
     }
   });
 }

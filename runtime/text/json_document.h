@@ -6,7 +6,10 @@
 // icu_message.h; one it cannot take apart is kept as it is; i18next's plural keys,
 // "item_one" and "item_other", are followed by the target language's other categories,
 // "item_few" and "item_many" in Russian, with item_other's translation, and the ordinal
-// keys "place_ordinal_other" by its ordinal categories); keys, numbers, literals, the
+// keys "place_ordinal_other" by its ordinal categories; JSON v3's "item" and
+// "item_plural", by the forms of i18next 20's table where they are more or other than
+// those two: "item_0", "item_1", "item_2" in Russian, each with the translation of the
+// English form its example number takes); keys, numbers, literals, the
 // layout and every other string come back byte for byte, as do the values of keys that
 // name codes rather than text ("id", "key", "url", "href", "src", "icon", "lang",
 // "locale", "type", "code", "path", "color", "version", "$schema" and keys ending in "_id"
@@ -59,11 +62,17 @@ class JsonDocument {
   std::vector<Value> values_;  // per unit of pieces_
   std::vector<IcuMessage> messages_;
   // i18next's plural keys: an "x_other" value (its unit's mark, 1-based) beside another
-  // "x_<category>" member, which the target language's missing categories follow.
+  // "x_<category>" member, which the target language's missing categories follow; or, in
+  // JSON v3, an "x_plural" value beside an "x" one, which a language with other forms'
+  // "x_0", "x_1", ... follow.
   struct PluralKeys {
-    std::string base;           // "x"
-    uint8_t present = 0;        // the categories its object has (PluralCategory bits)
-    bool ordinal = false;       // "x_ordinal_other": ordinal categories
+    std::string base;      // "x"
+    uint8_t present = 0;   // the categories its object has (PluralCategory bits);
+                           // in v3, its "x_<i>" members (bit i)
+    bool ordinal = false;  // "x_ordinal_other": ordinal categories
+    bool v3 = false;       // "x_plural"
+    size_t object = 0;     // v3: its object, and "x"'s unit in values_
+    size_t singular = SIZE_MAX;
     std::string indent, colon;  // as the "x_other" member is written
   };
   std::vector<PluralKeys> plural_keys_;

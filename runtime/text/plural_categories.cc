@@ -102,6 +102,38 @@ constexpr CountGroup kQtForms[] = {
     {6, " ar "},
 };
 
+struct NumbersGroup {
+  int count;
+  int numbers[6];
+  const char* languages;  // as kGroups's
+};
+
+// i18next 20's PluralResolver sets, by their example numbers (its "nr"); the rules
+// themselves decide which form a count takes at run time, and are not needed here.
+constexpr NumbersGroup kI18nextV3[] = {
+    {2,
+     {1, 2},
+     " ach ak am arn br fil gun ln mfe mg mi oc pt tg tl ti tr uz wa af an ast az bg bn ca da de dev el "
+     "en eo es et eu fi fo fur fy gl gu ha hi hu hy ia it kk kn ku lb mai ml mn mr nah nap nb ne nl nn no "
+     "nso pa pap pms ps rm sco se si so son sq sv sw ta te tk ur yo fr is mk "},
+    {1, {1}, " ay bo cgg fa ht id ja jbo ka km ko ky lo ms sah su th tt ug vi wo zh "},
+    {3, {1, 2, 5}, " be bs cnr dz hr ru sr uk cs sk csb pl "},
+    {6, {0, 1, 2, 3, 11, 100}, " ar "},
+    {4, {1, 2, 3, 8}, " cy "},
+    {5, {1, 2, 3, 7, 11}, " ga "},
+    {4, {1, 2, 3, 20}, " gd "},
+    {2, {0, 1}, " jv "},
+    {4, {1, 2, 3, 4}, " kw "},
+    {3, {1, 2, 10}, " lt "},
+    {3, {1, 2, 0}, " lv "},
+    {3, {0, 1, 2}, " mnk "},
+    {4, {1, 2, 11, 20}, " mt "},
+    {2, {2, 1}, " or "},
+    {3, {1, 2, 20}, " ro "},
+    {4, {5, 1, 2, 3}, " sl "},
+    {4, {1, 2, 20, 21}, " he iw "},
+};
+
 // " ru " for "ru-RU", " pt_br " for "pt-BR" (with `region`); "" for what is no language tag.
 std::string language_key(std::string_view language, bool region) {
   std::string key = " ";
@@ -142,6 +174,15 @@ int qt_numerus_forms(std::string_view language) {
       if (std::string_view(g.languages).find(key) != std::string_view::npos) return g.count;
   }
   return 0;
+}
+
+std::vector<int> i18next_v3_plural_numbers(std::string_view language) {
+  const std::string key = language_key(language, false);
+  if (key.empty()) return {};
+  for (const NumbersGroup& g : kI18nextV3)
+    if (std::string_view(g.languages).find(key) != std::string_view::npos)
+      return std::vector<int>(g.numbers, g.numbers + g.count);
+  return {};
 }
 
 uint8_t plural_categories(std::string_view language) {

@@ -66,4 +66,12 @@ std::string_view gettext_plural_forms(std::string_view language);
 // Arabic 6; "pt-BR" is told from "pt"); 0 for a language it does not know.
 int qt_numerus_forms(std::string_view language);
 
+// i18next's JSON v3 plural keys (compatibilityJSON "v3", i18next before v21): a language
+// with two forms whose first is the singular's (English, German, French) writes "key" and
+// "key_plural"; any other writes "key_0", "key_1", ..., one per form of its rule, Japanese
+// only "key_0". The example numbers of the language's forms, in index order (i18next 20's
+// table: Russian {1, 2, 5}, Slovenian {5, 1, 2, 3}, Arabic {0, 1, 2, 3, 11, 100}); empty
+// for a language it does not know. {1, 2} is the "key"/"key_plural" pair.
+std::vector<int> i18next_v3_plural_numbers(std::string_view language);
+
 }  // namespace edgemt

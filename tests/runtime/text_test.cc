@@ -1828,6 +1828,46 @@ TEST(Json, IcuMessagesAreTranslatedLeafByLeaf) {
       " \"broken\": \"{n, plural, one {One apple}\"}\n");
 }
 
+// i18next's JSON v3 plural keys ("x" and "x_plural"): into a language whose forms are
+// other than those two, "x_0", "x_1", ... after "x_plural", each with the singular's
+// translation where its example number is 1 and the language tells 1 from 2, else the
+// plural's; forms the object has are not added again; into German or French, nothing.
+TEST(Json, I18nextV3PluralKeysGetTheLanguagesForms) {
+  const std::string text =
+      "{\n  \"item\": \"One item\",\n  \"item_plural\": \"{{count}} items\",\n"
+      "  \"day_plural\": \"{{count}} days\", \"day\": \"A day\", \"day_1\": \"x\",\n"
+      "  \"lone_plural\": \"Lone plural\"\n}\n";
+  auto doc = JsonDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  ASSERT_EQ(doc.value().units().size(), 6u);
+  const std::vector<std::string> t{"Ein Element", "{{count}} Elemente", "{{count}} Tage", "Ein Tag", "y",
+                                   "Einsam"};
+  EXPECT_EQ(
+      doc.value().render(t, "ru"),
+      "{\n  \"item\": \"Ein Element\",\n  \"item_plural\": \"{{count}} Elemente\",\n"
+      "  \"item_0\": \"Ein Element\",\n  \"item_1\": \"{{count}} Elemente\",\n"
+      "  \"item_2\": \"{{count}} Elemente\",\n"
+      "  \"day_plural\": \"{{count}} Tage\",\n  \"day_0\": \"Ein Tag\",\n  \"day_2\": \"{{count}} Tage\", "
+      "\"day\": \"Ein Tag\", \"day_1\": \"y\",\n"
+      "  \"lone_plural\": \"Einsam\"\n}\n");
+  // Slovenian's singular form is its second; Japanese's one form takes the plural.
+  const std::string sl = doc.value().render(t, "sl-SI");
+  EXPECT_NE(sl.find("\"item_0\": \"{{count}} Elemente\",\n  \"item_1\": \"Ein Element\",\n"),
+            std::string::npos)
+      << sl;
+  EXPECT_NE(sl.find("\"item_3\""), std::string::npos) << sl;
+  const std::string ja = doc.value().render(t, "ja");
+  EXPECT_NE(
+      ja.find("\"item_plural\": \"{{count}} Elemente\",\n  \"item_0\": \"{{count}} Elemente\",\n  \"day"),
+      std::string::npos)
+      << ja;
+  for (const char* language : {"de", "fr", "pt-BR", "en", "xx", ""})
+    EXPECT_EQ(doc.value().render(t, language).find("item_0"), std::string::npos) << language;
+  auto again = JsonDocument::parse(doc.value().render(t, "ar"));
+  ASSERT_TRUE(again.has_value()) << again.status().message();
+  EXPECT_EQ(again.value().units().size(), 6u + 6u + 5u);
+}
+
 // i18next's plural keys: after "x_other", the target language's categories its object
 // has not, with "x_other"'s translation, written as it is written; a lone "_other" key,
 // an ordinal one, or a language without more categories: nothing added.
