@@ -270,12 +270,7 @@ Expected<AndroidStrings> AndroidStrings::parse(std::string_view text) {
   auto root = parse_xml(text, "the string resources");
   if (!root) return root.status();
   st->root = std::move(root.value());
-  XmlNode* res = nullptr;
-  for (XmlNode& c : st->root.children)
-    if (c.kind == XmlNode::kElement) {
-      res = c.name == "resources" ? &c : nullptr;
-      break;
-    }
+  XmlNode* res = xml_document_element(&st->root, "resources");
   if (res == nullptr)
     return invalid_argument("not an Android string resource file: its root element is not <resources>");
   Collector(st.get()).resources(res);

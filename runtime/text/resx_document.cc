@@ -55,12 +55,7 @@ Expected<ResxDocument> ResxDocument::parse(std::string_view text) {
   auto root = parse_xml(text, "the .resx file");
   if (!root) return root.status();
   st->root = std::move(root.value());
-  XmlNode* top = nullptr;
-  for (XmlNode& c : st->root.children)
-    if (c.kind == XmlNode::kElement) {
-      top = c.name == "root" ? &c : nullptr;
-      break;
-    }
+  XmlNode* top = xml_document_element(&st->root, "root");
   if (top == nullptr) return invalid_argument("not a .resx file: its root element is not <root>");
   for (XmlNode& data : top->children) {
     if (data.kind != XmlNode::kElement || data.name != "data") continue;

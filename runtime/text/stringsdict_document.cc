@@ -171,12 +171,7 @@ Expected<StringsdictDocument> StringsdictDocument::parse(std::string_view text) 
   auto root = parse_xml(text, "the .stringsdict file");
   if (!root) return root.status();
   st->root = std::move(root.value());
-  XmlNode* plist = nullptr;
-  for (XmlNode& c : st->root.children)
-    if (c.kind == XmlNode::kElement) {
-      plist = c.name == "plist" ? &c : nullptr;
-      break;
-    }
+  XmlNode* plist = xml_document_element(&st->root, "plist");
   if (plist == nullptr) return invalid_argument("not a .stringsdict file: its root element is not <plist>");
   for (XmlNode& c : plist->children)
     if (c.kind == XmlNode::kElement && c.name == "dict") collect(&c, st.get());

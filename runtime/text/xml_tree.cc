@@ -191,4 +191,10 @@ void set_xml_attribute(std::string* xml, const std::vector<std::string_view>& el
   }
 }
 
+XmlNode* xml_document_element(XmlNode* tree, std::string_view name) {
+  for (XmlNode& c : tree->children)
+    if (c.kind == XmlNode::kElement) return c.name == name ? &c : nullptr;
+  return nullptr;
+}
+
 }  // namespace edgemt

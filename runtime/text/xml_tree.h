@@ -61,6 +61,10 @@ inline std::string_view xml_local_name(std::string_view name) {
 // check: parse_xml says whether the document is well-formed.
 std::string_view xml_root_element(std::string_view s);
 
+// The document's root element (the first element among a parsed tree's children) where
+// it is named `name`; nullptr where it is not, or there is none.
+XmlNode* xml_document_element(XmlNode* tree, std::string_view name);
+
 // A character of an XML name as the formats write them (ASCII letters, digits, ':', '-', '_').
 bool is_xml_name_char(char c);
 
