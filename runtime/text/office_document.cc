@@ -151,24 +151,29 @@ class OoxmlFlattener {
     return n;
   }
 
-  // Does a field instruction (" HYPERLINK \"https://...\" \o \"tip\"") make a link? Its
-  // result is then the link's text, which the reader sees and reads.
-  static bool link_instruction(std::string_view instr) {
+  // Is a field's result text the reader reads, in the document's language, that comes
+  // from its words: a link's text (" HYPERLINK \"https://...\" \o \"tip\""), a
+  // cross-reference to a bookmark's or a heading's text (REF, STYLEREF: a heading
+  // translated elsewhere, its copy here), a form field's text (FORMTEXT), or the
+  // document's title, subject or a property (TITLE, SUBJECT, DOCPROPERTY)? Not page and
+  // figure numbers, dates, merge fields' placeholders and the like, which Word computes.
+  static bool text_result_instruction(std::string_view instr) {
     const size_t b = instr.find_first_not_of(" \t\r\n");
     if (b == std::string_view::npos) return false;
-    const std::string_view word = instr.substr(b, instr.find_first_of(" \t\r\n", b) - b);
-    return word.size() == 9 && std::equal(word.begin(), word.end(), "HYPERLINK", [](char x, char y) {
-             return std::toupper(static_cast<unsigned char>(x)) == y;
-           });
+    std::string word(instr.substr(b, instr.find_first_of(" \t\r\n", b) - b));
+    for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return word == "HYPERLINK" || word == "REF" || word == "STYLEREF" || word == "FORMTEXT" ||
+           word == "TITLE" || word == "SUBJECT" || word == "DOCPROPERTY";
   }
 
-  // A complex HYPERLINK field whose parts are siblings here: its begin run (at `begin`),
-  // the runs of its instruction, a separate run, the runs of its result (the link's text)
-  // and an end run. Its result is translated as a w:hyperlink's text is: the runs from
-  // begin to separate open a wrapper around it, the end run closes it. Returns the end
-  // run's index, or 0 where the field has another shape, holds another field or no text
-  // (then it is kept whole, untranslated, as every other field).
-  size_t link_field(const XmlNode& parent, size_t begin) {
+  // A complex field with a text result (text_result_instruction: a HYPERLINK, a REF, ...)
+  // whose parts are siblings here: its begin run (at `begin`), the runs of its
+  // instruction, a separate run, the runs of its result (the link's text) and an end run.
+  // Its result is translated as a w:hyperlink's text is: the runs from begin to separate
+  // open a wrapper around it, the end run closes it. Returns the end run's index, or 0
+  // where the field has another shape, holds another field or no text (then it is kept
+  // whole, untranslated, as every other field).
+  size_t text_result_field(const XmlNode& parent, size_t begin) {
     const std::vector<XmlNode>& ch = parent.children;
     if (field_chars(ch[begin], "begin") != 1 || field_chars(ch[begin], "end") != 0 ||
         field_chars(ch[begin], "separate") != 0)
@@ -183,7 +188,7 @@ class OoxmlFlattener {
         if (c.kind == XmlNode::kElement && c.name == "w:instrText") instr += text_of(c);
       if (field_chars(x, "separate") != 0) separate = k;
     }
-    if (separate == 0 || !link_instruction(instr)) return 0;
+    if (separate == 0 || !text_result_instruction(instr)) return 0;
     bool words = false;
     for (size_t k = separate + 1; k < ch.size(); ++k) {
       const XmlNode& x = ch[k];
@@ -242,7 +247,7 @@ class OoxmlFlattener {
         // a spelling mark: dropped (the text under it changes anyway)
       } else if (local == "r") {
         if (word_ && field_change(c) > 0) {
-          if (const size_t end = link_field(parent, i); end > 0) {
+          if (const size_t end = text_result_field(parent, i); end > 0) {
             i = end;
             continue;
           }
@@ -255,10 +260,11 @@ class OoxmlFlattener {
           continue;
         }
         run(c);
-      } else if (word_ && (local == "hyperlink" || local == "smartTag" || local == "ins" ||
-                           local == "customXml" || local == "dir" || local == "bdo" || local == "moveTo" ||
-                           (local == "fldSimple" && link_instruction(xml_attribute(c.open, "w:instr"))))) {
-        // (A simple HYPERLINK field, w:fldSimple, wraps its result as w:hyperlink does.)
+      } else if (word_ &&
+                 (local == "hyperlink" || local == "smartTag" || local == "ins" || local == "customXml" ||
+                  local == "dir" || local == "bdo" || local == "moveTo" ||
+                  (local == "fldSimple" && text_result_instruction(xml_attribute(c.open, "w:instr"))))) {
+        // (A simple field with a text result, w:fldSimple, wraps it as w:hyperlink does.)
         Wrapper w;
         const size_t first = wrapper_of(c, &w);
         if (c.close.empty()) continue;

@@ -15,9 +15,11 @@
 // <img> (a line break or a tab a <br>), so the translator's inline markup
 // (runtime/text/html_document.h) puts each where its words went. The paragraph is then
 // rebuilt: its properties first, runs with the formatting each piece of text came back
-// with, the objects as they were. Fields (page numbers, cross-references) are kept as
-// they were, untranslated (but for a HYPERLINK field's result, the link's text, which is
-// translated as a w:hyperlink's), and so are tracked deletions and equations.
+// with, the objects as they were. Fields (page numbers, dates, merge fields) are kept as
+// they were, untranslated, but for those whose result is text from words: a HYPERLINK's
+// (the link's text), a REF's or STYLEREF's (a bookmark's or heading's text, copied), a
+// FORMTEXT's, and TITLE, SUBJECT and DOCPROPERTY; those results are translated as a
+// w:hyperlink's text is. Tracked deletions and equations are kept too.
 //
 // EPUB: each XHTML content document (and the NCX table of contents) is one HTML unit; the
 // package document's title and description are units too.

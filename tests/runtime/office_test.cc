@@ -227,9 +227,10 @@ TEST(Office, WordTranslationKeepsRunsFieldsAndEverythingElse) {
 }
 
 // A HYPERLINK field's result, the link's text, is translated inside the field, complex
-// (fldChar begin ... end) or simple (w:fldSimple); other fields, and link fields that
-// hold another field, no text or no end, are kept whole.
-TEST(Office, WordLinkFieldsTextIsTranslated) {
+// (fldChar begin ... end) or simple (w:fldSimple), and so are the results of the other
+// fields whose result is text from words (a REF's, a STYLEREF's); other fields (PAGE,
+// DATE), and such fields that hold another field, no text or no end, are kept whole.
+TEST(Office, WordFieldsWithTextResultsAreTranslated) {
   auto entries = read_zip(read_sample("sample.docx"));
   ASSERT_TRUE(entries.has_value());
   std::string* xml = nullptr;
@@ -246,6 +247,8 @@ TEST(Office, WordLinkFieldsTextIsTranslated) {
   const std::string link =
       fld("begin") + instr(" HYPERLINK \"https://example.org/\" \\o \"Home\" ") + fld("separate");
   const std::string page = fld("begin") + instr(" PAGE ") + fld("separate");
+  const std::string ref = fld("begin") + instr(" REF _Ref123 \\h ") + fld("separate");
+  const std::string date = fld("begin") + instr(" DATE \\@ \"MMMM d, yyyy\" ") + fld("separate");
   const std::string body =
       p(t("Visit ") + link + r("<w:rPr><w:u w:val=\"single\"/></w:rPr><w:t>our website</w:t>") + fld("end") +
         t(" for news.")) +
@@ -253,7 +256,12 @@ TEST(Office, WordLinkFieldsTextIsTranslated) {
         t("the home page") + "</w:fldSimple>" + t(" today.")) +
       p(t("Page ") + page + t("3") + fld("end") + t(" of the guide.")) +
       p(t("Nested ") + link + t("outer ") + page + t("4") + fld("end") + fld("end") + t(" here.")) +
-      p(t("Empty ") + link + fld("end") + t(" link.")) + p(t("Open ") + link + t("never ends"));
+      p(t("Empty ") + link + fld("end") + t(" link.")) +
+      p(t("As ") + ref + t("the first chapter") + fld("end") + t(" says, ") +
+        "<w:fldSimple w:instr=\" STYLEREF  &quot;Heading 1&quot; \">" + t("Getting started") +
+        "</w:fldSimple>" + t(" is next.")) +
+      p(t("Written on ") + date + t("December 3, 2026") + fld("end") + t(" at home.")) +
+      p(t("Open ") + link + t("never ends"));
   const size_t b = xml->find("<w:body>"), e = xml->find("<w:sectPr");
   ASSERT_NE(b, std::string::npos);
   ASSERT_NE(e, std::string::npos);
@@ -263,14 +271,18 @@ TEST(Office, WordLinkFieldsTextIsTranslated) {
   auto doc = OfficeDocument::parse(bytes.value());
   ASSERT_TRUE(doc.has_value()) << doc.status().to_string();
   const std::vector<std::string>& u = doc.value().units();
-  ASSERT_EQ(u.size(), 9u);  // and the sample's header, footer and comment
+  ASSERT_EQ(u.size(), 11u);  // and the sample's header, footer and comment
   EXPECT_EQ(u[0].substr(0, 12), "Visit <span ");
   EXPECT_NE(u[0].find(">our website</span> for news."), std::string::npos) << u[0];
   EXPECT_EQ(u[1], "<span id=\"e0\">See </span>the home page<span id=\"e0\"> today.</span>");
   EXPECT_EQ(u[2], "Page <img id=\"o1\"> of the guide.");
   EXPECT_EQ(u[3], "Nested <img id=\"o1\"> here.");
   EXPECT_EQ(u[4], "Empty <img id=\"o1\"> link.");
-  EXPECT_EQ(u[5], "Open <img id=\"o1\">");
+  EXPECT_EQ(
+      u[5],
+      "As <span id=\"e1\">the first chapter</span> says, <span id=\"e2\">Getting started</span> is next.");
+  EXPECT_EQ(u[6], "Written on <img id=\"o1\"> at home.");
+  EXPECT_EQ(u[7], "Open <img id=\"o1\">");
 
   const std::string out = doc.value().render(shout_all(u));
   const std::string x = part(out, "word/document.xml");
@@ -283,15 +295,24 @@ TEST(Office, WordLinkFieldsTextIsTranslated) {
   EXPECT_NE(x.find("&quot; \"><w:r><w:t xml:space=\"preserve\">THE HOME PAGE</w:t></w:r></w:fldSimple>"),
             std::string::npos)
       << x;
-  for (const char* kept : {">3</w:t>", ">outer </w:t>", ">4</w:t>", ">never ends</w:t>", "PAGE"})
+  EXPECT_NE(x.find("\\h </w:instrText></w:r><w:r><w:fldChar w:fldCharType=\"separate\"/></w:r>"
+                   "<w:r><w:t xml:space=\"preserve\">THE FIRST CHAPTER</w:t></w:r>"
+                   "<w:r><w:fldChar w:fldCharType=\"end\"/></w:r>"),
+            std::string::npos)
+      << x;
+  EXPECT_NE(x.find("&quot; \"><w:r><w:t xml:space=\"preserve\">GETTING STARTED</w:t></w:r></w:fldSimple>"),
+            std::string::npos)
+      << x;
+  for (const char* kept :
+       {">3</w:t>", ">outer </w:t>", ">4</w:t>", ">never ends</w:t>", "PAGE", ">December 3, 2026</w:t>"})
     EXPECT_NE(x.find(kept), std::string::npos) << kept;
-  EXPECT_EQ(count(x, "w:fldCharType=\"begin\""), 6u);
-  EXPECT_EQ(count(x, "w:fldCharType=\"separate\""), 6u);
-  EXPECT_EQ(count(x, "w:fldCharType=\"end\""), 5u);
+  EXPECT_EQ(count(x, "w:fldCharType=\"begin\""), 8u);
+  EXPECT_EQ(count(x, "w:fldCharType=\"separate\""), 8u);
+  EXPECT_EQ(count(x, "w:fldCharType=\"end\""), 7u);
   EXPECT_EQ(count(x, "HYPERLINK"), 4u);
   auto again = OfficeDocument::parse(out);
   ASSERT_TRUE(again.has_value()) << again.status().to_string();
-  ASSERT_EQ(again.value().units().size(), 9u);
+  ASSERT_EQ(again.value().units().size(), 11u);
   EXPECT_NE(again.value().units()[0].find(">OUR WEBSITE</span> FOR NEWS."), std::string::npos);
 }
 
