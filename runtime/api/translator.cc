@@ -821,6 +821,12 @@ concept RendersALanguage = requires(const Doc& d, const std::vector<std::string>
                                     std::string_view language) {
   d.render(t, language);
 };
+// One whose render also takes the language it is in (JSON v3's numbered plural forms).
+template <typename Doc>
+concept RendersFromALanguage = requires(const Doc& d, const std::vector<std::string>& t,
+                                        std::string_view language) {
+  d.render(t, language, language);
+};
 
 // Each text parsed as a Doc (whose parse cannot fail).
 template <typename Doc>
@@ -861,7 +867,9 @@ Expected<std::vector<std::string>> Translator::translate_units(const std::vector
   for (const Doc& d : docs) {
     const auto first = t.value().begin() + static_cast<std::ptrdiff_t>(at);
     std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
-    if constexpr (RendersALanguage<Doc>)  // it also says its text's new language
+    if constexpr (RendersFromALanguage<Doc>)
+      result.push_back(d.render(mine, model_->target_language(), model_->source_language()));
+    else if constexpr (RendersALanguage<Doc>)  // it also says its text's new language
       result.push_back(d.render(mine, model_->target_language()));
     else
       result.push_back(d.render(mine));
@@ -1390,12 +1398,17 @@ Expected<std::vector<std::string>> bundled_model_route(std::string_view source, 
 
 namespace {
 
-std::string render_in(const CsvDocument& d, const std::vector<std::string>& t, const std::string&) {
+std::string render_in(const CsvDocument& d, const std::vector<std::string>& t, const std::string&,
+                      const std::string&) {
   return d.render(t);
 }
 template <typename Doc>
-std::string render_in(const Doc& d, const std::vector<std::string>& t, const std::string& language) {
-  return d.render(t, language);
+std::string render_in(const Doc& d, const std::vector<std::string>& t, const std::string& language,
+                      const std::string& source_language) {
+  if constexpr (RendersFromALanguage<Doc>)
+    return d.render(t, language, source_language);
+  else
+    return d.render(t, language);
 }
 
 // A catalog's, XLIFF document's or table's texts through the chain, filled in once.
@@ -1415,7 +1428,8 @@ Expected<std::vector<std::string>> fill_in_through(std::span<Translator* const> 
   for (const Doc& d : docs) {
     const auto first = units.begin() + static_cast<std::ptrdiff_t>(at);
     const std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
-    result.push_back(render_in(d, mine, chain.back()->model().target_language()));
+    result.push_back(render_in(d, mine, chain.back()->model().target_language(),
+                               chain.front()->model().source_language()));
     at += d.units().size();
   }
   return result;

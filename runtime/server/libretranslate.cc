@@ -832,7 +832,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     if (!d) return error(400, "Invalid request: " + d.status().message());
     json_doc = std::move(d.value());
     units = json_doc->units();
-    render = [&](const std::vector<std::string>& t) { return json_doc->render(t, f.target); };
+    render = [&](const std::vector<std::string>& t) { return json_doc->render(t, f.target, f.source); };
   } else if (ext == ".xlf" || ext == ".xliff" || ext == ".ts" || (ext == ".xml" && xml_root != "resources")) {
     auto d = XliffDocument::parse(content);
     if (!d) return error(400, "Invalid request: " + d.status().message());

@@ -382,6 +382,29 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
       doc.plural_keys_.push_back(std::move(p));
       mark = static_cast<uint32_t>(doc.plural_keys_.size());
     }
+    // JSON v3 from a language with other forms: the last of "x_0", "x_1", ... ("x_5" at
+    // most), all present, beside no "x", "x_plural" or "x_other".
+    if (mark == 0 && !m && s.object != SIZE_MAX && s.member.size() > 2 &&
+        s.member[s.member.size() - 2] == '_' && s.member.back() >= '1' && s.member.back() <= '5') {
+      const std::string base = s.member.substr(0, s.member.size() - 2);
+      const int last = s.member.back() - '0';
+      auto has = [&](const std::string& name) { return members.count({s.object, name}) != 0; };
+      bool group = !has(base) && !has(base + "_plural") && !has(base + "_other") &&
+                   !has(base + "_" + std::to_string(last + 1));
+      for (int i = 0; group && i < last; ++i) group = has(base + "_" + std::to_string(i));
+      if (group) {
+        PluralKeys p;
+        p.base = base;
+        p.v3 = p.numbered = true;
+        p.object = s.object;
+        p.present = static_cast<uint8_t>((1u << (last + 1)) - 1);
+        p.forms.assign(static_cast<size_t>(last + 1), SIZE_MAX);
+        p.indent.assign(s.indent);
+        p.colon.assign(s.colon);
+        doc.plural_keys_.push_back(std::move(p));
+        mark = static_cast<uint32_t>(doc.plural_keys_.size());
+      }
+    }
     if (s.object != SIZE_MAX) value_of[{s.object, s.member}] = doc.values_.size();
     doc.pieces_.keep(text.substr(at, s.begin - at));
     doc.pieces_.add_unit(t, mark);
@@ -400,14 +423,19 @@ Expected<JsonDocument> JsonDocument::parse(std::string_view text) {
   doc.pieces_.keep(text.substr(at));
   for (PluralKeys& p : doc.plural_keys_) {
     if (!p.v3) continue;
+    for (size_t i = 0; i < p.forms.size(); ++i) {
+      const auto it = value_of.find({p.object, p.base + "_" + std::to_string(i)});
+      if (it != value_of.end()) p.forms[i] = it->second;
+    }
+    if (p.numbered) continue;
     const auto it = value_of.find({p.object, p.base});
     if (it != value_of.end()) p.singular = it->second;
   }
   return doc;
 }
 
-std::string JsonDocument::render(const std::vector<std::string>& translations,
-                                 std::string_view language) const {
+std::string JsonDocument::render(const std::vector<std::string>& translations, std::string_view language,
+                                 std::string_view source_language) const {
   // Each value's translation: its unit's, or its ICU message put together from its leaves'.
   std::vector<std::string> values(values_.size());
   for (size_t i = 0; i < values_.size(); ++i) {
@@ -430,21 +458,54 @@ std::string JsonDocument::render(const std::vector<std::string>& translations,
     out->push_back('"');
     if (mark == 0) return;
     const PluralKeys& p = plural_keys_[mark - 1];
-    auto add = [&](std::string_view suffix, const std::string& text) {
+    auto add_member = [&](const std::string& name, const std::string& text) {
       *out += ',';
       *out += p.indent;
       out->push_back('"');
-      append_json_escaped(p.base + "_" + std::string(suffix), ascii_, out);
+      append_json_escaped(name, ascii_, out);
       out->push_back('"');
       *out += p.colon;
       out->push_back('"');
       append_json_escaped(text, ascii_, out);
       out->push_back('"');
     };
+    auto add = [&](std::string_view suffix, const std::string& text) {
+      add_member(p.base + "_" + std::string(suffix), text);
+    };
+    const bool pair = v3_numbers.size() == 2 && v3_numbers[0] == 1;
+    if (p.numbered) {
+      // The source language's forms (as many as the object has, else it is not known
+      // which is which): a number takes the form of its own example number, else 1 the
+      // singular's and any other the most general's (the largest example number's:
+      // Russian's 5, Arabic's 100, Slovenian's 5).
+      const std::vector<int> from = i18next_v3_plural_numbers(source_language);
+      // (A language of the pair writes "x" and "x_plural": its "x_0" and "x_1" are not forms.)
+      const bool from_pair = from.size() == 2 && from[0] == 1;
+      if (v3_numbers.empty() || from_pair || from.size() != p.forms.size()) return;
+      size_t one = SIZE_MAX, general = 0;
+      for (size_t i = 0; i < from.size(); ++i) {
+        if (p.forms[i] >= values.size()) return;
+        if (from[i] == 1) one = i;
+        if (from[i] > from[general]) general = i;
+      }
+      auto form_of = [&](int number) -> const std::string& {
+        for (size_t i = 0; i < from.size(); ++i)
+          if (from[i] == number) return values[p.forms[i]];
+        return values[p.forms[number == 1 && one != SIZE_MAX ? one : general]];
+      };
+      if (pair) {
+        if (one == SIZE_MAX) return;
+        add_member(p.base, values[p.forms[one]]);
+        add("plural", values[p.forms[general]]);
+        return;
+      }
+      for (size_t i = 0; i < v3_numbers.size(); ++i)
+        if ((p.present & (1u << i)) == 0) add(std::to_string(i), form_of(v3_numbers[i]));
+      return;
+    }
     if (p.v3) {
       // A form whose example number is 1, in a language that tells 1 from 2, takes the
       // singular's translation; the others the plural's.
-      const bool pair = v3_numbers.size() == 2 && v3_numbers[0] == 1;
       const bool two_apart = std::find(v3_numbers.begin(), v3_numbers.end(), 2) != v3_numbers.end();
       for (size_t i = 0; !pair && i < v3_numbers.size(); ++i) {
         if ((p.present & (1 << i)) != 0) continue;

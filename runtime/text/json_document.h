@@ -9,7 +9,9 @@
 // keys "place_ordinal_other" by its ordinal categories; JSON v3's "item" and
 // "item_plural", by the forms of i18next 20's table where they are more or other than
 // those two: "item_0", "item_1", "item_2" in Russian, each with the translation of the
-// English form its example number takes); keys, numbers, literals, the
+// English form its example number takes; and the other way, a Russian file's "item_0",
+// "item_1", "item_2" are followed by "item" and "item_plural" in English, the
+// translations of its singular and its most general form); keys, numbers, literals, the
 // layout and every other string come back byte for byte, as do the values of keys that
 // name codes rather than text ("id", "key", "url", "href", "src", "icon", "lang",
 // "locale", "type", "code", "path", "color", "version", "$schema" and keys ending in "_id"
@@ -49,8 +51,11 @@ class JsonDocument {
   // leaves, each with the text around its argument).
   const std::vector<std::string>& units() const { return units_; }
   // The document with units()[i] replaced by translations[i]; `language` (BCP 47) gives
-  // ICU plurals the translation's plural categories.
-  std::string render(const std::vector<std::string>& translations, std::string_view language = {}) const;
+  // ICU plurals the translation's plural categories; `source_language`, the language
+  // the document is in, tells which of JSON v3's numbered forms ("item_0", "item_1",
+  // "item_2" in Russian) is the singular and which the most general plural.
+  std::string render(const std::vector<std::string>& translations, std::string_view language = {},
+                     std::string_view source_language = {}) const;
 
  private:
   TextPieces pieces_;  // each unit a string value's text, inside its quotes
@@ -64,7 +69,9 @@ class JsonDocument {
   // i18next's plural keys: an "x_other" value (its unit's mark, 1-based) beside another
   // "x_<category>" member, which the target language's missing categories follow; or, in
   // JSON v3, an "x_plural" value beside an "x" one, which a language with other forms'
-  // "x_0", "x_1", ... follow.
+  // "x_0", "x_1", ... follow; or v3's "x_0", "x_1", ... (the last, with no "x" and no
+  // "x_plural"), which a language of the pair gets "x" and "x_plural" after, and one
+  // with more forms its others.
   struct PluralKeys {
     std::string base;      // "x"
     uint8_t present = 0;   // the categories its object has (PluralCategory bits);
@@ -73,6 +80,8 @@ class JsonDocument {
     bool v3 = false;       // "x_plural"
     size_t object = 0;     // v3: its object, and "x"'s unit in values_
     size_t singular = SIZE_MAX;
+    bool numbered = false;      // v3 "x_<i>" without "x": the source language's forms
+    std::vector<size_t> forms;  // numbered: each "x_<i>"'s unit in values_ (SIZE_MAX: none)
     std::string indent, colon;  // as the "x_other" member is written
   };
   std::vector<PluralKeys> plural_keys_;

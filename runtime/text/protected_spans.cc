@@ -769,13 +769,18 @@ size_t marker_index(std::string_view run, const ProtectedSentence& p) {
   return m;
 }
 
-// The marker that is a stand-in (a word, not a number) standing as a whole word at
-// text[i], p.markers.size() when none does.
+// The marker that is a stand-in (a word, not a number) standing whole at text[i] (as
+// count_whole counts: where it starts (ends) with a word character, not right after
+// (before) another one; an Apple variable's "%@" may touch any), p.markers.size() when
+// none does.
 size_t stand_in_at(std::string_view text, size_t i, const ProtectedSentence& p) {
   for (size_t m = 0; m < p.markers.size(); ++m) {
     const std::string& st = p.markers[m];
     if (st.empty() || is_digit(st[0]) || text.compare(i, st.size(), st) != 0) continue;
-    if (!word_before(text, i) && !word_at(text, i + st.size())) return m;
+    if ((word_at(st, 0) && word_before(text, i)) ||
+        (word_before(st, st.size()) && word_at(text, i + st.size())))
+      continue;
+    return m;
   }
   return p.markers.size();
 }

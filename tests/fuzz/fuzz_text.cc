@@ -332,6 +332,14 @@ void check_json(std::string_view text) {
   // Into a language with six plural categories (i18next's keys and ICU plurals added): JSON.
   EDGEMT_FUZZ_CHECK(edgemt::JsonDocument::parse(doc.value().render(odd, "ar")).has_value(),
                     "json: the document translated into Arabic is not JSON");
+  // From a language of three forms (JSON v3's numbered keys: "x" and "x_plural" added in
+  // English, three more in Arabic): JSON, with at least the units it had.
+  for (const char* language : {"en", "ar"}) {
+    auto from_ru = edgemt::JsonDocument::parse(doc.value().render(odd, language, "ru"));
+    EDGEMT_FUZZ_CHECK(from_ru.has_value() && from_ru.value().units().size() >= odd.size(),
+                      "json: the document translated from Russian into %s is not JSON, or lost units",
+                      language);
+  }
 }
 
 // ICU messages: rendered with their own leaves (no language), they read back as the same

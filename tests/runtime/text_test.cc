@@ -665,6 +665,14 @@ TEST(ProtectedSpans, InPlaceSpansStayAndAreChecked) {
   EXPECT_FALSE(spans_kept("%1$@ wurden von %@ nach %2$@ verschoben.", av));
   EXPECT_EQ(restore_spans("%1$@ wurden von %@ nach %2$@ und %3$@ verschoben.", av),
             "%#@n@ wurden von %@ nach %#@m@ und %2$#@k@ verschoben.");
+  // Their stand-ins, which start and end with no letter, may touch a word (or a byte
+  // that is not UTF-8): still theirs, put back in place, not after the text.
+  const ProtectedSentence touching = protect_spans("Delete %#@files@now", nullptr, true, SpanMode::kInPlace);
+  EXPECT_EQ(touching.text, "Delete %@now");
+  EXPECT_TRUE(spans_kept("%@jetzt löschen", touching));
+  EXPECT_EQ(restore_spans("%@jetzt löschen", touching), "%#@files@jetzt löschen");
+  const ProtectedSentence after_byte = protect_spans("\xff%##@", nullptr, true, SpanMode::kInPlace);
+  EXPECT_EQ(restore_spans(after_byte.text, after_byte), "\xff%##@");
   // A number with a unit is a span; inside a longer number it is not that span.
   const ProtectedSentence gb = protect_spans("The disk has 5 GB free.", nullptr, true, SpanMode::kInPlace);
   EXPECT_EQ(gb.in_place, (std::vector<std::string>{"5 GB"}));
@@ -1866,6 +1874,59 @@ TEST(Json, I18nextV3PluralKeysGetTheLanguagesForms) {
   auto again = JsonDocument::parse(doc.value().render(t, "ar"));
   ASSERT_TRUE(again.has_value()) << again.status().message();
   EXPECT_EQ(again.value().units().size(), 6u + 6u + 5u);
+}
+
+// JSON v3 the other way: a Russian file's "x_0", "x_1", "x_2" (its forms for 1, 2 and
+// 5) get "x" and "x_plural" into English or German (the translations of the singular and
+// of the form for 5), and the forms a language with more has not into it (Arabic's for 0,
+// 3, 11 and 100 take the form for 5; its 1 and 2 Russian's own). Where the file is in a
+// language of the pair, or its forms are not as many as its language's, or "x" is there,
+// nothing is added.
+TEST(Json, I18nextV3NumberedFormsGetThePairInEnglish) {
+  const std::string text =
+      "{\n  \"item_0\": \"{{count}} файл\",\n  \"item_1\": \"{{count}} файла\",\n"
+      "  \"item_2\": \"{{count}} файлов\",\n"
+      "  \"step_0\": \"Первый шаг\", \"step_1\": \"Второй шаг\",\n"
+      "  \"day\": \"День\", \"day_0\": \"{{count}} день\", \"day_1\": \"{{count}} дня\", "
+      "\"day_2\": \"{{count}} дней\"\n}\n";
+  auto doc = JsonDocument::parse(text);
+  ASSERT_TRUE(doc.has_value()) << doc.status().message();
+  ASSERT_EQ(doc.value().units().size(), 9u);
+  const std::vector<std::string> t{"{{count}} file", "{{count}} files", "{{count}} files",
+                                   "First step",     "Second step",     "Day",
+                                   "{{count}} day",  "{{count}} days",  "{{count}} days."};
+  EXPECT_EQ(doc.value().render(t, "en", "ru"),
+            "{\n  \"item_0\": \"{{count}} file\",\n  \"item_1\": \"{{count}} files\",\n"
+            "  \"item_2\": \"{{count}} files\",\n  \"item\": \"{{count}} file\",\n"
+            "  \"item_plural\": \"{{count}} files\",\n"
+            "  \"step_0\": \"First step\", \"step_1\": \"Second step\",\n"
+            "  \"day\": \"Day\", \"day_0\": \"{{count}} day\", \"day_1\": \"{{count}} days\", "
+            "\"day_2\": \"{{count}} days.\"\n}\n");
+  // Into Arabic: 0 -> the form for 5, 1 -> 1, 2 -> 2, 3, 11, 100 -> 5.
+  std::vector<std::string> u = t;
+  u[0] = "A";
+  u[1] = "B";
+  u[2] = "C";
+  const std::string ar = doc.value().render(u, "ar", "ru-RU");
+  EXPECT_NE(ar.find("\"item_2\": \"C\",\n  \"item_3\": \"C\",\n  \"item_4\": \"C\",\n  \"item_5\": \"C\",\n"),
+            std::string::npos)
+      << ar;
+  EXPECT_EQ(ar.find("\"item\""), std::string::npos) << ar;
+  EXPECT_EQ(ar.find("step_2"), std::string::npos) << ar;
+  // A language with the same forms, an unknown or no source language, a source of the
+  // pair: the file as translated.
+  const std::string plain = doc.value().render(t, "en");
+  for (const auto& [to, from] : std::vector<std::pair<const char*, const char*>>{
+           {"uk", "ru"}, {"pl", "ru"}, {"en", ""}, {"en", "xx"}, {"de", "en"}, {"ru", "de"}})
+    EXPECT_EQ(doc.value().render(t, to, from).size(), doc.value().render(t, to).size()) << to << " " << from;
+  EXPECT_EQ(plain.find("\"item\""), std::string::npos) << plain;
+  EXPECT_NE(doc.value().render(t, "de", "ru").find("\"item_plural\": \"{{count}} files\""),
+            std::string::npos);
+  // What it writes reads back: the English file's pair is JSON v3's, whose Russian forms
+  // are there already.
+  auto again = JsonDocument::parse(doc.value().render(t, "en", "ru"));
+  ASSERT_TRUE(again.has_value()) << again.status().message();
+  EXPECT_EQ(again.value().units().size(), 11u);
 }
 
 // i18next's plural keys: after "x_other", the target language's categories its object
