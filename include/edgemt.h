@@ -322,7 +322,9 @@ EDGEMT_API edgemt_status edgemt_translate_document(edgemt_translator* translator
 /* Token ids to token ids: n sequences (ids[i] has lengths[i] ids; eos is appended if
  * missing; long ones are split into chunks). *out_ids[i] / *out_lengths[i]: sequence
  * i's output ids (no decoder start, no final eos), owned by the translator. Once its
- * buffers have grown, a steady stream of calls allocates nothing. options may be NULL. */
+ * buffers have grown to the largest call's (sequences, lengths), calls allocate nothing,
+ * whatever sequences come where, repeated or not, greedy or beam (unless options name a
+ * glossary, which is parsed per call). options may be NULL. */
 EDGEMT_API edgemt_status edgemt_translate_ids(edgemt_translator* translator, const int32_t* const* ids,
                                               const size_t* lengths, size_t n,
                                               const edgemt_translate_options* options,

@@ -461,8 +461,10 @@ class Translator:
                       max_length_factor: Optional[float] = None,
                       max_length_offset: Optional[int] = None,
                       cancel: Optional[CancelFlag] = None) -> List[List[int]]:
-        """Token ids to token ids (an end-of-sentence id is appended when missing)."""
+        """Token ids to token ids (an end-of-sentence id is appended when missing). ids is
+        any sequence of sequences of ints (lists, tuples, numpy rows); a call allocates
+        nothing per sequence beyond the lists it returns."""
         self._direct_only("translate_ids")
-        return self._t.translate_ids([list(map(int, s)) for s in ids],
+        return self._t.translate_ids(ids,
                                      self._options(beam_size, max_decoding_length, length_penalty,
                                                    max_length_factor, max_length_offset, cancel=cancel))

@@ -145,20 +145,33 @@ class Translator {
     return v;
   }
 
-  std::vector<std::vector<int32_t>> translate_ids(const std::vector<std::vector<int32_t>>& ids,
-                                                  const Options& opt) {
-    const auto [ptrs, lengths] = views(ids);
+  // Token ids to token ids with no copy per sequence: ids (any sequence of sequences of
+  // ints: lists, tuples, arrays) are read into this translator's reused flat buffers and
+  // the results built straight into Python lists, so once the buffers have grown a call
+  // allocates nothing per sequence (the lists and ints are Python's, from its own
+  // small-object allocator for lists of up to 64 ids).
+  py::list translate_ids(py::handle ids, const Options& opt) {
+    read_ids(ids, "translate_ids");
+    const size_t n = in_lengths_.size();
     const int32_t* const* out = nullptr;
     const size_t* out_len = nullptr;
     const edgemt_translate_options o = opt.c();
     edgemt_status s;
     {
       py::gil_scoped_release nogil;
-      s = edgemt_translate_ids(handle_, ptrs.data(), lengths.data(), ids.size(), &o, &out, &out_len);
+      s = edgemt_translate_ids(handle_, in_ptrs_.data(), in_lengths_.data(), n, &o, &out, &out_len);
     }
     check(s);
-    std::vector<std::vector<int32_t>> result(ids.size());
-    for (size_t i = 0; i < ids.size(); ++i) result[i].assign(out[i], out[i] + out_len[i]);
+    py::list result(n);
+    for (size_t i = 0; i < n; ++i) {
+      py::list row(out_len[i]);
+      for (size_t j = 0; j < out_len[i]; ++j) {
+        PyObject* id = PyLong_FromLong(out[i][j]);
+        if (id == nullptr) throw py::error_already_set();
+        PyList_SET_ITEM(row.ptr(), static_cast<Py_ssize_t>(j), id);
+      }
+      PyList_SET_ITEM(result.ptr(), static_cast<Py_ssize_t>(i), row.release().ptr());
+    }
     return result;
   }
 
@@ -205,7 +218,19 @@ class Translator {
 
   std::vector<std::vector<std::string>> translate_tokens(const std::vector<std::vector<std::string>>& tokens,
                                                          const Options& opt) {
-    const auto out = translate_ids(source_ids(tokens), opt);
+    const std::vector<std::vector<int32_t>> ids = source_ids(tokens);
+    const auto [ptrs, lengths] = views(ids);
+    const int32_t* const* out_ids = nullptr;
+    const size_t* out_len = nullptr;
+    const edgemt_translate_options o = opt.c();
+    edgemt_status s;
+    {
+      py::gil_scoped_release nogil;
+      s = edgemt_translate_ids(handle_, ptrs.data(), lengths.data(), ids.size(), &o, &out_ids, &out_len);
+    }
+    check(s);
+    std::vector<std::vector<int32_t>> out(ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) out[i].assign(out_ids[i], out_ids[i] + out_len[i]);
     std::vector<std::vector<std::string>> result(out.size());
     for (size_t i = 0; i < out.size(); ++i) result[i] = target_tokens(out[i]);
     return result;
@@ -324,6 +349,55 @@ class Translator {
   }
 
  private:
+  // Reads a sequence of sequences of ints into in_flat_ / in_lengths_ / in_ptrs_ (cleared,
+  // never shrunk). A str, a non-sequence, a non-int (floats included) or an id outside
+  // int32 raise TypeError or ValueError naming the place.
+  void read_ids(py::handle ids, const char* what) {
+    in_flat_.clear();
+    in_lengths_.clear();
+    in_ptrs_.clear();
+    // The message is built only on the way out (i < 0: ids itself).
+    const auto not_ids = [&](Py_ssize_t i) {
+      PyErr_Clear();
+      const std::string where =
+          i < 0 ? "ids must be a sequence" : "ids[" + std::to_string(i) + "] must be a sequence";
+      return py::type_error(std::string(what) + ": " + where + " of sequences of ints");
+    };
+    if (PyUnicode_Check(ids.ptr()) || PyBytes_Check(ids.ptr())) throw not_ids(-1);
+    const py::object outer = py::reinterpret_steal<py::object>(PySequence_Fast(ids.ptr(), "ids"));
+    if (!outer) throw not_ids(-1);
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(outer.ptr());
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* item = PySequence_Fast_GET_ITEM(outer.ptr(), i);
+      if (PyUnicode_Check(item) || PyBytes_Check(item)) throw not_ids(i);
+      const py::object row = py::reinterpret_steal<py::object>(PySequence_Fast(item, "ids"));
+      if (!row) throw not_ids(i);
+      const size_t start = in_flat_.size();
+      const Py_ssize_t m = PySequence_Fast_GET_SIZE(row.ptr());
+      for (Py_ssize_t j = 0; j < m; ++j) {
+        const py::object v =
+            py::reinterpret_steal<py::object>(PyNumber_Index(PySequence_Fast_GET_ITEM(row.ptr(), j)));
+        if (!v) {
+          PyErr_Clear();
+          throw py::type_error(std::string(what) + ": ids[" + std::to_string(i) + "][" + std::to_string(j) +
+                               "] is not an int");
+        }
+        int overflow = 0;
+        const long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+        if (overflow != 0 || x < INT32_MIN || x > INT32_MAX)
+          throw py::value_error(std::string(what) + ": ids[" + std::to_string(i) + "][" + std::to_string(j) +
+                                "] is outside the vocabulary (not an int32)");
+        in_flat_.push_back(static_cast<int32_t>(x));
+      }
+      in_lengths_.push_back(in_flat_.size() - start);
+    }
+    size_t at = 0;
+    for (size_t len : in_lengths_) {
+      in_ptrs_.push_back(in_flat_.data() + at);
+      at += len;
+    }
+  }
+
   // A C API call from texts to as many result strings, run without the GIL.
   template <typename F>
   static std::vector<std::string> text_call(const std::vector<std::string>& texts, F call) {
@@ -342,6 +416,10 @@ class Translator {
   std::shared_ptr<Model> model_;
   std::shared_ptr<Model> reverse_;  // set_reranker's, kept alive with the translator
   edgemt_translator* handle_ = nullptr;
+  // translate_ids' input, back to back (reused: they keep their capacity).
+  std::vector<int32_t> in_flat_;
+  std::vector<size_t> in_lengths_;
+  std::vector<const int32_t*> in_ptrs_;
 };
 
 }  // namespace

@@ -23,7 +23,7 @@ struct edgemt_translator {
   std::vector<std::string> texts;
   std::vector<const char*> text_ptrs;
   std::vector<std::span<const int32_t>> sources;
-  std::vector<std::vector<int32_t>> ids;
+  edgemt::IdSequences ids;  // edgemt_translate_ids' results, back to back
   std::vector<const int32_t*> id_ptrs;
   std::vector<size_t> id_lengths;
   // N-best calls.
@@ -538,9 +538,9 @@ edgemt_status edgemt_translate_ids(edgemt_translator* translator, const int32_t*
     edgemt::TranslateOptions to;
     if (const edgemt_status s = to_translate_options(options, &to); s != EDGEMT_OK) return s;
     edgemt_translator& t = *translator;
-    // Buffers only grow: a steady stream of calls allocates nothing.
+    // Buffers only grow: once they hold the largest call's sequences, calls allocate
+    // nothing (whatever their lengths and order; tests/runtime/alloc_test.cc).
     if (t.sources.size() < n) t.sources.resize(n);
-    if (t.ids.size() < n) t.ids.resize(n);
     if (t.id_ptrs.size() < n) t.id_ptrs.resize(n);
     if (t.id_lengths.size() < n) t.id_lengths.resize(n);
     for (size_t i = 0; i < n; ++i) {
@@ -549,8 +549,7 @@ edgemt_status edgemt_translate_ids(edgemt_translator* translator, const int32_t*
                     "edgemt_translate_ids: sequence " + std::to_string(i) + " is NULL");
       t.sources[i] = std::span<const int32_t>(ids[i], lengths[i]);
     }
-    const edgemt::Status st =
-        t.translator->translate_ids(std::span(t.sources.data(), n), std::span(t.ids.data(), n), to);
+    const edgemt::Status st = t.translator->translate_ids(std::span(t.sources.data(), n), &t.ids, to);
     if (!st.is_ok()) return from_status(st);
     for (size_t i = 0; i < n; ++i) {
       t.id_ptrs[i] = t.ids[i].data();

@@ -162,24 +162,24 @@ Status Translator::translate_batch_ids(std::span<const std::span<const int32_t>>
   return engine_->run(sources, p.value(), results);
 }
 
-Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources,
-                               std::span<std::vector<int32_t>> results, const SearchParams& params,
-                               size_t nbest_count, std::vector<std::vector<std::vector<int32_t>>>* nbest,
-                               std::vector<std::vector<float>>* scores,
-                               std::vector<std::vector<std::vector<float>>>* token_logprobs,
-                               std::vector<std::vector<std::vector<int32_t>>>* alignments) {
+Status Translator::run_chunks(std::span<const std::span<const int32_t>> sources, const SearchParams& params,
+                              size_t nbest_count, std::vector<std::vector<std::vector<int32_t>>>* nbest,
+                              std::vector<std::vector<float>>* scores,
+                              std::vector<std::vector<std::vector<float>>>* token_logprobs,
+                              std::vector<std::vector<std::vector<int32_t>>>* alignments) {
   if (token_logprobs != nullptr && scores == nullptr) return invalid_argument("token log-probs need scores");
   if (alignments != nullptr && (nbest == nullptr || !params.alignments))
     return invalid_argument("alignments need n-best results and params.alignments");
-  if (results.size() < sources.size())
-    return invalid_argument("results has room for fewer sequences than sources");
   const size_t limit = static_cast<size_t>(engine_->limits().max_source_length);
   const size_t piece = limit > 1 ? limit - 1 : 1;
   const int32_t eos = model_->config().eos_id;
-  // Split into chunks of at most `piece` tokens + eos (buffers keep their capacity).
+  // Split into chunks of at most `piece` tokens + eos, back to back in one buffer (every
+  // buffer here keeps its capacity: once grown to the largest call, none allocates).
   size_t nchunks = 0;
   chunk_owner_.clear();
   chunk_start_.clear();
+  chunk_ids_.clear();
+  chunk_end_.clear();
   for (size_t i = 0; i < sources.size(); ++i) {
     const std::span<const int32_t> src = sources[i];
     size_t n = src.size();
@@ -187,11 +187,11 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
     size_t start = 0;
     do {
       const size_t len = std::min(piece, n - start);
-      if (chunks_.size() <= nchunks) chunks_.emplace_back();
-      std::vector<int32_t>& c = chunks_[nchunks++];
-      c.assign(src.begin() + static_cast<std::ptrdiff_t>(start),
-               src.begin() + static_cast<std::ptrdiff_t>(start + len));
-      c.push_back(eos);
+      chunk_ids_.insert(chunk_ids_.end(), src.begin() + static_cast<std::ptrdiff_t>(start),
+                        src.begin() + static_cast<std::ptrdiff_t>(start + len));
+      chunk_ids_.push_back(eos);
+      chunk_end_.push_back(chunk_ids_.size());
+      ++nchunks;
       chunk_owner_.push_back(i);
       chunk_start_.push_back(static_cast<int32_t>(start));
       start += len;
@@ -205,7 +205,7 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   order_.resize(nchunks);
   std::iota(order_.begin(), order_.end(), size_t{0});
   std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
-    const std::vector<int32_t>&ca = chunks_[a], &cb = chunks_[b];
+    const std::span<const int32_t> ca = chunk(a), cb = chunk(b);
     if (ca.size() != cb.size()) return ca.size() > cb.size();
     const int c = std::memcmp(ca.data(), cb.data(), ca.size() * sizeof(int32_t));
     return c != 0 ? c < 0 : a < b;
@@ -214,17 +214,17 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   same_as_.resize(nchunks);
   for (size_t k = 0; k < nchunks; ++k) {
     const size_t c = order_[k];
-    if (k > 0 && chunks_[c] == chunks_[unique_.back()]) {
+    if (k > 0 && std::ranges::equal(chunk(c), chunk(unique_.back()))) {
       same_as_[c] = unique_.back();
     } else {
       same_as_[c] = c;
       unique_.push_back(c);
     }
   }
-  for (size_t i = 0; i < sources.size(); ++i) results[i].clear();
-  // Outputs per chunk, then concatenated in chunk order.
-  std::vector<std::vector<int32_t>>& outs = chunk_out_;
-  if (outs.size() < nchunks) outs.resize(nchunks);
+  // Outputs per chunk: a range of out_ids_ each (a repeated chunk shares the range of the
+  // one that ran); gather() concatenates them in chunk order.
+  out_ids_.clear();
+  out_at_.resize(nchunks);
   if (nbest != nullptr && chunk_nbest_.size() < nchunks) chunk_nbest_.resize(nchunks);
   if (scores != nullptr && chunk_scores_.size() < nchunks) chunk_scores_.resize(nchunks);
   if (token_logprobs != nullptr && chunk_lps_.size() < nchunks) chunk_lps_.resize(nchunks);
@@ -233,10 +233,13 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   const size_t nunique = unique_.size();
   for (size_t b = 0; b < nunique; b += bmax) {
     const size_t n = std::min(bmax, nunique - b);
-    for (size_t i = 0; i < n; ++i) batch_src_[i] = chunks_[unique_[b + i]];
+    for (size_t i = 0; i < n; ++i) batch_src_[i] = chunk(unique_[b + i]);
     EDGEMT_RETURN_IF_ERROR(
         engine_->run(std::span(batch_src_.data(), n), params, std::span(batch_out_.data(), n)));
-    for (size_t i = 0; i < n; ++i) outs[unique_[b + i]].assign(batch_out_[i].begin(), batch_out_[i].end());
+    for (size_t i = 0; i < n; ++i) {
+      out_at_[unique_[b + i]] = {out_ids_.size(), batch_out_[i].size()};
+      out_ids_.insert(out_ids_.end(), batch_out_[i].begin(), batch_out_[i].end());
+    }
     if (nbest == nullptr) continue;
     for (size_t i = 0; i < n; ++i) {
       std::vector<std::vector<int32_t>>& hyps = chunk_nbest_[unique_[b + i]];
@@ -274,7 +277,7 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
   for (size_t c = 0; c < nchunks; ++c) {
     const size_t u = same_as_[c];
     if (u == c) continue;
-    outs[c] = outs[u];
+    out_at_[c] = out_at_[u];
     if (nbest == nullptr) continue;
     chunk_nbest_[c] = chunk_nbest_[u];
     if (scores != nullptr) chunk_scores_[c] = chunk_scores_[u];
@@ -316,7 +319,8 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
       }
       for (size_t j = 0; j < dst.size(); ++j) {
         const size_t from = j < hyps.size() ? j : 0;
-        const std::vector<int32_t>& h = hyps.empty() ? outs[c] : hyps[from];
+        const std::span<const int32_t> h =
+            hyps.empty() ? chunk_output(c) : std::span<const int32_t>(hyps[from]);
         dst[j].insert(dst[j].end(), h.begin(), h.end());
         if (scores != nullptr) (*scores)[chunk_owner_[c]][j] += hyps.empty() ? 0.0f : chunk_scores_[c][from];
         if (token_logprobs != nullptr && !hyps.empty()) {
@@ -330,10 +334,44 @@ Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources
       }
     }
   }
-  for (size_t c = 0; c < nchunks; ++c) {
-    std::vector<int32_t>& r = results[chunk_owner_[c]];
-    r.insert(r.end(), outs[c].begin(), outs[c].end());
+  return Status::ok();
+}
+
+std::span<const int32_t> Translator::chunk(size_t c) const {
+  const size_t begin = c == 0 ? 0 : chunk_end_[c - 1];
+  return {chunk_ids_.data() + begin, chunk_end_[c] - begin};
+}
+
+std::span<const int32_t> Translator::chunk_output(size_t c) const {
+  return {out_ids_.data() + out_at_[c].first, out_at_[c].second};
+}
+
+void Translator::gather(std::span<std::vector<int32_t>> results) const {
+  for (size_t c = 0; c < chunk_owner_.size(); ++c) {
+    if (c == 0 || chunk_owner_[c] != chunk_owner_[c - 1]) results[chunk_owner_[c]].clear();
+    const std::span<const int32_t> out = chunk_output(c);
+    results[chunk_owner_[c]].insert(results[chunk_owner_[c]].end(), out.begin(), out.end());
   }
+}
+
+void Translator::gather(IdSequences* results) const {
+  results->clear();
+  for (size_t c = 0; c < chunk_owner_.size(); ++c) {
+    if (c == 0 || chunk_owner_[c] != chunk_owner_[c - 1]) results->start();
+    results->extend(chunk_output(c));
+  }
+}
+
+Status Translator::run_chunked(std::span<const std::span<const int32_t>> sources,
+                               std::span<std::vector<int32_t>> results, const SearchParams& params,
+                               size_t nbest_count, std::vector<std::vector<std::vector<int32_t>>>* nbest,
+                               std::vector<std::vector<float>>* scores,
+                               std::vector<std::vector<std::vector<float>>>* token_logprobs,
+                               std::vector<std::vector<std::vector<int32_t>>>* alignments) {
+  if (results.size() < sources.size())
+    return invalid_argument("results has room for fewer sequences than sources");
+  EDGEMT_RETURN_IF_ERROR(run_chunks(sources, params, nbest_count, nbest, scores, token_logprobs, alignments));
+  gather(results);
   return Status::ok();
 }
 
@@ -349,6 +387,15 @@ Status Translator::translate_ids(std::span<const std::span<const int32_t>> sourc
   auto p = resolve(options);
   if (!p) return p.status();
   return run_chunked(sources, results, p.value());
+}
+
+Status Translator::translate_ids(std::span<const std::span<const int32_t>> sources, IdSequences* results,
+                                 const TranslateOptions& options) {
+  auto p = resolve(options);
+  if (!p) return p.status();
+  EDGEMT_RETURN_IF_ERROR(run_chunks(sources, p.value()));
+  gather(results);
+  return Status::ok();
 }
 
 Status Translator::translate_ids(const std::vector<std::vector<int32_t>>& sources,

@@ -157,6 +157,42 @@ struct TranslateOptions {
 };
 
 // A translation with its scores (Translator::translate_scored).
+// Token id sequences back to back in one buffer (translate_ids' results). clear() keeps
+// the capacity, so a buffer reused from call to call stops allocating once it has held
+// the largest call's ids.
+class IdSequences {
+ public:
+  size_t size() const { return ends_.size(); }
+  bool empty() const { return ends_.empty(); }
+  std::span<const int32_t> operator[](size_t i) const {
+    const size_t begin = i == 0 ? 0 : ends_[i - 1];
+    return {ids_.data() + begin, ends_[i] - begin};
+  }
+  void clear() {
+    ids_.clear();
+    ends_.clear();
+  }
+  // Begins a new (empty) last sequence; extend() appends ids to it.
+  void start() { ends_.push_back(ids_.size()); }
+  void extend(std::span<const int32_t> ids) {
+    ids_.insert(ids_.end(), ids.begin(), ids.end());
+    ends_.back() = ids_.size();
+  }
+  void push_back(std::span<const int32_t> ids) {
+    start();
+    extend(ids);
+  }
+  // Room for `sequences` sequences of `ids` ids in all, allocated now.
+  void reserve(size_t sequences, size_t ids) {
+    ends_.reserve(sequences);
+    ids_.reserve(ids);
+  }
+
+ private:
+  std::vector<int32_t> ids_;
+  std::vector<size_t> ends_;  // one past each sequence's last id
+};
+
 struct ScoredTranslation {
   struct Word {
     std::string text;  // the word as it appears in the translation (protected spans put back)
@@ -243,8 +279,16 @@ class Translator {
 
   // Any number of id sequences (each should end with eos; one is appended if not).
   // Long sequences are split into chunks as in translate() and their outputs
-  // concatenated. results[i] (results.size() >= sources.size()) receives sequence i's
-  // output; its capacity is reused, so a steady stream of calls allocates nothing.
+  // concatenated. results[i] is sequence i's output (results->size() == sources.size()
+  // after a call that succeeded). The allocation-free form: the translator's buffers and
+  // `results`' keep their capacity, so once they have grown to the largest call's
+  // (batch, lengths) a stream of calls allocates nothing, whatever lines come where,
+  // repeated or not, greedy or beam.
+  Status translate_ids(std::span<const std::span<const int32_t>> sources, IdSequences* results,
+                       const TranslateOptions& options = {});
+  // Same, into vectors: results[i] (results.size() >= sources.size()) receives sequence
+  // i's output, reusing its capacity (a vector allocates where its sequence's output is
+  // longer than any it held before).
   Status translate_ids(std::span<const std::span<const int32_t>> sources,
                        std::span<std::vector<int32_t>> results, const TranslateOptions& options = {});
   // Same, for vectors; `results` is resized to sources.size().
@@ -351,6 +395,17 @@ class Translator {
   // and (*scores)[i] and (*token_logprobs)[i] (optional too) their scores and their
   // tokens' log-probabilities (needs scores), and (*alignments)[i] (with token_logprobs and
   // params.alignments) each token's source position in sequence i.
+  // run_chunked's search: the chunks' outputs into out_ids_ (chunk_output), in the order
+  // of chunk_owner_; gather() then hands them out by sequence.
+  Status run_chunks(std::span<const std::span<const int32_t>> sources, const SearchParams& params,
+                    size_t nbest_count = 0, std::vector<std::vector<std::vector<int32_t>>>* nbest = nullptr,
+                    std::vector<std::vector<float>>* scores = nullptr,
+                    std::vector<std::vector<std::vector<float>>>* token_logprobs = nullptr,
+                    std::vector<std::vector<std::vector<int32_t>>>* alignments = nullptr);
+  std::span<const int32_t> chunk(size_t c) const;         // chunk c's ids (eos last)
+  std::span<const int32_t> chunk_output(size_t c) const;  // its output ids
+  void gather(std::span<std::vector<int32_t>> results) const;
+  void gather(IdSequences* results) const;
   Status run_chunked(std::span<const std::span<const int32_t>> sources,
                      std::span<std::vector<int32_t>> results, const SearchParams& params,
                      size_t nbest_count = 0, std::vector<std::vector<std::vector<int32_t>>>* nbest = nullptr,
@@ -463,8 +518,10 @@ class Translator {
   // Reused across calls.
   std::vector<std::span<const int32_t>> batch_src_;
   std::vector<std::span<const int32_t>> batch_out_;
-  std::vector<std::vector<int32_t>> chunks_;
-  std::vector<std::vector<int32_t>> chunk_out_;
+  std::vector<int32_t> chunk_ids_;                 // the chunks, back to back
+  std::vector<size_t> chunk_end_;                  // one past each chunk's last id
+  std::vector<int32_t> out_ids_;                   // the chunks' outputs
+  std::vector<std::pair<size_t, size_t>> out_at_;  // chunk c's output: begin and size in out_ids_
   std::vector<std::vector<std::vector<int32_t>>> chunk_nbest_;  // n-best calls only
   std::vector<std::vector<float>> chunk_scores_;                // n-best calls with scores
   std::vector<std::vector<std::vector<float>>> chunk_lps_;      // n-best calls with log-probs

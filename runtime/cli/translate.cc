@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +22,8 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -566,23 +569,23 @@ int parse_args(int argc, char** argv, Args* a) {
   return -1;
 }
 
-// Parses "12 7 0" into ids; false (with a reason) on anything else.
-bool parse_ids(const std::string& line, std::vector<int32_t>* ids, std::string* why) {
-  ids->clear();
-  const char* p = line.c_str();
+// Appends the ids of "12 7 0" to *ids; false (leaving *ids as it was) on anything else.
+// std::from_chars: the line is a view into a buffer, not NUL-terminated.
+bool parse_ids(std::string_view line, std::vector<int32_t>* ids) {
+  const size_t size0 = ids->size();
+  const char* p = line.data();
   const char* end = p + line.size();
   while (p < end) {
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
     if (p >= end) break;
-    char* q = nullptr;
-    errno = 0;
-    const long v = std::strtol(p, &q, 10);
-    if (q == p || errno != 0 || v < 0 || v > INT32_MAX ||
-        (q < end && *q != ' ' && *q != '\t' && *q != '\r')) {
-      *why = "not a list of non-negative token ids";
+    if (*p == '+' && end - p > 1 && p[1] >= '0' && p[1] <= '9') ++p;  // as strtol reads "+7"
+    int32_t v = 0;
+    const auto [q, ec] = std::from_chars(p, end, v);
+    if (ec != std::errc() || v < 0 || (q < end && *q != ' ' && *q != '\t' && *q != '\r')) {
+      ids->resize(size0);
       return false;
     }
-    ids->push_back(static_cast<int32_t>(v));
+    ids->push_back(v);
     p = q;
   }
   return true;
@@ -600,22 +603,70 @@ struct Counters {
   double seconds = 0.0;
 };
 
-// Buffers owned by main and reused from batch to batch: input lines (read in place,
-// keeping their capacity), parsed ids, results and the output text. Once their
-// capacities suffice, the --ids path allocates nothing per line.
+// A batch's lines (or documents) back to back in one buffer. Its capacity is kept from
+// batch to batch, so reading lines allocates only while the buffer grows to the largest
+// batch's bytes (doubling), whichever lines come where.
+class Lines {
+ public:
+  size_t size() const { return ends_.size(); }
+  std::string_view operator[](size_t i) const {
+    const size_t begin = i == 0 ? 0 : ends_[i - 1];
+    return std::string_view(text_).substr(begin, ends_[i] - begin);
+  }
+  void reserve(size_t lines) { ends_.reserve(lines); }
+  void clear() {
+    text_.clear();
+    ends_.clear();
+  }
+  void push_back(std::string_view line) {
+    text_.append(line);
+    ends_.push_back(text_.size());
+  }
+  void assign(const std::vector<std::string>& lines) {
+    clear();
+    for (const std::string& l : lines) push_back(l);
+  }
+  // One document, taken over without a copy.
+  void take(std::string&& document) {
+    text_ = std::move(document);
+    ends_.assign(1, text_.size());
+  }
+  std::vector<std::string> strings(size_t count) const {
+    std::vector<std::string> v;
+    v.reserve(count);
+    for (size_t i = 0; i < count; ++i) v.emplace_back((*this)[i]);
+    return v;
+  }
+
+ private:
+  std::string text_;
+  std::vector<size_t> ends_;  // one past each line's last byte
+};
+
+// The first 60 bytes of a line, for messages ('%.*s').
+int shown(std::string_view line) { return static_cast<int>(std::min<size_t>(line.size(), 60)); }
+
+// Buffers owned by main and reused from batch to batch: input lines, parsed ids, results
+// and the output text, each in one buffer. Once they have grown to the largest batch,
+// the --ids path allocates nothing per line (tests/cli/ids_allocations.cmake).
 struct Session {
-  std::vector<std::string> lines;
-  std::vector<std::vector<int32_t>> ids;       // parsed ids of each line
+  Lines lines;
+  std::vector<int32_t> ids;                    // the well-formed lines' ids, back to back
+  std::vector<size_t> ids_end;                 // one past each todo entry's ids
   std::vector<std::span<const int32_t>> todo;  // the non-empty, well-formed lines
   std::vector<size_t> which;                   // line of each todo entry
-  std::vector<std::vector<int32_t>> results;
-  std::vector<char> crlf;  // standard input's line i ended with "\r\n": so does its output line
-  std::string why;
+  edgemt::IdSequences results;
+  edgemt::IdSequences one;  // one line's result (retried alone)
+  std::vector<char> crlf;   // standard input's line i ended with "\r\n": so does its output line
+  std::string line;         // the line being read
   std::string out;
   size_t done = 0;  // lines (or documents) of the batches before
 
-  explicit Session(size_t batch)
-      : lines(batch), ids(batch), todo(batch), which(batch), results(batch), crlf(batch, 0) {}
+  explicit Session(size_t batch) : todo(batch), which(batch), crlf(batch, 0) {
+    lines.reserve(batch);
+    ids_end.reserve(batch);
+    results.reserve(batch, 0);
+  }
 };
 
 edgemt::TranslateOptions translate_options(const Args& a) {
@@ -648,36 +699,45 @@ bool process_ids(edgemt::Translator& tr, const Args& a, Session& s, size_t count
   bool ok = true;
   const edgemt::TranslateOptions o = translate_options(a);
   size_t n = 0;
+  s.ids.clear();
+  s.ids_end.clear();
   for (size_t i = 0; i < count; ++i) {
-    if (!parse_ids(s.lines[i], &s.ids[i], &s.why)) {
-      std::fprintf(stderr, "translate: input line '%.60s': %s\n", s.lines[i].c_str(), s.why.c_str());
+    const std::string_view line = s.lines[i];
+    if (!parse_ids(line, &s.ids)) {
+      std::fprintf(stderr, "translate: input line '%.*s': not a list of non-negative token ids\n",
+                   shown(line), line.data());
       ok = false;
       continue;
     }
-    if (s.ids[i].empty()) continue;  // an empty line gives an empty line
-    s.todo[n] = s.ids[i];
+    if (s.ids.size() == (s.ids_end.empty() ? 0 : s.ids_end.back())) continue;  // an empty line: empty
+    s.ids_end.push_back(s.ids.size());
     s.which[n++] = i;
   }
+  for (size_t j = 0; j < n; ++j) {  // views once s.ids has stopped growing
+    const size_t begin = j == 0 ? 0 : s.ids_end[j - 1];
+    s.todo[j] = std::span<const int32_t>(s.ids.data() + begin, s.ids_end[j] - begin);
+  }
   const std::span<const std::span<const int32_t>> todo(s.todo.data(), n);
-  const std::span<std::vector<int32_t>> results(s.results.data(), n);
-  if (!tr.translate_ids(todo, results, o).is_ok()) {
+  if (!tr.translate_ids(todo, &s.results, o).is_ok()) {
     // Retry one by one so that one bad line (e.g. an id outside the vocabulary) does
     // not lose the others; it gets an empty line and a message.
+    s.results.clear();
     for (size_t j = 0; j < n; ++j) {
-      const edgemt::Status st = tr.translate_ids(todo.subspan(j, 1), results.subspan(j, 1), o);
+      const edgemt::Status st = tr.translate_ids(todo.subspan(j, 1), &s.one, o);
       if (!st.is_ok()) {
-        results[j].clear();
-        std::fprintf(stderr, "translate: input line '%.60s': %s\n", s.lines[s.which[j]].c_str(),
+        const std::string_view line = s.lines[s.which[j]];
+        std::fprintf(stderr, "translate: input line '%.*s': %s\n", shown(line), line.data(),
                      st.to_string().c_str());
         ok = false;
       }
+      s.results.push_back(st.is_ok() ? s.one[0] : std::span<const int32_t>());
     }
   }
   char num[16];
   size_t j = 0;
   for (size_t i = 0; i < count; ++i) {
     if (j < n && s.which[j] == i) {
-      const std::vector<int32_t>& ids = results[j++];
+      const std::span<const int32_t> ids = s.results[j++];
       for (size_t t = 0; t < ids.size(); ++t) {
         const int len = std::snprintf(num, sizeof num, t == 0 ? "%d" : " %d", ids[t]);
         s.out.append(num, static_cast<size_t>(len));
@@ -691,7 +751,7 @@ bool process_ids(edgemt::Translator& tr, const Args& a, Session& s, size_t count
 
 // Text: translates lines[0..count) into s.out (the text layer allocates per batch).
 bool process_text(edgemt::Translator& tr, const Args& a, Session& s, size_t count) {
-  const std::vector<std::string> texts(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
+  const std::vector<std::string> texts = s.lines.strings(count);
   auto r = tr.translate(texts, translate_options(a));
   if (!r) {
     std::fprintf(stderr, "translate: %s\n", r.status().to_string().c_str());
@@ -708,7 +768,7 @@ bool process_text(edgemt::Translator& tr, const Args& a, Session& s, size_t coun
 
 // --output jsonl: lines[0..count) into s.out, one JSON object per line.
 bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t count) {
-  const std::vector<std::string> texts(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
+  const std::vector<std::string> texts = s.lines.strings(count);
   const size_t n = static_cast<size_t>(a.n_best > 0 ? a.n_best : 1);
   auto r = tr.translate_scored(texts, n, translate_options(a));
   if (!r) {
@@ -727,7 +787,7 @@ bool process_jsonl(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
 // XLIFF file's texts through each model, filled in once).
 bool process_document(std::span<const std::unique_ptr<edgemt::Translator>> chain, const Args& a, Session& s,
                       size_t count, bool newline) {
-  const std::vector<std::string> docs(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
+  const std::vector<std::string> docs = s.lines.strings(count);
   // A "subtitle file" without a single cue comes back as it was: say so, rather than
   // hand back the file untranslated without a word.
   if (a.format == edgemt::TextFormat::kSubtitles) {
@@ -762,18 +822,18 @@ bool process_score(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
   std::vector<std::string> src, tgt;
   std::vector<size_t> which;
   for (size_t i = 0; i < count; ++i) {
-    const std::string& line = s.lines[i];
+    const std::string_view line = s.lines[i];
     const size_t tab = line.find('\t');
     if (tab == std::string::npos) {
       if (!line.empty()) {
-        std::fprintf(stderr, "translate: --score line '%.60s': no tab between source and target\n",
-                     line.c_str());
+        std::fprintf(stderr, "translate: --score line '%.*s': no tab between source and target\n",
+                     shown(line), line.data());
         ok = false;
       }
       continue;
     }
-    src.push_back(line.substr(0, tab));
-    tgt.push_back(line.substr(tab + 1));
+    src.emplace_back(line.substr(0, tab));
+    tgt.emplace_back(line.substr(tab + 1));
     which.push_back(i);
   }
   std::vector<std::vector<float>> lps(src.size());
@@ -789,7 +849,8 @@ bool process_score(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
         lps[k] = std::move(one.value()[0]);
         ids[k] = std::move(one_ids[0]);
       } else {
-        std::fprintf(stderr, "translate: --score line '%.60s': %s\n", s.lines[which[k]].c_str(),
+        const std::string_view line = s.lines[which[k]];
+        std::fprintf(stderr, "translate: --score line '%.*s': %s\n", shown(line), line.data(),
                      one.status().to_string().c_str());
         ok = false;
       }
@@ -826,14 +887,14 @@ bool process_score(edgemt::Translator& tr, const Args& a, Session& s, size_t cou
 bool through_pivot(std::span<const std::unique_ptr<edgemt::Translator>> first, const Args& a, Session& s,
                    size_t count) {
   for (const std::unique_ptr<edgemt::Translator>& tr : first) {
-    std::vector<std::string> texts(s.lines.begin(), s.lines.begin() + static_cast<std::ptrdiff_t>(count));
+    const std::vector<std::string> texts = s.lines.strings(count);
     auto r = tr->translate(texts, translate_options(a));
     if (!r) {
       std::fprintf(stderr, "translate: %s\n", r.status().to_string().c_str());
       for (size_t i = 0; i < count; ++i) s.out += a.document() ? "" : "\n";
       return false;
     }
-    for (size_t i = 0; i < count; ++i) s.lines[i] = std::move(r.value()[i]);
+    s.lines.assign(r.value());
   }
   return true;
 }
@@ -851,15 +912,15 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
   constexpr size_t kMaxBytes = 16 * 1024;  // plenty to tell a language; CLD2 costs per byte
   constexpr int kMinWords = 3;
   std::string text;
-  const std::string* first = nullptr;
+  std::optional<std::string_view> first;
   int words = 0;
   for (size_t i = 0; i < count && text.size() < kMaxBytes; ++i) {
-    const std::string& line = s.lines[i];
+    const std::string_view line = s.lines[i];
     if (line.empty()) continue;
-    if (first == nullptr) first = &line;
+    if (!first) first = line;
     const bool html = a.format == edgemt::TextFormat::kHtml || a.format == edgemt::TextFormat::kXliff ||
                       a.format == edgemt::TextFormat::kAndroid;
-    std::string source_text = line;
+    std::string source_text(line);
     if (a.format == edgemt::TextFormat::kPo) {  // its messages, not the catalog's keywords
       auto po = edgemt::PoCatalog::parse(line);
       if (!po) continue;
@@ -917,16 +978,17 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
     if (!text.empty()) text += '\n';
     text.append(judged, 0, std::min(judged.size(), kMaxBytes));
   }
-  if (first == nullptr || words < kMinWords) return;
+  if (!first || words < kMinWords) return;
   const std::vector<edgemt::LanguageGuess> g = edgemt::identify_languages(
       text, a.format == edgemt::TextFormat::kHtml || a.format == edgemt::TextFormat::kXliff ||
                 a.format == edgemt::TextFormat::kAndroid);
   if (g.empty() || g[0].percent < 90 || g[0].code == source) return;
   std::fprintf(stderr,
-               "translate: warning: the input looks like '%s' (%d%% of the text from '%.40s'), but the model "
+               "translate: warning: the input looks like '%s' (%d%% of the text from '%.*s'), but the model "
                "translates %s->%s; --from %s picks a model for it\n",
-               g[0].code.c_str(), g[0].percent, first->c_str(), model.source_language().c_str(),
-               model.target_language().c_str(), g[0].code.c_str());
+               g[0].code.c_str(), g[0].percent, static_cast<int>(std::min<size_t>(first->size(), 40)),
+               first->data(), model.source_language().c_str(), model.target_language().c_str(),
+               g[0].code.c_str());
   *warned = true;
 }
 
@@ -938,7 +1000,7 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
 void warn_if_not_utf8(const Args& a, const Session& s, size_t count, size_t first_line, bool* warned) {
   if (*warned || a.ids || a.pdf || a.format == edgemt::TextFormat::kOffice) return;
   for (size_t i = 0; i < count; ++i) {
-    const std::string& line = s.lines[i];
+    const std::string_view line = s.lines[i];
     if (a.document() && line.starts_with("bplist")) continue;  // a binary plist: the reader refuses it
     if (a.format == edgemt::TextFormat::kHtml) {  // read in the encoding it declares, or as windows-1252
       const std::string cs = edgemt::declared_html_charset(line);
@@ -1056,12 +1118,14 @@ bool process_lines(std::span<const std::unique_ptr<edgemt::Translator>> chain, c
   bool ok = true;
   Session s(batch);
   size_t n = 0;
-  while (std::getline(in, s.lines[n])) {
-    std::string& line = s.lines[n];
+  while (std::getline(in, s.line)) {
+    std::string_view line = s.line;
     s.crlf[n] = !line.empty() && line.back() == '\r';
-    if (s.crlf[n]) line.pop_back();
+    if (s.crlf[n]) line.remove_suffix(1);
+    s.lines.push_back(line);
     if (++n == batch) {
       ok = process(chain, a, s, n, c) && ok;
+      s.lines.clear();
       n = 0;
     }
   }
@@ -1300,7 +1364,7 @@ int main(int argc, char** argv) {
       }
     }
     Session s(a.texts.size());
-    s.lines = a.texts;
+    s.lines.assign(a.texts);
     ok = process(chain, a, s, a.texts.size(), &c);
   } else if (a.pdf) {
     // A PDF: its paragraphs, translated as lines of text (a blank line between them).
@@ -1315,7 +1379,7 @@ int main(int argc, char** argv) {
   } else if (a.document()) {
     // One document: all of standard input.
     Session s(1);
-    s.lines[0].assign(std::istreambuf_iterator<char>(*in), std::istreambuf_iterator<char>());
+    s.lines.take(std::string(std::istreambuf_iterator<char>(*in), std::istreambuf_iterator<char>()));
     ok = process(chain, a, s, 1, &c);
   } else {
     // Interactive input is translated line by line; piped input in batches.

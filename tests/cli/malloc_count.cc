@@ -1,6 +1,7 @@
 // LD_PRELOAD shim for the CLI allocation test: counts every call into the C allocator
 // (malloc, calloc, realloc, free, aligned_alloc, posix_memalign, memalign; operator
-// new/delete reach these) and writes the count to $EDGEMT_MALLOC_COUNT_FILE at exit.
+// new/delete reach these) and writes the count to $EDGEMT_MALLOC_COUNT_FILE at exit;
+// edgemt_malloc_count() returns it so far (the Python test reads it through ctypes).
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,3 +23,5 @@ __attribute__((destructor)) void report() {
 
 static void edgemt_count_allocation() { g_calls.fetch_add(1, std::memory_order_relaxed); }
 #include "tests/common/counting_malloc.h"
+
+extern "C" __attribute__((visibility("default"))) long edgemt_malloc_count() { return g_calls.load(); }

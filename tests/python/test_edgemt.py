@@ -481,6 +481,19 @@ def test_errors_are_python_exceptions():
         assert False, "no exception"
     except ValueError as e:
         assert "vocabulary" in str(e)
+    # Any sequence of sequences of ints; anything else a clear error naming the place.
+    want = tr.translate_ids([[5, 7, 0]])
+    assert tr.translate_ids(((5, 7, 0),)) == tr.translate_ids(s for s in [range(5, 9, 2)]) == want
+    assert tr.translate_ids([]) == []
+    for bad, err, where in (("57", TypeError, "ids must"), ([[5, "7"]], TypeError, "ids[0][1]"),
+                            ([[5], [7.0]], TypeError, "ids[1][0]"), ([[5], 7], TypeError, "ids[1]"),
+                            ([["57"]], TypeError, "ids[0][0]"), (["57"], TypeError, "ids[0]"),
+                            ([[5, 2**40]], ValueError, "ids[0][1]"), (None, TypeError, "ids must")):
+        try:
+            tr.translate_ids(bad)
+            assert False, f"{bad!r} was accepted"
+        except err as e:
+            assert where in str(e), (bad, str(e))
     try:
         edgemt.Translator(model_path(), device="cuda")
         assert False, "no exception"

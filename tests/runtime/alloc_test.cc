@@ -10,6 +10,7 @@
 #include <new>
 #include <vector>
 
+#include "edgemt.h"
 #include "runtime/api/translator.h"
 
 namespace {
@@ -131,6 +132,129 @@ TEST(NoAllocation, TranslatingIdsAllocatesNothing) {
       g_counting = false;
       EXPECT_EQ(g_calls.load(), 0) << "heap calls during " << translations << " translations";
       EXPECT_GT(translations, 100);
+    }
+  }
+}
+
+// The id calls that take any number of sequences (Translator::translate_ids into
+// IdSequences, the C API's edgemt_translate_ids) allocate nothing once their buffers have
+// grown to the largest call: the same sequences in another order, fewer of them, repeated
+// ones, chunked ones (longer than max_source_length) go through buffers shared by the
+// whole call, not one per place in it.
+struct IdCalls {
+  std::vector<std::vector<int32_t>> pool;  // lengths 1 .. 48 (chunked above 16)
+  std::vector<std::vector<size_t>> calls;  // each a list of pool indices
+  std::vector<std::vector<std::span<const int32_t>>> spans;
+  std::vector<std::vector<const int32_t*>> ptrs;
+  std::vector<std::vector<size_t>> lengths;
+  size_t warmups = 0;  // calls[0 .. warmups) grow the buffers; the rest are counted
+};
+
+IdCalls id_calls(int32_t eos, int32_t vocab) {
+  IdCalls c;
+  for (int len : {1, 2, 5, 17, 33, 48, 9, 31}) {
+    std::vector<int32_t> s;
+    for (int i = 0; i + 1 < len; ++i) s.push_back(2 + (i * 11 + len * 3) % (vocab - 3));
+    s.push_back(eos);
+    c.pool.push_back(s);
+  }
+  const size_t n = c.pool.size();
+  std::vector<size_t> all(n), twice;
+  for (size_t i = 0; i < n; ++i) all[i] = i;
+  for (size_t i = 0; i < n; ++i) twice.insert(twice.end(), {i, i});
+  c.calls.push_back(twice);  // every sequence twice: the largest call
+  c.calls.push_back(all);
+  c.warmups = c.calls.size();
+  for (size_t r = 0; r < n; r += 2) {  // rotations, reversed, windows, back-to-back repeats
+    std::vector<size_t> rot, rev, window, repeat;
+    for (size_t i = 0; i < n; ++i) rot.push_back((r + i) % n);
+    rev.assign(rot.rbegin(), rot.rend());
+    for (size_t i = 0; i <= r % 4; ++i) window.push_back((n - 1 - r + i) % n);
+    for (size_t i = 0; i < 3; ++i) repeat.insert(repeat.end(), {(r + i) % n, (r + i) % n});
+    for (auto* v : {&rot, &rev, &window, &repeat}) c.calls.push_back(*v);
+  }
+  for (const auto& call : c.calls) {
+    c.spans.emplace_back();
+    c.ptrs.emplace_back();
+    c.lengths.emplace_back();
+    for (size_t i : call) {
+      c.spans.back().emplace_back(c.pool[i]);
+      c.ptrs.back().push_back(c.pool[i].data());
+      c.lengths.back().push_back(c.pool[i].size());
+    }
+  }
+  return c;
+}
+
+TEST(NoAllocation, IdCallsAllocateNothingWhateverTheOrder) {
+  const auto files = models();
+  ASSERT_FALSE(files.empty()) << "no converted parity models in " << EDGEMT_PARITY_BUILD_DIR;
+  for (const fs::path& f : files) {
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(f.filename().string() + ", threads " + std::to_string(threads));
+      auto model = Model::load(f.string());
+      ASSERT_TRUE(model.has_value()) << model.status().to_string();
+      const IdCalls calls =
+          id_calls(model.value()->config().eos_id, model.value()->config().source_vocab_size);
+      TranslatorOptions o;
+      o.max_batch = 4;
+      o.max_beam = 4;
+      o.max_source_length = 16;
+      o.max_target_length = 24;
+      o.num_threads = threads;
+      auto tr = Translator::create(model.value(), o);
+      ASSERT_TRUE(tr.has_value()) << tr.status().to_string();
+      Translator& t = *tr.value();
+      edgemt_model* cm = nullptr;
+      ASSERT_EQ(edgemt_model_load(f.c_str(), &cm), EDGEMT_OK) << edgemt_last_error();
+      edgemt_translator_options co;
+      edgemt_translator_options_init(&co);
+      co.max_batch = 4;
+      co.max_beam = 4;
+      co.max_source_length = 16;
+      co.max_target_length = 24;
+      co.num_threads = threads;
+      edgemt_translator* ct = nullptr;
+      ASSERT_EQ(edgemt_translator_create(cm, &co, &ct), EDGEMT_OK) << edgemt_last_error();
+      IdSequences out;
+      for (int beam : {1, 4}) {
+        SCOPED_TRACE("beam " + std::to_string(beam));
+        TranslateOptions opt;
+        opt.beam = beam;
+        edgemt_translate_options copt;
+        edgemt_translate_options_init(&copt);
+        copt.beam = beam;
+        std::vector<std::vector<int32_t>> seen(calls.pool.size());
+        long translations = 0;
+        g_calls = 0;
+        for (size_t k = 0; k < calls.calls.size(); ++k) {
+          g_counting = k >= calls.warmups;
+          const Status st = t.translate_ids(calls.spans[k], &out, opt);
+          const int32_t* const* cids = nullptr;
+          const size_t* clen = nullptr;
+          const edgemt_status cs = edgemt_translate_ids(ct, calls.ptrs[k].data(), calls.lengths[k].data(),
+                                                        calls.ptrs[k].size(), &copt, &cids, &clen);
+          g_counting = false;
+          ASSERT_TRUE(st.is_ok()) << st.to_string();
+          ASSERT_EQ(cs, EDGEMT_OK) << edgemt_last_error();
+          ASSERT_EQ(out.size(), calls.calls[k].size());
+          // Both give a sequence the same translation, wherever it stands in whichever call.
+          for (size_t i = 0; i < out.size(); ++i) {
+            const std::vector<int32_t> got(out[i].begin(), out[i].end());
+            ASSERT_EQ(got, std::vector<int32_t>(cids[i], cids[i] + clen[i]))
+                << "call " << k << ", sequence " << i;
+            std::vector<int32_t>& first = seen[calls.calls[k][i]];
+            if (k == 0 && i % 2 == 0) first = got;
+            ASSERT_EQ(got, first) << "call " << k << ", sequence " << i;
+          }
+          translations += k >= calls.warmups ? 1 : 0;
+        }
+        EXPECT_EQ(g_calls.load(), 0) << "heap calls during " << translations
+                                     << " id calls (Translator::translate_ids and edgemt_translate_ids)";
+        EXPECT_GE(translations, 16);
+      }
+      edgemt_translator_free(ct);
+      edgemt_model_free(cm);
     }
   }
 }
