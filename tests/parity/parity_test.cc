@@ -233,7 +233,8 @@ TEST_P(Parity, EncoderOutputAndFirstLogitsWithin1e4OnEveryIsa) {
       }
     }
     RecordProperty("max_abs_diff_" + std::string(ops::isa_name(isa)), std::to_string(worst));
-    // Every level with FMA gives the same bits (README, "The same translation on every CPU").
+    // Every level with FMA gives the same bits (docs/determinism-and-parity.md, "The same translation
+    // on every CPU").
     if (fuses(isa)) {
       std::vector<float> got(out, out + row * d);
       for (size_t s = 0; s < logits.size(); ++s)
@@ -449,7 +450,8 @@ TEST_P(Parity, Int8WithinQuantizationErrorOnEveryIsa) {
     EXPECT_LE(isa_err, kInt8IsaRelTol * enc_scale)
         << c_->name << " int8 on this ISA vs int8 on the scalar reference";
   }
-  // Every level with FMA gives the same bits (README, "The same translation on every CPU").
+  // Every level with FMA gives the same bits (docs/determinism-and-parity.md, "The same
+  // translation on every CPU").
   const Int8Outputs* first = nullptr;
   for (const Int8Outputs& got : runs) {
     if (!fuses(got.isa)) continue;
