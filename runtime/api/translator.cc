@@ -15,6 +15,7 @@
 #include "ops/ops.h"
 #include "runtime/api/model_input.h"
 #include "runtime/api/word_alignment.h"
+#include "runtime/core/utf8.h"
 #include "runtime/nmt/engine.h"
 #include "runtime/text/android_strings.h"
 #include "runtime/text/apple_strings.h"
@@ -30,7 +31,6 @@
 #include "runtime/text/resx_document.h"
 #include "runtime/text/stringsdict_document.h"
 #include "runtime/text/subtitles.h"
-#include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
 #include "runtime/text/xcstrings_document.h"
 #include "runtime/text/xliff_document.h"
@@ -746,7 +746,7 @@ Status Translator::run_protected(const std::vector<std::string>& texts, Segments
 }
 
 namespace {
-// texts, or where one holds a break hint (U+00AD, U+2060, U+FEFF: runtime/text/utf8.h)
+// texts, or where one holds a break hint (U+00AD, U+2060, U+FEFF: runtime/core/utf8.h)
 // *store, every text without them: what is translated and what the translations are
 // put into.
 const std::vector<std::string>& visible_texts(const std::vector<std::string>& texts,

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "runtime/text/utf8.h"
+#include "runtime/core/utf8.h"
 
 namespace edgemt {
 namespace {

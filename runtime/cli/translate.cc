@@ -30,6 +30,7 @@
 
 #include "runtime/api/scored_json.h"
 #include "runtime/api/translator.h"
+#include "runtime/core/utf8.h"
 #include "runtime/text/android_strings.h"
 #include "runtime/text/apple_strings.h"
 #include "runtime/text/language_id.h"
@@ -40,7 +41,6 @@
 #include "runtime/text/resx_document.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
-#include "runtime/text/utf8.h"
 #include "runtime/text/xcstrings_document.h"
 #include "runtime/text/xliff_document.h"
 

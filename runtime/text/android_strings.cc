@@ -4,9 +4,9 @@
 #include <cstdlib>
 #include <utility>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/plural_categories.h"
 #include "runtime/text/text_kind.h"
-#include "runtime/text/utf8.h"
 #include "runtime/text/xml_inline.h"
 #include "runtime/text/xml_tree.h"
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/language_names.h"
 #include "runtime/text/text_kind.h"
-#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {

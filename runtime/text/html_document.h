@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "runtime/core/status.h"
+#include "runtime/core/utf8.h"
 #include "runtime/text/markup.h"
-#include "runtime/text/utf8.h"
 
 namespace edgemt {
 
 // A run of whitespace with a line break or a tab is one space in HTML: it does not end a
 // sentence there (the sentence splitter ends sentences at both). Break hints (&shy;, U+2060, U+FEFF:
-// runtime/text/utf8.h) go.
+// runtime/core/utf8.h) go.
 inline std::string flatten_html_space(std::string_view text) {
   const std::string visible = has_break_hints(text) ? without_break_hints(text) : std::string();
   const std::string_view node = visible.empty() ? text : std::string_view(visible);

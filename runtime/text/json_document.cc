@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/plural_categories.h"
 #include "runtime/text/text_kind.h"
-#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/letter_case.h"
-#include "runtime/text/utf8.h"
 
 #if EDGEMT_HAVE_CLD2
 #include <cstdio>  // compact_lang_det.h uses FILE without including it

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/text/utf8.h"
+#include "runtime/core/utf8.h"
 
 namespace edgemt {
 namespace {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/text/utf8.h"
+#include "runtime/core/utf8.h"
 
 namespace edgemt {
 

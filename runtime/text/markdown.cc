@@ -3,8 +3,8 @@
 #include <cctype>
 #include <cstdint>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/lines.h"
-#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {

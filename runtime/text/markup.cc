@@ -6,8 +6,8 @@
 #include <span>
 #include <string>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/text_encoding.h"
-#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {

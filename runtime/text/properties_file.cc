@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/text_kind.h"
-#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {

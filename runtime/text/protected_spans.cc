@@ -7,8 +7,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/letter_case.h"
-#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {

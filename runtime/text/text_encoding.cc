@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "runtime/text/utf8.h"
+#include "runtime/core/utf8.h"
 
 #if EDGEMT_HAVE_ICU
 #include <unicode/ucnv.h>

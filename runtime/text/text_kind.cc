@@ -5,7 +5,7 @@
 #include <iterator>
 #include <string>
 
-#include "runtime/text/utf8.h"
+#include "runtime/core/utf8.h"
 
 namespace edgemt {
 namespace {

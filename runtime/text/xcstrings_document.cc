@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <memory>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/json_document.h"
 #include "runtime/text/plural_categories.h"
 #include "runtime/text/text_kind.h"
-#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {

@@ -6,10 +6,10 @@
 #include <map>
 #include <utility>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/icu_message.h"
 #include "runtime/text/plural_categories.h"
 #include "runtime/text/text_kind.h"
-#include "runtime/text/utf8.h"
 #include "runtime/text/xml_inline.h"
 #include "runtime/text/xml_tree.h"
 

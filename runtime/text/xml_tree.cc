@@ -4,8 +4,8 @@
 #include <cctype>
 #include <optional>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/markup.h"
-#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {

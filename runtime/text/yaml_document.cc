@@ -4,10 +4,10 @@
 #include <cctype>
 #include <utility>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/plural_categories.h"
 #include "runtime/text/text_kind.h"
 #include "runtime/text/text_pieces.h"
-#include "runtime/text/utf8.h"
 
 namespace edgemt {
 namespace {

@@ -6,7 +6,7 @@
 #include <exception>
 #include <string>
 
-#include "runtime/text/utf8.h"
+#include "runtime/core/utf8.h"
 
 namespace edgemt {
 

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/core/utf8.h"
 #include "runtime/text/android_strings.h"
 #include "runtime/text/apple_strings.h"
 #include "runtime/text/csv_document.h"
@@ -52,7 +53,6 @@
 #include "runtime/text/stringsdict_document.h"
 #include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
-#include "runtime/text/utf8.h"
 #include "runtime/text/wrapped_text.h"
 #include "runtime/text/xcstrings_document.h"
 #include "runtime/text/xliff_document.h"

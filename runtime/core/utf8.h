@@ -1,4 +1,4 @@
-// UTF-8, as the text layer reads and writes it: one decoder, one encoder, one count.
+// UTF-8, as the tokenizer and the text layer read and write it: one decoder, one encoder, one count.
 // Text comes from users and may hold anything; a byte that does not start a well-formed
 // sequence (a stray continuation byte, a cut or overlong sequence, a surrogate, a code
 // point past U+10FFFF) is read as one character of its own: that byte's value as Latin-1,
