@@ -47,15 +47,15 @@ struct TranslatorOptions {
 // translated (tags, comments, attributes and the content of script, style, code, pre and
 // textarea elements kept byte for byte; character references decoded for translation,
 // and &, < and > escaped again in the translations), or gettext catalogs (.po) whose
-// untranslated messages get translations, flagged fuzzy (runtime/text/po_catalog.h).
+// untranslated messages get translations, flagged fuzzy (runtime/formats/po_catalog.h).
 // Markdown documents keep code, markup and structure and translate their prose
-// (runtime/text/markdown.h). Subtitle files (SubRip .srt, WebVTT .vtt) translate each
+// (runtime/formats/markdown.h). Subtitle files (SubRip .srt, WebVTT .vtt) translate each
 // cue's text, broken into as many lines as it had, and keep numbers, times and the rest
-// (runtime/text/subtitles.h). Wrapped plain text translates each paragraph's wrapped
+// (runtime/formats/subtitles.h). Wrapped plain text translates each paragraph's wrapped
 // lines together and wraps the translation again (runtime/text/wrapped_text.h). Office
 // documents are the bytes of a .docx, .pptx, .xlsx, .odt, .odp, .ods or .epub file, each
 // paragraph translated with its formatting, the rest of the file kept, and the file saying
-// it is in the model's target language (runtime/text/office_document.h).
+// it is in the model's target language (runtime/formats/office_document.h).
 enum class TextFormat {
   kText,
   kHtml,
@@ -68,12 +68,12 @@ enum class TextFormat {
   kJson,
   kXliff,
   kAndroid,
-  kProperties,  // Java .properties resource bundles (runtime/text/properties_file.h)
-  kStrings,     // Apple .strings files (runtime/text/apple_strings.h)
-  kResx,        // .NET .resx resource files (runtime/text/resx_document.h)
-  kXcstrings,   // Xcode String Catalogs (runtime/text/xcstrings_document.h)
-  kYaml,        // YAML locale files: Rails', Symfony's, Hugo's (runtime/text/yaml_document.h)
-  kStringsdict  // Apple .stringsdict plural rules (runtime/text/stringsdict_document.h)
+  kProperties,  // Java .properties resource bundles (runtime/formats/properties_file.h)
+  kStrings,     // Apple .strings files (runtime/formats/apple_strings.h)
+  kResx,        // .NET .resx resource files (runtime/formats/resx_document.h)
+  kXcstrings,   // Xcode String Catalogs (runtime/formats/xcstrings_document.h)
+  kYaml,        // YAML locale files: Rails', Symfony's, Hugo's (runtime/formats/yaml_document.h)
+  kStringsdict  // Apple .stringsdict plural rules (runtime/formats/stringsdict_document.h)
 };
 
 // Per call; what is not set comes from the model (its generation config) or the
@@ -261,7 +261,7 @@ class Translator {
   Expected<std::vector<std::string>> translate(const std::vector<std::string>& texts,
                                                const TranslateOptions& options = {});
 
-  // A PDF file's bytes to the translation of its text (runtime/text/pdf_text.h: its
+  // A PDF file's bytes to the translation of its text (runtime/formats/pdf_text.h: its
   // paragraphs, found by pdftotext from poppler-utils), each paragraph translated as plain
   // text (options.format is not used) and written on a line of its own, a blank line
   // between paragraphs. The layout is not kept. Errors: not a PDF, damaged or encrypted,

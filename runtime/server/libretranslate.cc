@@ -12,29 +12,29 @@
 #include "runtime/api/model_input.h"
 #include "runtime/api/word_alignment.h"
 #include "runtime/core/utf8.h"
-#include "runtime/text/android_strings.h"
-#include "runtime/text/apple_strings.h"
-#include "runtime/text/csv_document.h"
-#include "runtime/text/html_document.h"
-#include "runtime/text/json_document.h"
+#include "runtime/formats/android_strings.h"
+#include "runtime/formats/apple_strings.h"
+#include "runtime/formats/csv_document.h"
+#include "runtime/formats/html_document.h"
+#include "runtime/formats/json_document.h"
+#include "runtime/formats/markdown.h"
+#include "runtime/formats/office_document.h"
+#include "runtime/formats/pdf_text.h"
+#include "runtime/formats/po_catalog.h"
+#include "runtime/formats/properties_file.h"
+#include "runtime/formats/resx_document.h"
+#include "runtime/formats/stringsdict_document.h"
+#include "runtime/formats/subtitles.h"
+#include "runtime/formats/xcstrings_document.h"
+#include "runtime/formats/xliff_document.h"
+#include "runtime/formats/xml_tree.h"
+#include "runtime/formats/yaml_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/language_names.h"
-#include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
-#include "runtime/text/office_document.h"
-#include "runtime/text/pdf_text.h"
-#include "runtime/text/po_catalog.h"
-#include "runtime/text/properties_file.h"
 #include "runtime/text/protected_spans.h"
-#include "runtime/text/resx_document.h"
-#include "runtime/text/stringsdict_document.h"
-#include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/wrapped_text.h"
-#include "runtime/text/xcstrings_document.h"
-#include "runtime/text/xliff_document.h"
-#include "runtime/text/xml_tree.h"
-#include "runtime/text/yaml_document.h"
 
 namespace edgemt::server {
 namespace {
@@ -552,7 +552,7 @@ Expected<std::vector<std::vector<std::string>>> LibreTranslateApi::translate_wit
     }
     return out;
   };
-  // HTML: text nodes and inline runs as plain texts (runtime/text/html_document.h).
+  // HTML: text nodes and inline runs as plain texts (runtime/formats/html_document.h).
   // The languages the documents name become the translation's.
   return html ? translate_html(qs, true, translate_texts,
                                std::function<Expected<std::vector<std::vector<AlignedText>>>(

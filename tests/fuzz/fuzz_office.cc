@@ -1,5 +1,5 @@
-// Arbitrary bytes through office documents (runtime/text/office_document.h) and their
-// ZIP container (runtime/text/zip_archive.h). The first byte picks what the rest is:
+// Arbitrary bytes through office documents (runtime/formats/office_document.h) and their
+// ZIP container (runtime/formats/zip_archive.h). The first byte picks what the rest is:
 //   0  a whole file (a ZIP archive, or not)
 //   1  word/document.xml of a .docx    2  content.xml of an .odt    3  a .pptx slide
 //   4  xl/sharedStrings.xml of an .xlsx
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/text/office_document.h"
-#include "runtime/text/zip_archive.h"
+#include "runtime/formats/office_document.h"
+#include "runtime/formats/zip_archive.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {

@@ -1,7 +1,8 @@
 # Dependencies point one way: ops <- core <- model/tokenizer <- nmt (the engine) and
-# core <- text (the text layer), both <- api <- cli/server. Each folder's sources may not
-# include a header of a folder above it or beside it, and the engine's library may not
-# link the text layer's libraries (zlib, ICU, CLD2).
+# core <- text (the text pipeline) <- formats (the document formats), all <- api <-
+# cli/server. Each folder's sources may not include a header of a folder above it or
+# beside it, and the engine's library may not link the text layer's libraries (zlib,
+# ICU, CLD2).
 #   cmake -DROOT=<source dir> [-DENGINE_LIBS=a|b|c] -P layering.cmake
 # ROOT may be a copy of a few folders (tests/layering/violation is one that must fail).
 if(NOT ROOT)
@@ -11,11 +12,12 @@ endif()
 # folder | include prefixes it must not use (a regular expression on the quoted path)
 set(rules
   "ops|^runtime/"
-  "runtime/core|^runtime/(model|tokenizer|nmt|text|api|cli|server)/"
-  "runtime/model|^runtime/(nmt|text|api|cli|server)/"
-  "runtime/tokenizer|^runtime/(model|nmt|text|api|cli|server)/"
-  "runtime/nmt|^runtime/(text|api|cli|server)/"
-  "runtime/text|^(ops|runtime/(model|tokenizer|nmt|api|cli|server))/"
+  "runtime/core|^runtime/(model|tokenizer|nmt|text|formats|api|cli|server)/"
+  "runtime/model|^runtime/(nmt|text|formats|api|cli|server)/"
+  "runtime/tokenizer|^runtime/(model|nmt|text|formats|api|cli|server)/"
+  "runtime/nmt|^runtime/(text|formats|api|cli|server)/"
+  "runtime/text|^(ops|runtime/(model|tokenizer|nmt|formats|api|cli|server))/"
+  "runtime/formats|^(ops|runtime/(model|tokenizer|nmt|api|cli|server))/"
   "runtime/api|^runtime/(cli|server)/")
 
 get_filename_component(ROOT "${ROOT}" ABSOLUTE)
@@ -43,7 +45,7 @@ endforeach()
 if(DEFINED ENGINE_LIBS)
   string(REPLACE "|" ";" engine_libs "${ENGINE_LIBS}")
   foreach(lib IN LISTS engine_libs)
-    if(lib MATCHES "ZLIB|[Zz]lib|libz|ICU|icu|cld2|edgemt_text|edgemt_runtime")
+    if(lib MATCHES "ZLIB|[Zz]lib|libz|ICU|icu|cld2|edgemt_text|edgemt_formats|edgemt_runtime")
       string(APPEND violations "  edgemt_engine links ${lib} (the engine links no text-layer library)\n")
     endif()
   endforeach()

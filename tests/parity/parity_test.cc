@@ -25,13 +25,13 @@
 #include "ops/gemm/pack.h"
 #include "runtime/api/translator.h"
 #include "runtime/api/word_alignment.h"
+#include "runtime/formats/plural_categories.h"
+#include "runtime/formats/xml_tree.h"
 #include "runtime/model/weights.h"
 #include "runtime/nmt/engine.h"
 #include "runtime/nmt/search/search_state.h"
 #include "runtime/text/letter_case.h"
 #include "runtime/text/markup.h"
-#include "runtime/text/plural_categories.h"
-#include "runtime/text/xml_tree.h"
 #include "tests/parity/parity_common.h"
 
 namespace edgemt {

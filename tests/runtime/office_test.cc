@@ -1,5 +1,5 @@
-// Office documents and e-books (runtime/text/office_document.h) and their ZIP container
-// (runtime/text/zip_archive.h), on files made by python-docx, python-pptx, odfpy and
+// Office documents and e-books (runtime/formats/office_document.h) and their ZIP container
+// (runtime/formats/zip_archive.h), on files made by python-docx, python-pptx, odfpy and
 // EbookLib (tools/text/make_office_samples.py), with stand-in translations: each unit's
 // text upper-cased, tags kept or moved, objects lost.
 #include <gtest/gtest.h>
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/text/office_document.h"
-#include "runtime/text/pdf_text.h"
-#include "runtime/text/zip_archive.h"
+#include "runtime/formats/office_document.h"
+#include "runtime/formats/pdf_text.h"
+#include "runtime/formats/zip_archive.h"
 
 namespace edgemt {
 namespace {
@@ -615,7 +615,7 @@ TEST(Office, DamagedDocumentsFailCleanly) {
     EXPECT_FALSE(OfficeDocument::parse(docx.substr(0, cut)).has_value());
 }
 
-// PDF (runtime/text/pdf_text.h): pdftotext's blocks become paragraphs, one a line with a
+// PDF (runtime/formats/pdf_text.h): pdftotext's blocks become paragraphs, one a line with a
 // blank line between; lines are joined, a word hyphenated at a line end ("pro-" /
 // "gram", a soft hyphen) joined again but not before a capital or a non-letter; entities
 // decoded; empty blocks and control characters dropped.

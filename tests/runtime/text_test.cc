@@ -25,31 +25,31 @@
 #include <vector>
 
 #include "runtime/core/utf8.h"
-#include "runtime/text/android_strings.h"
-#include "runtime/text/apple_strings.h"
-#include "runtime/text/csv_document.h"
-#include "runtime/text/html_document.h"
-#include "runtime/text/icu_message.h"
-#include "runtime/text/json_document.h"
+#include "runtime/formats/android_strings.h"
+#include "runtime/formats/apple_strings.h"
+#include "runtime/formats/csv_document.h"
+#include "runtime/formats/html_document.h"
+#include "runtime/formats/icu_message.h"
+#include "runtime/formats/json_document.h"
+#include "runtime/formats/markdown.h"
+#include "runtime/formats/plural_categories.h"
+#include "runtime/formats/po_catalog.h"
+#include "runtime/formats/properties_file.h"
+#include "runtime/formats/resx_document.h"
+#include "runtime/formats/stringsdict_document.h"
+#include "runtime/formats/subtitles.h"
+#include "runtime/formats/xcstrings_document.h"
+#include "runtime/formats/xliff_document.h"
+#include "runtime/formats/xml_tree.h"
+#include "runtime/formats/yaml_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/language_names.h"
 #include "runtime/text/letter_case.h"
-#include "runtime/text/markdown.h"
 #include "runtime/text/markup.h"
-#include "runtime/text/plural_categories.h"
-#include "runtime/text/po_catalog.h"
-#include "runtime/text/properties_file.h"
 #include "runtime/text/protected_spans.h"
-#include "runtime/text/resx_document.h"
 #include "runtime/text/sentence_splitter.h"
-#include "runtime/text/stringsdict_document.h"
-#include "runtime/text/subtitles.h"
 #include "runtime/text/text_encoding.h"
 #include "runtime/text/wrapped_text.h"
-#include "runtime/text/xcstrings_document.h"
-#include "runtime/text/xliff_document.h"
-#include "runtime/text/xml_tree.h"
-#include "runtime/text/yaml_document.h"
 
 namespace edgemt {
 namespace {
@@ -2873,7 +2873,7 @@ TEST(Markdown, SetextHeadingsAndLazyLinesAsCommonMarkReadsThem) {
 namespace edgemt {
 namespace {
 
-// Subtitles (runtime/text/subtitles.h): what is translated, and what comes back.
+// Subtitles (runtime/formats/subtitles.h): what is translated, and what comes back.
 std::string identity_render(const SubtitleDocument& d) { return d.render(d.units()); }
 
 TEST(Subtitles, TimingLines) {

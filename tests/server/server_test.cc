@@ -14,11 +14,11 @@
 #include <tuple>
 
 #include "runtime/api/translator.h"
+#include "runtime/formats/pdf_text.h"
 #include "runtime/server/libretranslate.h"
 #include "runtime/server/service.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/markup.h"
-#include "runtime/text/pdf_text.h"
 #include "runtime/text/text_encoding.h"
 
 namespace edgemt::server {

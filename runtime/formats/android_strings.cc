@@ -1,14 +1,14 @@
-#include "runtime/text/android_strings.h"
+#include "runtime/formats/android_strings.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <utility>
 
 #include "runtime/core/utf8.h"
-#include "runtime/text/plural_categories.h"
-#include "runtime/text/text_kind.h"
-#include "runtime/text/xml_inline.h"
-#include "runtime/text/xml_tree.h"
+#include "runtime/formats/plural_categories.h"
+#include "runtime/formats/text_kind.h"
+#include "runtime/formats/xml_inline.h"
+#include "runtime/formats/xml_tree.h"
 
 namespace edgemt {
 

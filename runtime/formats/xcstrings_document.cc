@@ -1,12 +1,12 @@
-#include "runtime/text/xcstrings_document.h"
+#include "runtime/formats/xcstrings_document.h"
 
 #include <algorithm>
 #include <memory>
 
 #include "runtime/core/utf8.h"
-#include "runtime/text/json_document.h"
-#include "runtime/text/plural_categories.h"
-#include "runtime/text/text_kind.h"
+#include "runtime/formats/json_document.h"
+#include "runtime/formats/plural_categories.h"
+#include "runtime/formats/text_kind.h"
 
 namespace edgemt {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/text/text_kind.h"
+#include "runtime/formats/text_kind.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,10 +1,10 @@
-#include "runtime/text/properties_file.h"
+#include "runtime/formats/properties_file.h"
 
 #include <algorithm>
 
 #include "runtime/core/utf8.h"
+#include "runtime/formats/text_kind.h"
 #include "runtime/text/text_encoding.h"
-#include "runtime/text/text_kind.h"
 
 namespace edgemt {
 namespace {

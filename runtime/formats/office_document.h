@@ -1,7 +1,7 @@
 // Office documents and e-books (TextFormat::kOffice; edgemt-server's /translate_file):
 // Word .docx, PowerPoint .pptx, Excel .xlsx, OpenDocument text, presentations,
 // spreadsheets and drawings (.odt, .odp, .ods, .odg) and EPUB books. Each is a ZIP
-// archive (runtime/text/zip_archive.h) of XML parts; the translated document is the same
+// archive (runtime/formats/zip_archive.h) of XML parts; the translated document is the same
 // archive with the text of those parts translated and every other entry (images, fonts,
 // metadata) kept byte for byte.
 //
@@ -13,7 +13,7 @@
 // common formatting is plain, each other formatting (bold, a hyperlink, a character
 // style) is a <span>, and what is not text (an image, a footnote mark, a field) is an
 // <img> (a line break or a tab a <br>), so the translator's inline markup
-// (runtime/text/html_document.h) puts each where its words went. The paragraph is then
+// (runtime/formats/html_document.h) puts each where its words went. The paragraph is then
 // rebuilt: its properties first, runs with the formatting each piece of text came back
 // with, the objects as they were. Fields (page numbers, dates, merge fields) are kept as
 // they were, untranslated, but for those whose result is text from words: a HYPERLINK's

@@ -1,13 +1,13 @@
-#include "runtime/text/yaml_document.h"
+#include "runtime/formats/yaml_document.h"
 
 #include <algorithm>
 #include <cctype>
 #include <utility>
 
 #include "runtime/core/utf8.h"
-#include "runtime/text/plural_categories.h"
-#include "runtime/text/text_kind.h"
-#include "runtime/text/text_pieces.h"
+#include "runtime/formats/plural_categories.h"
+#include "runtime/formats/text_kind.h"
+#include "runtime/formats/text_pieces.h"
 
 namespace edgemt {
 namespace {

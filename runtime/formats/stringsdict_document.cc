@@ -1,13 +1,13 @@
-#include "runtime/text/stringsdict_document.h"
+#include "runtime/formats/stringsdict_document.h"
 
 #include <utility>
 
-#include "runtime/text/apple_strings.h"
+#include "runtime/formats/apple_strings.h"
+#include "runtime/formats/plural_categories.h"
+#include "runtime/formats/text_kind.h"
+#include "runtime/formats/text_pieces.h"
+#include "runtime/formats/xml_tree.h"
 #include "runtime/text/markup.h"
-#include "runtime/text/plural_categories.h"
-#include "runtime/text/text_kind.h"
-#include "runtime/text/text_pieces.h"
-#include "runtime/text/xml_tree.h"
 
 namespace edgemt {
 

@@ -1,4 +1,4 @@
-#include "runtime/text/subtitles.h"
+#include "runtime/formats/subtitles.h"
 
 #include <algorithm>
 #include <cctype>

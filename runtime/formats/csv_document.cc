@@ -1,11 +1,11 @@
-#include "runtime/text/csv_document.h"
+#include "runtime/formats/csv_document.h"
 
 #include <algorithm>
 #include <array>
 
 #include "runtime/core/utf8.h"
+#include "runtime/formats/text_kind.h"
 #include "runtime/text/language_names.h"
-#include "runtime/text/text_kind.h"
 
 namespace edgemt {
 namespace {

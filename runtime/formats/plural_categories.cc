@@ -1,4 +1,4 @@
-#include "runtime/text/plural_categories.h"
+#include "runtime/formats/plural_categories.h"
 
 #include <cctype>
 #include <string>

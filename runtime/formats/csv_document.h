@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/text/text_pieces.h"
+#include "runtime/formats/text_pieces.h"
 
 namespace edgemt {
 

@@ -4,7 +4,7 @@
 // become <span id="eN"> around their words; every other element, comment or processing
 // instruction an object, <img id="oN">, written back as it was read, with the spaces it
 // had around it; a line break an object too. The translator's inline markup
-// (runtime/text/html_document.h) puts each where its words went; a code the translation
+// (runtime/formats/html_document.h) puts each where its words went; a code the translation
 // lost comes at the end. The format's dialect says which elements pair, how its text is
 // read and written, and what a line break is written as.
 #pragma once
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/text/xml_tree.h"
+#include "runtime/formats/xml_tree.h"
 
 namespace edgemt {
 

@@ -1,10 +1,10 @@
-#include "runtime/text/apple_strings.h"
+#include "runtime/formats/apple_strings.h"
 
 #include <string>
 
 #include "runtime/core/utf8.h"
+#include "runtime/formats/text_kind.h"
 #include "runtime/text/text_encoding.h"
-#include "runtime/text/text_kind.h"
 
 namespace edgemt {
 namespace {

@@ -1,11 +1,11 @@
-#include "runtime/text/resx_document.h"
+#include "runtime/formats/resx_document.h"
 
 #include <utility>
 
+#include "runtime/formats/text_kind.h"
+#include "runtime/formats/text_pieces.h"
+#include "runtime/formats/xml_tree.h"
 #include "runtime/text/markup.h"
-#include "runtime/text/text_kind.h"
-#include "runtime/text/text_pieces.h"
-#include "runtime/text/xml_tree.h"
 
 namespace edgemt {
 

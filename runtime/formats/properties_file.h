@@ -33,8 +33,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/text/icu_message.h"
-#include "runtime/text/text_pieces.h"
+#include "runtime/formats/icu_message.h"
+#include "runtime/formats/text_pieces.h"
 
 namespace edgemt {
 

@@ -1,4 +1,4 @@
-#include "runtime/text/json_document.h"
+#include "runtime/formats/json_document.h"
 
 #include <algorithm>
 #include <iterator>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "runtime/core/utf8.h"
-#include "runtime/text/plural_categories.h"
-#include "runtime/text/text_kind.h"
+#include "runtime/formats/plural_categories.h"
+#include "runtime/formats/text_kind.h"
 
 namespace edgemt {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/text/markdown.h"
+#include "runtime/formats/markdown.h"
 
 #include <cctype>
 #include <cstdint>

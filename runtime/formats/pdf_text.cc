@@ -1,4 +1,4 @@
-#include "runtime/text/pdf_text.h"
+#include "runtime/formats/pdf_text.h"
 
 #include <fcntl.h>
 #include <spawn.h>

@@ -8,7 +8,7 @@
 // "needs-translation". Translated, reviewed and final targets are kept as they are, and
 // so is a unit with translate="no" (on itself, its group or its file; the innermost
 // says), and a source without words. The source's inline codes travel as inline markup
-// (runtime/text/html_document.h), so each lands where its words went: paired codes (1.2's
+// (runtime/formats/html_document.h), so each lands where its words went: paired codes (1.2's
 // <g> and <mrk>, 2.x's <pc> and <mrk>) as spans around their words, every other code
 // (<x/>, <ph>, <bpt>/<ept>, <sc/>/<ec/>, a protected or translate="no" <mrk>, ...) as an
 // object written back as it was read; a code the translation lost goes at its end. Where

@@ -12,7 +12,7 @@
 // ("@string/app_name", "?attr/x") and values without words are kept as they are, and so
 // is everything else (comments, other resources, the layout). A <resources> with
 // tools:locale says the translation's language. A <plurals> gets an <item> for each plural
-// category of the translation's language (runtime/text/plural_categories.h; the source's
+// category of the translation's language (runtime/formats/plural_categories.h; the source's
 // "other" item stands in for the categories the source has not: Russian's "few" and
 // "many" from English), and loses the items of categories that language has not.
 #pragma once

@@ -1,4 +1,4 @@
-#include "runtime/text/xliff_document.h"
+#include "runtime/formats/xliff_document.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -7,11 +7,11 @@
 #include <utility>
 
 #include "runtime/core/utf8.h"
-#include "runtime/text/icu_message.h"
-#include "runtime/text/plural_categories.h"
-#include "runtime/text/text_kind.h"
-#include "runtime/text/xml_inline.h"
-#include "runtime/text/xml_tree.h"
+#include "runtime/formats/icu_message.h"
+#include "runtime/formats/plural_categories.h"
+#include "runtime/formats/text_kind.h"
+#include "runtime/formats/xml_inline.h"
+#include "runtime/formats/xml_tree.h"
 
 namespace edgemt {
 

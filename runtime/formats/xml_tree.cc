@@ -1,4 +1,4 @@
-#include "runtime/text/xml_tree.h"
+#include "runtime/formats/xml_tree.h"
 
 #include <algorithm>
 #include <cctype>

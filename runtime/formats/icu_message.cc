@@ -1,10 +1,10 @@
-#include "runtime/text/icu_message.h"
+#include "runtime/formats/icu_message.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <utility>
 
-#include "runtime/text/plural_categories.h"
+#include "runtime/formats/plural_categories.h"
 
 namespace edgemt {
 

@@ -1,4 +1,4 @@
-#include "runtime/text/xml_inline.h"
+#include "runtime/formats/xml_inline.h"
 
 #include <algorithm>
 #include <cstdint>

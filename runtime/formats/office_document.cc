@@ -1,4 +1,4 @@
-#include "runtime/text/office_document.h"
+#include "runtime/formats/office_document.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,9 +7,9 @@
 #include <map>
 #include <utility>
 
+#include "runtime/formats/xml_tree.h"
+#include "runtime/formats/zip_archive.h"
 #include "runtime/text/markup.h"
-#include "runtime/text/xml_tree.h"
-#include "runtime/text/zip_archive.h"
 
 namespace edgemt {
 namespace {

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "runtime/core/status.h"
-#include "runtime/text/text_pieces.h"
+#include "runtime/formats/text_pieces.h"
 
 namespace edgemt {
 

@@ -1,4 +1,4 @@
-#include "runtime/text/po_catalog.h"
+#include "runtime/formats/po_catalog.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,8 +8,8 @@
 #include <tuple>
 #include <utility>
 
+#include "runtime/formats/plural_categories.h"
 #include "runtime/text/lines.h"
-#include "runtime/text/plural_categories.h"
 
 namespace edgemt {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/text/zip_archive.h"
+#include "runtime/formats/zip_archive.h"
 
 #include <zlib.h>
 
