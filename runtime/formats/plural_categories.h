@@ -3,7 +3,7 @@
 // formats whose plural messages are one text per category: an Android <plurals> holds an
 // <item quantity="..."> for each category of its language, and lint reports a missing one.
 // The table is CLDR 42's, as ICU 72 (Debian 12's libicu, the ICU Android resolves
-// quantities with) gives it; tests/runtime/text_test.cc checks it against ICU where the
+// quantities with) gives it; tests/formats/plural_categories_test.cc checks it against ICU where the
 // build has it.
 #pragma once
 
