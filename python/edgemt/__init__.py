@@ -71,7 +71,8 @@ _UNSUPPORTED_DEFAULTS = {
 }
 # Accepted and ignored: batching is planned by the translator itself.
 _IGNORED = {"max_batch_size", "batch_type", "max_input_length"}
-# translate()'s formats: name -> the C API's edgemt_format.
+# translate()'s formats: name -> the C API's edgemt_format (the format table's:
+# runtime/formats/format_list.h).
 _FORMATS = dict(_edgemt.FORMATS)
 
 
@@ -307,14 +308,12 @@ class Translator:
         edgemt.CancelledError).
         """
         if format not in _FORMATS:
-            raise ValueError("format must be 'text', 'wrapped', 'html', 'markdown', 'po', 'srt', 'vtt', 'csv', 'json', "
-                             "'xliff', 'android', 'properties', 'strings', 'stringsdict', 'resx', 'xcstrings' or 'yaml', "
-                             "got %r"
-                             % (format,))
+            names = [repr(n) for n in _FORMATS]
+            raise ValueError("format must be %s or %s, got %r" % (", ".join(names[:-1]), names[-1], format))
         if self.pivot is not None:
             if glossary:
                 raise NotImplementedError("a glossary through a pivot language is not supported")
-            if format in ("po", "xliff"):
+            if _FORMATS[format] in (_FORMATS["po"], _FORMATS["xliff"]):
                 # The first model would fill the file in, leaving nothing for the second.
                 raise NotImplementedError("format=%r through a pivot language is not supported here; the "
                                           "translate command fills such a file in through both models" % (format,))

@@ -9,9 +9,11 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "edgemt.h"
+#include "runtime/formats/format_list.h"
 
 namespace py = pybind11;
 
@@ -427,25 +429,21 @@ class Translator {
 PYBIND11_MODULE(_edgemt, m) {
   m.doc() = "edgemt: offline machine translation (binding of the C API; see edgemt.Translator)";
   m.def("version", &edgemt_version);
-  // translate()'s format names (as translate --format's) to the C API's edgemt_format.
-  m.attr("FORMATS") = py::dict(py::arg("text") = static_cast<int>(EDGEMT_FORMAT_TEXT),
-                               py::arg("wrapped") = static_cast<int>(EDGEMT_FORMAT_WRAPPED),
-                               py::arg("csv") = static_cast<int>(EDGEMT_FORMAT_CSV),
-                               py::arg("json") = static_cast<int>(EDGEMT_FORMAT_JSON),
-                               py::arg("xliff") = static_cast<int>(EDGEMT_FORMAT_XLIFF),
-                               py::arg("android") = static_cast<int>(EDGEMT_FORMAT_ANDROID),
-                               py::arg("properties") = static_cast<int>(EDGEMT_FORMAT_PROPERTIES),
-                               py::arg("strings") = static_cast<int>(EDGEMT_FORMAT_STRINGS),
-                               py::arg("resx") = static_cast<int>(EDGEMT_FORMAT_RESX),
-                               py::arg("xcstrings") = static_cast<int>(EDGEMT_FORMAT_XCSTRINGS),
-                               py::arg("yaml") = static_cast<int>(EDGEMT_FORMAT_YAML),
-                               py::arg("yml") = static_cast<int>(EDGEMT_FORMAT_YAML),
-                               py::arg("stringsdict") = static_cast<int>(EDGEMT_FORMAT_STRINGSDICT),
-                               py::arg("html") = static_cast<int>(EDGEMT_FORMAT_HTML),
-                               py::arg("markdown") = static_cast<int>(EDGEMT_FORMAT_MARKDOWN),
-                               py::arg("po") = static_cast<int>(EDGEMT_FORMAT_PO),
-                               py::arg("srt") = static_cast<int>(EDGEMT_FORMAT_SUBTITLES),
-                               py::arg("vtt") = static_cast<int>(EDGEMT_FORMAT_SUBTITLES));
+  // translate()'s format names (as translate --format's) to the C API's edgemt_format:
+  // the format table's (runtime/formats/format_list.h), its formats that have a C value.
+  py::dict formats;
+  const auto add = [&](std::string_view names, int value) {
+    for (size_t at = 0; at < names.size();) {
+      size_t end = names.find(' ', at);
+      if (end == std::string_view::npos) end = names.size();
+      if (value >= 0 && end > at) formats[py::str(std::string(names.substr(at, end - at)))] = value;
+      at = end + 1;
+    }
+  };
+#define EDGEMT_PY_FORMAT(Id, CValue, CName, Doc, Units, Names, Extensions, Flags) add(Names, CValue);
+  EDGEMT_DOCUMENT_FORMATS(EDGEMT_PY_FORMAT)
+#undef EDGEMT_PY_FORMAT
+  m.attr("FORMATS") = formats;
   m.def("active_isa", &edgemt_active_isa);
   m.def("default_model_path", &edgemt_default_model_path);
   m.def("bundled_model_path", [](const std::string& source, const std::string& target) {

@@ -1,5 +1,6 @@
 // The C API (include/edgemt.h) over the C++ API (translator.h). Every entry point
 // catches everything: no exception crosses the C boundary.
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <exception>
@@ -7,6 +8,7 @@
 #include <new>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "edgemt.h"
@@ -37,6 +39,14 @@ struct edgemt_translator {
   std::vector<const float*> logprob_ptrs;
   std::vector<size_t> logprob_lengths;
 };
+
+// The format table's C values are include/edgemt.h's.
+constexpr int EDGEMT_FORMAT_NONE = -1;
+#define EDGEMT_FORMAT_C_VALUE(Id, CValue, CName, Doc, Units, Names, Extensions, Flags) \
+  static_assert(EDGEMT_FORMAT_##CName == (CValue),                                     \
+                "format_list.h: " #Id "'s C value is not EDGEMT_FORMAT_" #CName);
+EDGEMT_DOCUMENT_FORMATS(EDGEMT_FORMAT_C_VALUE)
+#undef EDGEMT_FORMAT_C_VALUE
 
 namespace {
 
@@ -131,61 +141,24 @@ edgemt_status to_translate_options(const edgemt_translate_options* o, edgemt::Tr
   if (EDGEMT_HAS_FIELD(o, T, seed)) out->seed = o->seed;
   if (EDGEMT_HAS_FIELD(o, T, cancel)) out->cancel = o->cancel;
   if (EDGEMT_HAS_FIELD(o, T, format)) {
-    switch (o->format) {
-      case EDGEMT_FORMAT_TEXT:
-        break;
-      case EDGEMT_FORMAT_HTML:
-        out->format = edgemt::TextFormat::kHtml;
-        break;
-      case EDGEMT_FORMAT_PO:
-        out->format = edgemt::TextFormat::kPo;
-        break;
-      case EDGEMT_FORMAT_MARKDOWN:
-        out->format = edgemt::TextFormat::kMarkdown;
-        break;
-      case EDGEMT_FORMAT_SUBTITLES:
-        out->format = edgemt::TextFormat::kSubtitles;
-        break;
-      case EDGEMT_FORMAT_WRAPPED:
-        out->format = edgemt::TextFormat::kWrapped;
-        break;
-      case EDGEMT_FORMAT_CSV:
-        out->format = edgemt::TextFormat::kCsv;
-        break;
-      case EDGEMT_FORMAT_JSON:
-        out->format = edgemt::TextFormat::kJson;
-        break;
-      case EDGEMT_FORMAT_XLIFF:
-        out->format = edgemt::TextFormat::kXliff;
-        break;
-      case EDGEMT_FORMAT_ANDROID:
-        out->format = edgemt::TextFormat::kAndroid;
-        break;
-      case EDGEMT_FORMAT_PROPERTIES:
-        out->format = edgemt::TextFormat::kProperties;
-        break;
-      case EDGEMT_FORMAT_STRINGS:
-        out->format = edgemt::TextFormat::kStrings;
-        break;
-      case EDGEMT_FORMAT_RESX:
-        out->format = edgemt::TextFormat::kResx;
-        break;
-      case EDGEMT_FORMAT_XCSTRINGS:
-        out->format = edgemt::TextFormat::kXcstrings;
-        break;
-      case EDGEMT_FORMAT_YAML:
-        out->format = edgemt::TextFormat::kYaml;
-        break;
-      case EDGEMT_FORMAT_STRINGSDICT:
-        out->format = edgemt::TextFormat::kStringsdict;
-        break;
-      default:
-        return fail(
-            EDGEMT_INVALID_ARGUMENT,
-            "format must be EDGEMT_FORMAT_TEXT, _HTML, _PO, _MARKDOWN, _SUBTITLES, _WRAPPED, _CSV, "
-            "_JSON, _XLIFF, _ANDROID, _PROPERTIES, _STRINGS, _RESX, _XCSTRINGS, _YAML or _STRINGSDICT, got " +
-                std::to_string(o->format));
+    // edgemt_format's values are the format table's (runtime/formats/format_list.h).
+    const edgemt::DocumentFormat* format = nullptr;
+    for (const edgemt::DocumentFormat& f : edgemt::document_formats())
+      if (f.c_value >= 0 && f.c_value == static_cast<int>(o->format)) format = &f;
+    if (format == nullptr) {
+      std::vector<std::pair<int, std::string_view>> all;
+      for (const edgemt::DocumentFormat& f : edgemt::document_formats())
+        if (f.c_value >= 0) all.emplace_back(f.c_value, f.c_name);
+      std::sort(all.begin(), all.end());
+      std::string names;
+      for (size_t i = 0; i < all.size(); ++i)
+        names += std::string(i == 0                ? "EDGEMT_FORMAT_"
+                             : i + 1 == all.size() ? " or _"
+                                                   : ", _") +
+                 std::string(all[i].second);
+      return fail(EDGEMT_INVALID_ARGUMENT, "format must be " + names + ", got " + std::to_string(o->format));
     }
+    if (format->id != edgemt::TextFormat::kText) out->format = format->id;
   }
   if (EDGEMT_HAS_FIELD(o, T, beam_style)) {
     switch (o->beam_style) {

@@ -10,31 +10,15 @@
 #include <filesystem>
 #include <numeric>
 #include <string_view>
-#include <type_traits>
 
 #include "ops/ops.h"
 #include "runtime/api/model_input.h"
 #include "runtime/api/word_alignment.h"
 #include "runtime/core/utf8.h"
-#include "runtime/formats/android_strings.h"
-#include "runtime/formats/apple_strings.h"
-#include "runtime/formats/csv_document.h"
 #include "runtime/formats/html_document.h"
-#include "runtime/formats/json_document.h"
-#include "runtime/formats/markdown.h"
-#include "runtime/formats/office_document.h"
 #include "runtime/formats/pdf_text.h"
-#include "runtime/formats/po_catalog.h"
-#include "runtime/formats/properties_file.h"
-#include "runtime/formats/resx_document.h"
-#include "runtime/formats/stringsdict_document.h"
-#include "runtime/formats/subtitles.h"
-#include "runtime/formats/xcstrings_document.h"
-#include "runtime/formats/xliff_document.h"
-#include "runtime/formats/yaml_document.h"
 #include "runtime/nmt/engine.h"
 #include "runtime/text/markup.h"
-#include "runtime/text/wrapped_text.h"
 
 namespace edgemt {
 
@@ -856,71 +840,21 @@ TranslateOptions as_html(const TranslateOptions& o) {
   return t;
 }
 
-// A document format whose reader can refuse a text (Expected<Doc>), and one whose
-// render takes the translations' language (the plural categories, a language attribute
-// or key it writes).
-template <typename Doc>
-concept ParseCanFail = requires(const std::string& text) {
-  Doc::parse(text).has_value();
-};
-template <typename Doc>
-concept RendersALanguage = requires(const Doc& d, const std::vector<std::string>& t,
-                                    std::string_view language) {
-  d.render(t, language);
-};
-// One whose render also takes the language it is in (JSON v3's numbered plural forms).
-template <typename Doc>
-concept RendersFromALanguage = requires(const Doc& d, const std::vector<std::string>& t,
-                                        std::string_view language) {
-  d.render(t, language, language);
-};
-
-// Each text parsed as a Doc (whose parse cannot fail).
-template <typename Doc>
-std::vector<Doc> parse_each(const std::vector<std::string>& texts) {
-  std::vector<Doc> docs;
-  docs.reserve(texts.size());
-  for (const std::string& t : texts) docs.push_back(Doc::parse(t));
-  return docs;
-}
-
-// Each text parsed as a Doc whose parse can fail: the first failure, naming the
-// document where there are several.
-template <typename Doc>
-Expected<std::vector<Doc>> parse_all(const std::vector<std::string>& texts) {
-  std::vector<Doc> docs;
-  docs.reserve(texts.size());
-  for (size_t i = 0; i < texts.size(); ++i) {
-    auto d = Doc::parse(texts[i]);
-    if (!d)
-      return invalid_argument((texts.size() > 1 ? "document " + std::to_string(i) + ": " : std::string()) +
-                              d.status().message());
-    docs.push_back(std::move(d.value()));
-  }
-  return docs;
-}
-
 }  // namespace
 
-template <typename Doc>
-Expected<std::vector<std::string>> Translator::translate_units(const std::vector<Doc>& docs,
-                                                               const TranslateOptions& options) {
+Expected<std::vector<std::string>> Translator::translate_units(
+    const std::vector<std::unique_ptr<Document>>& docs, const TranslateOptions& options) {
   std::vector<std::string> units;
-  for (const Doc& d : docs) units.insert(units.end(), d.units().begin(), d.units().end());
+  for (const auto& d : docs) units.insert(units.end(), d->units().begin(), d->units().end());
   auto t = translate(units, options);
   if (!t) return t.status();
   std::vector<std::string> result;
   size_t at = 0;
-  for (const Doc& d : docs) {
+  for (const auto& d : docs) {
     const auto first = t.value().begin() + static_cast<std::ptrdiff_t>(at);
-    std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
-    if constexpr (RendersFromALanguage<Doc>)
-      result.push_back(d.render(mine, model_->target_language(), model_->source_language()));
-    else if constexpr (RendersALanguage<Doc>)  // it also says its text's new language
-      result.push_back(d.render(mine, model_->target_language()));
-    else
-      result.push_back(d.render(mine));
-    at += d.units().size();
+    std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d->units().size()));
+    result.push_back(d->render(mine, model_->target_language(), model_->source_language()));
+    at += d->units().size();
   }
   return result;
 }
@@ -950,59 +884,15 @@ Expected<std::string> Translator::translate_pdf(std::string_view pdf, const Tran
 
 Expected<std::vector<std::string>> Translator::translate(const std::vector<std::string>& texts,
                                                          const TranslateOptions& options) {
-  // Every document's units at once: Markdown's prose, subtitle cues, XLIFF segments,
-  // Android strings and Office paragraphs as HTML fragments (their inline markup and
-  // formatting tags), the other formats' values as plain text.
-  const auto each = [&](auto doc,
-                        const TranslateOptions& unit_options) -> Expected<std::vector<std::string>> {
-    using Doc = typename decltype(doc)::type;
-    if constexpr (ParseCanFail<Doc>) {
-      auto docs = parse_all<Doc>(texts);
-      if (!docs) return docs.status();
-      return translate_units(docs.value(), unit_options);
-    } else {
-      return translate_units(parse_each<Doc>(texts), unit_options);
-    }
-  };
-  switch (options.format.value_or(TextFormat::kText)) {
-    case TextFormat::kMarkdown:
-      return each(std::type_identity<MarkdownDocument>{}, as_html(options));
-    case TextFormat::kSubtitles:
-      return each(std::type_identity<SubtitleDocument>{}, as_html(options));
-    case TextFormat::kXliff:
-      return each(std::type_identity<XliffDocument>{}, as_html(options));
-    case TextFormat::kAndroid:
-      return each(std::type_identity<AndroidStrings>{}, as_html(options));
-    case TextFormat::kOffice:
-      return each(std::type_identity<OfficeDocument>{}, as_html(options));
-    case TextFormat::kWrapped:
-      return each(std::type_identity<WrappedText>{}, as_plain_text(options));
-    case TextFormat::kJson:
-      return each(std::type_identity<JsonDocument>{}, as_plain_text(options));
-    case TextFormat::kProperties:
-      return each(std::type_identity<PropertiesFile>{}, as_plain_text(options));
-    case TextFormat::kStrings:
-      return each(std::type_identity<AppleStrings>{}, as_plain_text(options));
-    case TextFormat::kResx:
-      return each(std::type_identity<ResxDocument>{}, as_plain_text(options));
-    case TextFormat::kStringsdict:
-      return each(std::type_identity<StringsdictDocument>{}, as_plain_text(options));
-    case TextFormat::kYaml:
-      return each(std::type_identity<YamlDocument>{}, as_plain_text(options));
-    case TextFormat::kXcstrings:
-      return each(std::type_identity<XcstringsDocument>{}, as_plain_text(options));
-    case TextFormat::kPo:
-      return each(std::type_identity<PoCatalog>{}, as_plain_text(options));
-    case TextFormat::kCsv: {
-      // (a translation table: the model's source language's column into its target's)
-      std::vector<CsvDocument> docs;
-      for (const std::string& t : texts)
-        docs.push_back(CsvDocument::parse(t, model_->source_language(), model_->target_language()));
-      return translate_units(docs, as_plain_text(options));
-    }
-    case TextFormat::kText:
-    case TextFormat::kHtml:
-      break;
+  // Every document's units at once: as HTML fragments (Markdown's prose, subtitle cues,
+  // XLIFF segments, Android strings and Office paragraphs: their inline markup and
+  // formatting tags) or as plain text (the other formats' values).
+  if (const DocumentFormat& format = document_format(options.format.value_or(TextFormat::kText));
+      format.document()) {
+    // (a translation table: the model's source language's column into its target's)
+    auto docs = parse_documents(format, texts, {model_->source_language(), model_->target_language()});
+    if (!docs) return docs.status();
+    return translate_units(docs.value(), format.html_units ? as_html(options) : as_plain_text(options));
   }
   if (options.format.value_or(TextFormat::kText) == TextFormat::kHtml) {
     const TranslateOptions plain = as_plain_text(options);
@@ -1445,26 +1335,12 @@ Expected<std::vector<std::string>> bundled_model_route(std::string_view source, 
 
 namespace {
 
-std::string render_in(const CsvDocument& d, const std::vector<std::string>& t, const std::string&,
-                      const std::string&) {
-  return d.render(t);
-}
-template <typename Doc>
-std::string render_in(const Doc& d, const std::vector<std::string>& t, const std::string& language,
-                      const std::string& source_language) {
-  if constexpr (RendersFromALanguage<Doc>)
-    return d.render(t, language, source_language);
-  else
-    return d.render(t, language);
-}
-
 // A catalog's, XLIFF document's or table's texts through the chain, filled in once.
-template <typename Doc>
 Expected<std::vector<std::string>> fill_in_through(std::span<Translator* const> chain,
-                                                   const std::vector<Doc>& docs,
+                                                   const std::vector<std::unique_ptr<Document>>& docs,
                                                    const TranslateOptions& unit_options) {
   std::vector<std::string> units;
-  for (const Doc& d : docs) units.insert(units.end(), d.units().begin(), d.units().end());
+  for (const auto& d : docs) units.insert(units.end(), d->units().begin(), d->units().end());
   for (Translator* t : chain) {
     auto r = t->translate(units, unit_options);
     if (!r) return r.status();
@@ -1472,12 +1348,12 @@ Expected<std::vector<std::string>> fill_in_through(std::span<Translator* const> 
   }
   std::vector<std::string> result;
   size_t at = 0;
-  for (const Doc& d : docs) {
+  for (const auto& d : docs) {
     const auto first = units.begin() + static_cast<std::ptrdiff_t>(at);
-    const std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d.units().size()));
-    result.push_back(render_in(d, mine, chain.back()->model().target_language(),
-                               chain.front()->model().source_language()));
-    at += d.units().size();
+    const std::vector<std::string> mine(first, first + static_cast<std::ptrdiff_t>(d->units().size()));
+    result.push_back(
+        d->render(mine, chain.back()->model().target_language(), chain.front()->model().source_language()));
+    at += d->units().size();
   }
   return result;
 }
@@ -1488,28 +1364,16 @@ Expected<std::vector<std::string>> translate_through(std::span<Translator* const
                                                      const std::vector<std::string>& texts,
                                                      const TranslateOptions& options) {
   if (chain.empty()) return invalid_argument("translate_through needs at least one translator");
-  const TextFormat format = options.format.value_or(TextFormat::kText);
-  if (chain.size() > 1 && format == TextFormat::kPo) {
-    auto docs = parse_all<PoCatalog>(texts);
+  // A catalog, an XLIFF document, a String Catalog or a table: its units through every
+  // model, filled in once (a table's source column into the last target's); the other
+  // formats: each model translates the documents the last gave.
+  if (const DocumentFormat& format = document_format(options.format.value_or(TextFormat::kText));
+      chain.size() > 1 && format.filled_once) {
+    auto docs = parse_documents(
+        format, texts, {chain.front()->model().source_language(), chain.back()->model().target_language()});
     if (!docs) return docs.status();
-    return fill_in_through(chain, docs.value(), as_plain_text(options));
-  }
-  if (chain.size() > 1 && format == TextFormat::kXliff) {
-    auto docs = parse_all<XliffDocument>(texts);
-    if (!docs) return docs.status();
-    return fill_in_through(chain, docs.value(), as_html(options));
-  }
-  if (chain.size() > 1 && format == TextFormat::kXcstrings) {  // the last target's localization, once
-    auto docs = parse_all<XcstringsDocument>(texts);
-    if (!docs) return docs.status();
-    return fill_in_through(chain, docs.value(), as_plain_text(options));
-  }
-  if (chain.size() > 1 && format == TextFormat::kCsv) {  // a table's source column into the last target's
-    std::vector<CsvDocument> docs;
-    for (const std::string& t : texts)
-      docs.push_back(CsvDocument::parse(t, chain.front()->model().source_language(),
-                                        chain.back()->model().target_language()));
-    return fill_in_through(chain, docs, as_plain_text(options));
+    return fill_in_through(chain, docs.value(),
+                           format.html_units ? as_html(options) : as_plain_text(options));
   }
   std::vector<std::string> current = texts;
   for (Translator* t : chain) {

@@ -22,6 +22,7 @@
 #include "runtime/core/cancel.h"
 #include "runtime/core/profiler.h"
 #include "runtime/core/status.h"
+#include "runtime/formats/document_format.h"
 #include "runtime/model/model.h"
 #include "runtime/nmt/params.h"
 #include "runtime/text/markup.h"
@@ -43,38 +44,8 @@ struct TranslatorOptions {
   int num_threads = 1;
 };
 
-// What a text call's texts are: plain text, or HTML documents whose text nodes are
-// translated (tags, comments, attributes and the content of script, style, code, pre and
-// textarea elements kept byte for byte; character references decoded for translation,
-// and &, < and > escaped again in the translations), or gettext catalogs (.po) whose
-// untranslated messages get translations, flagged fuzzy (runtime/formats/po_catalog.h).
-// Markdown documents keep code, markup and structure and translate their prose
-// (runtime/formats/markdown.h). Subtitle files (SubRip .srt, WebVTT .vtt) translate each
-// cue's text, broken into as many lines as it had, and keep numbers, times and the rest
-// (runtime/formats/subtitles.h). Wrapped plain text translates each paragraph's wrapped
-// lines together and wraps the translation again (runtime/text/wrapped_text.h). Office
-// documents are the bytes of a .docx, .pptx, .xlsx, .odt, .odp, .ods or .epub file, each
-// paragraph translated with its formatting, the rest of the file kept, and the file saying
-// it is in the model's target language (runtime/formats/office_document.h).
-enum class TextFormat {
-  kText,
-  kHtml,
-  kPo,
-  kMarkdown,
-  kSubtitles,
-  kWrapped,
-  kOffice,
-  kCsv,
-  kJson,
-  kXliff,
-  kAndroid,
-  kProperties,  // Java .properties resource bundles (runtime/formats/properties_file.h)
-  kStrings,     // Apple .strings files (runtime/formats/apple_strings.h)
-  kResx,        // .NET .resx resource files (runtime/formats/resx_document.h)
-  kXcstrings,   // Xcode String Catalogs (runtime/formats/xcstrings_document.h)
-  kYaml,        // YAML locale files: Rails', Symfony's, Hugo's (runtime/formats/yaml_document.h)
-  kStringsdict  // Apple .stringsdict plural rules (runtime/formats/stringsdict_document.h)
-};
+// What a text call's texts are: TextFormat (runtime/formats/document_format.h, one line
+// per format in runtime/formats/format_list.h).
 
 // Per call; what is not set comes from the model (its generation config) or the
 // translator's limits.
@@ -501,10 +472,9 @@ class Translator {
                                      const std::vector<float>& lps, float score,
                                      const std::vector<int32_t>& alignment,
                                      const std::vector<int32_t>& word_of) const;
-  // Line-based documents (PoCatalog, MarkdownDocument): every document's units()
-  // translated with `options` in one call, then each document's render() of its own.
-  template <typename Doc>
-  Expected<std::vector<std::string>> translate_units(const std::vector<Doc>& docs,
+  // Documents: every document's units() translated with `options` in one call, then
+  // each document's render() of its own.
+  Expected<std::vector<std::string>> translate_units(const std::vector<std::unique_ptr<Document>>& docs,
                                                      const TranslateOptions& options);
   // HTML: texts -> their aligned translations (translate_scored), for placing inline tags.
   using Aligner =

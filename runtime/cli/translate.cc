@@ -31,15 +31,8 @@
 #include "runtime/api/scored_json.h"
 #include "runtime/api/translator.h"
 #include "runtime/core/utf8.h"
-#include "runtime/formats/android_strings.h"
-#include "runtime/formats/apple_strings.h"
 #include "runtime/formats/pdf_text.h"
-#include "runtime/formats/po_catalog.h"
-#include "runtime/formats/properties_file.h"
-#include "runtime/formats/resx_document.h"
 #include "runtime/formats/subtitles.h"
-#include "runtime/formats/xcstrings_document.h"
-#include "runtime/formats/xliff_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/text_encoding.h"
@@ -389,55 +382,26 @@ int parse_args(int argc, char** argv, Args* a) {
       }
       a->jsonl = std::strcmp(argv[++i], "jsonl") == 0;
     } else if (arg == "--format") {
-      static constexpr std::pair<const char*, edgemt::TextFormat> kFormats[] = {
-          {"text", edgemt::TextFormat::kText},
-          {"wrapped", edgemt::TextFormat::kWrapped},
-          {"html", edgemt::TextFormat::kHtml},
-          {"markdown", edgemt::TextFormat::kMarkdown},
-          {"po", edgemt::TextFormat::kPo},
-          {"srt", edgemt::TextFormat::kSubtitles},
-          {"vtt", edgemt::TextFormat::kSubtitles},
-          {"docx", edgemt::TextFormat::kOffice},
-          {"pptx", edgemt::TextFormat::kOffice},
-          {"odt", edgemt::TextFormat::kOffice},
-          {"odp", edgemt::TextFormat::kOffice},
-          {"epub", edgemt::TextFormat::kOffice},
-          {"xlsx", edgemt::TextFormat::kOffice},
-          {"ods", edgemt::TextFormat::kOffice},
-          {"csv", edgemt::TextFormat::kCsv},
-          {"tsv", edgemt::TextFormat::kCsv},
-          {"json", edgemt::TextFormat::kJson},
-          {"arb", edgemt::TextFormat::kJson},
-          {"xliff", edgemt::TextFormat::kXliff},
-          {"xlf", edgemt::TextFormat::kXliff},
-          {"ts", edgemt::TextFormat::kXliff},
-          {"android", edgemt::TextFormat::kAndroid},
-          {"properties", edgemt::TextFormat::kProperties},
-          {"strings", edgemt::TextFormat::kStrings},
-          {"resx", edgemt::TextFormat::kResx},
-          {"xcstrings", edgemt::TextFormat::kXcstrings},
-          {"yaml", edgemt::TextFormat::kYaml},
-          {"yml", edgemt::TextFormat::kYaml},
-          {"stringsdict", edgemt::TextFormat::kStringsdict},
-          {"pdf", edgemt::TextFormat::kText}};
-      const auto* f = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const auto& x) {
-        return i + 1 < argc && std::strcmp(argv[i + 1], x.first) == 0;
-      });
-      if (f == std::end(kFormats)) {
-        std::fprintf(
-            stderr,
-            "translate: --format expects text, wrapped, html, markdown, po, srt, vtt, csv, tsv, json, arb, "
-            "xliff, xlf, ts, android, properties, strings, resx, xcstrings, yaml, yml, stringsdict, docx, "
-            "pptx, xlsx, "
-            "odt, odp, ods, "
-            "epub or "
-            "pdf, got "
-            "'%s'\n",
-            i + 1 < argc ? argv[i + 1] : "");
+      // The format table's names (runtime/formats/format_list.h), and pdf: a PDF's
+      // paragraphs (pdftotext) translated as lines of text.
+      const std::string_view name = i + 1 < argc ? argv[i + 1] : "";
+      const edgemt::DocumentFormat* f = edgemt::document_format_named(name);
+      if (f == nullptr && name != "pdf") {
+        std::string names;
+        for (const edgemt::DocumentFormat& d : edgemt::document_formats())
+          for (std::string_view n : d.names) names += (names.empty() ? "" : ", ") + std::string(n);
+        std::fprintf(stderr, "translate: --format expects %s or pdf, got '%s'\n", names.c_str(),
+                     std::string(name).c_str());
         return 2;
       }
-      a->pdf = std::strcmp(argv[++i], "pdf") == 0;
-      a->format = f->second;
+      if (f != nullptr && !f->built()) {
+        std::fprintf(stderr, "translate: --format %s: %s\n", std::string(name).c_str(),
+                     edgemt::left_out(*f).message().c_str());
+        return 2;
+      }
+      ++i;
+      a->pdf = f == nullptr;
+      a->format = f == nullptr ? edgemt::TextFormat::kText : f->id;
     } else if (arg == "--encoding") {
       if (i + 1 >= argc) {
         std::fprintf(stderr,
@@ -911,6 +875,9 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
   if (*warned || a.ids || a.score || source.empty() || !edgemt::language_identification_available()) return;
   constexpr size_t kMaxBytes = 16 * 1024;  // plenty to tell a language; CLD2 costs per byte
   constexpr int kMinWords = 3;
+  // HTML, and documents whose units are HTML fragments, are read as HTML.
+  const edgemt::DocumentFormat& format = edgemt::document_format(a.format);
+  const bool html = a.format == edgemt::TextFormat::kHtml || (format.document() && format.html_units);
   std::string text;
   std::optional<std::string_view> first;
   int words = 0;
@@ -918,49 +885,13 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
     const std::string_view line = s.lines[i];
     if (line.empty()) continue;
     if (!first) first = line;
-    const bool html = a.format == edgemt::TextFormat::kHtml || a.format == edgemt::TextFormat::kXliff ||
-                      a.format == edgemt::TextFormat::kAndroid;
     std::string source_text(line);
-    if (a.format == edgemt::TextFormat::kPo) {  // its messages, not the catalog's keywords
-      auto po = edgemt::PoCatalog::parse(line);
-      if (!po) continue;
+    if (format.document() &&
+        format.built()) {  // its units (a catalog's messages, not its keywords; values, not keys)
+      auto doc = format.parse(line, {model.source_language(), model.target_language()});
+      if (!doc) continue;
       source_text.clear();
-      for (const std::string& u : po.value().units()) source_text += u + "\n";
-    }
-    if (a.format == edgemt::TextFormat::kXliff) {  // its sources still to translate, not its targets
-      auto x = edgemt::XliffDocument::parse(line);
-      if (!x) continue;
-      source_text.clear();
-      for (const std::string& u : x.value().units()) source_text += u + "\n";
-    }
-    if (a.format == edgemt::TextFormat::kAndroid) {  // its strings, not the resource names
-      auto x = edgemt::AndroidStrings::parse(line);
-      if (!x) continue;
-      source_text.clear();
-      for (const std::string& u : x.value().units()) source_text += u + "\n";
-    }
-    if (a.format == edgemt::TextFormat::kProperties) {  // its values, not its keys
-      const edgemt::PropertiesFile x = edgemt::PropertiesFile::parse(line);
-      source_text.clear();
-      for (const std::string& u : x.units()) source_text += u + "\n";
-    }
-    if (a.format == edgemt::TextFormat::kXcstrings) {  // its source texts, not the catalog's JSON
-      auto x = edgemt::XcstringsDocument::parse(line);
-      if (!x) continue;
-      source_text.clear();
-      for (const std::string& u : x.value().units()) source_text += u + "\n";
-    }
-    if (a.format == edgemt::TextFormat::kResx) {  // its values, not the XML
-      auto x = edgemt::ResxDocument::parse(line);
-      if (!x) continue;
-      source_text.clear();
-      for (const std::string& u : x.value().units()) source_text += u + "\n";
-    }
-    if (a.format == edgemt::TextFormat::kStrings) {  // its values, not its keys (often the same)
-      auto x = edgemt::AppleStrings::parse(line);
-      if (!x) continue;
-      source_text.clear();
-      for (const std::string& u : x.value().units()) source_text += u + "\n";
+      for (const std::string& u : doc.value()->units()) source_text += u + "\n";
     }
     const std::string judged = html ? source_text : edgemt::without_names(source_text);
     bool in_word = false, has_letter = false;
@@ -979,9 +910,7 @@ void warn_if_other_language(const edgemt::Model& model, const Args& a, const Ses
     text.append(judged, 0, std::min(judged.size(), kMaxBytes));
   }
   if (!first || words < kMinWords) return;
-  const std::vector<edgemt::LanguageGuess> g = edgemt::identify_languages(
-      text, a.format == edgemt::TextFormat::kHtml || a.format == edgemt::TextFormat::kXliff ||
-                a.format == edgemt::TextFormat::kAndroid);
+  const std::vector<edgemt::LanguageGuess> g = edgemt::identify_languages(text, html);
   if (g.empty() || g[0].percent < 90 || g[0].code == source) return;
   std::fprintf(stderr,
                "translate: warning: the input looks like '%s' (%d%% of the text from '%.*s'), but the model "
@@ -1344,17 +1273,21 @@ int main(int argc, char** argv) {
         std::string ext =
             dot == std::string::npos || t.find('/', dot) != std::string::npos ? "" : t.substr(dot + 1);
         for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        static constexpr std::pair<const char*, const char*> kByExtension[] = {// clang-format off
-            {"htm", "html"}, {"html", "html"}, {"xhtml", "html"}, {"md", "markdown"}, {"markdown", "markdown"},
-            {"po", "po"}, {"pot", "po"}, {"srt", "srt"}, {"vtt", "vtt"}, {"csv", "csv"}, {"tsv", "tsv"},
-            {"json", "json"}, {"arb", "arb"}, {"xlf", "xliff"}, {"xliff", "xliff"}, {"ts", "ts"},
-            {"properties", "properties"}, {"strings", "strings"}, {"resx", "resx"}, {"xcstrings", "xcstrings"}, {"yml", "yaml"}, {"yaml", "yaml"}, {"stringsdict", "stringsdict"}, {"docx", "docx"},
-            {"pptx", "pptx"}, {"xlsx", "xlsx"}, {"odt", "odt"}, {"odp", "odp"}, {"ods", "ods"},
-            {"epub", "epub"}, {"pdf", "pdf"}};
-        // clang-format on
-        const auto* f = std::find_if(std::begin(kByExtension), std::end(kByExtension),
-                                     [&](const auto& x) { return ext == x.first; });
-        ext = f == std::end(kByExtension) ? "" : f->second;
+        // The format whose files have the extension (none where several do, as .xml, and
+        // none for a text file: translate < FILE): its name that is the extension ("tsv",
+        // "docx"), or its own.
+        const std::vector<const edgemt::DocumentFormat*> formats =
+            edgemt::document_formats_with_extension("." + ext);
+        if (ext == "pdf") {
+        } else if (formats.size() == 1 && formats[0]->id == edgemt::TextFormat::kWrapped) {
+          ext.clear();
+        } else if (formats.size() == 1 && std::find(formats[0]->names.begin(), formats[0]->names.end(),
+                                                    ext) != formats[0]->names.end()) {
+        } else if (formats.size() == 1) {
+          ext = formats[0]->name;
+        } else {
+          ext.clear();
+        }
         std::fprintf(
             stderr,
             "translate: note: '%s' is a file, but arguments are translated as text; to translate the "

@@ -265,6 +265,10 @@ class Writer {
 
 }  // namespace
 
+bool AndroidStrings::recognizes(std::string_view text) {
+  return xml_local_name(xml_root_element(text)) == "resources";
+}
+
 Expected<AndroidStrings> AndroidStrings::parse(std::string_view text) {
   auto st = std::make_shared<State>();
   auto root = parse_xml(text, "the string resources");

@@ -30,6 +30,9 @@ class AndroidStrings {
  public:
   // Fails, saying why, on XML that is not well-formed or a file without <resources>.
   static Expected<AndroidStrings> parse(std::string_view text);
+  // Whether `text` is meant to be string resources: its root element is <resources> (an
+  // .xml file may also be XLIFF).
+  static bool recognizes(std::string_view text);
 
   // The texts to translate, as HTML fragments (their styling and placeholders as markup).
   const std::vector<std::string>& units() const;

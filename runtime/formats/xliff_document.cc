@@ -440,6 +440,11 @@ class Writer {
 
 }  // namespace
 
+bool XliffDocument::recognizes(std::string_view text) {
+  const std::string_view root = xml_local_name(xml_root_element(text));
+  return root == "xliff" || root == "TS";
+}
+
 Expected<XliffDocument> XliffDocument::parse(std::string_view text) {
   auto st = std::make_shared<State>();
   auto root = parse_xml(text, "the XLIFF document");

@@ -48,6 +48,9 @@ class XliffDocument {
   // Fails, saying why, on XML that is not well-formed or a document without <xliff> (or
   // <TS>).
   static Expected<XliffDocument> parse(std::string_view text);
+  // Whether `text` is meant to be XLIFF or a Qt Linguist catalog: its root element is
+  // <xliff> or <TS> (an .xml file may also be Android string resources).
+  static bool recognizes(std::string_view text);
 
   // The sources to translate, as HTML fragments (their inline codes as markup).
   const std::vector<std::string>& units() const;

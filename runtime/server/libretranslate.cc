@@ -12,29 +12,15 @@
 #include "runtime/api/model_input.h"
 #include "runtime/api/word_alignment.h"
 #include "runtime/core/utf8.h"
-#include "runtime/formats/android_strings.h"
-#include "runtime/formats/apple_strings.h"
-#include "runtime/formats/csv_document.h"
+#include "runtime/formats/document_format.h"
 #include "runtime/formats/html_document.h"
-#include "runtime/formats/json_document.h"
-#include "runtime/formats/markdown.h"
-#include "runtime/formats/office_document.h"
 #include "runtime/formats/pdf_text.h"
-#include "runtime/formats/po_catalog.h"
-#include "runtime/formats/properties_file.h"
-#include "runtime/formats/resx_document.h"
-#include "runtime/formats/stringsdict_document.h"
-#include "runtime/formats/subtitles.h"
-#include "runtime/formats/xcstrings_document.h"
-#include "runtime/formats/xliff_document.h"
 #include "runtime/formats/xml_tree.h"
-#include "runtime/formats/yaml_document.h"
 #include "runtime/text/language_id.h"
 #include "runtime/text/language_names.h"
 #include "runtime/text/markup.h"
 #include "runtime/text/protected_spans.h"
 #include "runtime/text/text_encoding.h"
-#include "runtime/text/wrapped_text.h"
 
 namespace edgemt::server {
 namespace {
@@ -43,12 +29,19 @@ using json = nlohmann::json;
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
-// What /translate_file takes (frontend/settings' supportedFilesFormat).
-const std::vector<std::string> kFileFormats = {
-    ".txt",     ".html", ".htm",       ".md",  ".srt",   ".vtt",         ".po",   ".csv",
-    ".tsv",     ".json", ".arb",       ".xlf", ".xliff", ".ts",          ".xml",  ".properties",
-    ".strings", ".resx", ".xcstrings", ".yml", ".yaml",  ".stringsdict", ".docx", ".pptx",
-    ".xlsx",    ".odt",  ".odp",       ".ods", ".epub",  ".pdf"};
+// What /translate_file takes (frontend/settings' supportedFilesFormat): the format
+// table's extensions (runtime/formats/format_list.h), and PDFs (their text comes back).
+const std::vector<std::string>& file_extensions() {
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> e;
+    for (const DocumentFormat& f : document_formats())
+      for (const FileExtension& x : f.extensions)
+        if (std::find(e.begin(), e.end(), x.extension) == e.end()) e.emplace_back(x.extension);
+    e.emplace_back(".pdf");
+    return e;
+  }();
+  return all;
+}
 
 HttpResponse reply(int status, const json& body, int retry_after = 0) {
   HttpResponse r;
@@ -339,15 +332,15 @@ HttpResponse LibreTranslateApi::settings() const {
   json first_target = service_.models().empty() ? json()
                                                 : json{{"code", service_.models()[0].target},
                                                        {"name", language_name(service_.models()[0].target)}};
-  return reply(
-      200, json{{"charLimit", options_.char_limit},
-                {"frontendTimeout", options_.timeout.count()},
-                {"apiKeys", !options_.api_keys.empty()},
-                {"keyRequired", !options_.api_keys.empty()},
-                {"suggestions", false},
-                {"filesTranslation", options_.file_char_limit > 0},
-                {"supportedFilesFormat", options_.file_char_limit > 0 ? json(kFileFormats) : json::array()},
-                {"language", {{"source", first_source}, {"target", first_target}}}});
+  return reply(200, json{{"charLimit", options_.char_limit},
+                         {"frontendTimeout", options_.timeout.count()},
+                         {"apiKeys", !options_.api_keys.empty()},
+                         {"keyRequired", !options_.api_keys.empty()},
+                         {"suggestions", false},
+                         {"filesTranslation", options_.file_char_limit > 0},
+                         {"supportedFilesFormat",
+                          options_.file_char_limit > 0 ? json(file_extensions()) : json::array()},
+                         {"language", {{"source", first_source}, {"target", first_target}}}});
 }
 
 HttpResponse LibreTranslateApi::health() const {
@@ -667,33 +660,14 @@ std::string safe_file_name(const std::string& name) {
   return out.empty() ? "file" : out;
 }
 
-// A text file's type names its encoding (`charset`, "utf-8" where empty).
+// A file's Content-Type, the format table's for its extension; a text file's names its
+// encoding (`charset`, "utf-8" where empty).
 std::string content_type_of(const std::string& ext, std::string charset) {
   if (charset.empty()) charset = "utf-8";
-  if (ext == ".html" || ext == ".htm") return "text/html; charset=" + charset;
-  if (ext == ".md") return "text/markdown; charset=" + charset;
-  if (ext == ".srt") return "application/x-subrip; charset=" + charset;
-  if (ext == ".vtt") return "text/vtt; charset=" + charset;
-  if (ext == ".po") return "text/x-gettext-translation; charset=" + charset;
-  if (ext == ".csv") return "text/csv; charset=" + charset;
-  if (ext == ".json" || ext == ".arb") return "application/json; charset=" + charset;
-  if (ext == ".xlf" || ext == ".xliff") return "application/xliff+xml; charset=" + charset;
-  if (ext == ".ts" || ext == ".xml") return "application/xml; charset=" + charset;
-  if (ext == ".tsv") return "text/tab-separated-values; charset=" + charset;
-  if (ext == ".properties") return "text/x-java-properties; charset=" + charset;
-  if (ext == ".strings") return "text/plain; charset=" + charset;
-  if (ext == ".resx") return "application/xml; charset=" + charset;
-  if (ext == ".xcstrings") return "application/json; charset=" + charset;
-  if (ext == ".yml" || ext == ".yaml") return "application/yaml; charset=" + charset;
-  if (ext == ".stringsdict") return "application/xml; charset=" + charset;
-  if (ext == ".docx") return "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
-  if (ext == ".pptx") return "application/vnd.openxmlformats-officedocument.presentationml.presentation";
-  if (ext == ".xlsx") return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-  if (ext == ".odt") return "application/vnd.oasis.opendocument.text";
-  if (ext == ".ods") return "application/vnd.oasis.opendocument.spreadsheet";
-  if (ext == ".odp") return "application/vnd.oasis.opendocument.presentation";
-  if (ext == ".epub") return "application/epub+zip";
-  return "text/plain; charset=" + charset;
+  const std::vector<const DocumentFormat*> formats = document_formats_with_extension(ext);
+  if (formats.empty()) return "text/plain; charset=" + charset;
+  const std::string type(formats[0]->content_type(ext));
+  return formats[0]->id == TextFormat::kOffice ? type : type + "; charset=" + charset;
 }
 
 std::string new_file_id() {
@@ -720,9 +694,11 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   if (f.source.empty()) return error(400, "Invalid request: missing source parameter");
   if (f.target.empty()) return error(400, "Invalid request: missing target parameter");
   const std::string ext = extension_of(file->filename);
-  if (std::find(kFileFormats.begin(), kFileFormats.end(), ext) == kFileFormats.end()) {
+  const std::vector<const DocumentFormat*> formats = document_formats_with_extension(ext);
+  const bool pdf = ext == ".pdf";
+  if (formats.empty() && !pdf) {
     std::string list;
-    for (const std::string& e : kFileFormats) list += (list.empty() ? "" : ", ") + e;
+    for (const std::string& e : file_extensions()) list += (list.empty() ? "" : ", ") + e;
     return error(400,
                  "Invalid request: file type '" + ext.substr(0, 16) + "' is not supported (" + list + ")");
   }
@@ -731,12 +707,9 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
   // Latin-1 file: guess_text_encoding) is read in it, and its translation written back
   // in it; in UTF-8 (with a byte order mark, so that editors know) where the translation
   // has characters it cannot hold. An HTML page: as translate_html reads it (the encoding
-  // it declares, or windows-1252), written back in that encoding.
-  const bool text_file = ext == ".txt" || ext == ".md" || ext == ".srt" || ext == ".vtt" || ext == ".po" ||
-                         ext == ".csv" || ext == ".tsv" || ext == ".json" || ext == ".arb" || ext == ".xlf" ||
-                         ext == ".xliff" || ext == ".ts" || ext == ".xml" || ext == ".properties" ||
-                         ext == ".strings" || ext == ".resx" || ext == ".xcstrings" || ext == ".yml" ||
-                         ext == ".yaml" || ext == ".stringsdict";
+  // it declares, or windows-1252), written back in that encoding. (The formats of one
+  // extension are alike in this.)
+  const bool text_file = !pdf && formats[0]->text_file;
   std::optional<TextEncoding> file_encoding;
   std::string decoded;
   std::string charset;  // of the translated file
@@ -748,7 +721,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
       decoded = std::move(d.value().utf8);
       file_encoding = e;
     }
-  } else if (ext == ".html" || ext == ".htm") {
+  } else if (!pdf && formats[0]->id == TextFormat::kHtml) {
     std::string ignored;
     auto how = read_html_bytes(file->content, &ignored);
     if (!how) return error(400, "Invalid request: " + how.status().message());
@@ -758,47 +731,25 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
 
   // An .xml file: Android string resources (res/values/strings.xml), or XLIFF or a Qt
   // Linguist catalog saved as .xml, told apart by the root element.
-  std::string_view xml_root;
-  if (ext == ".xml") {
-    xml_root = xml_local_name(xml_root_element(content));
-    if (xml_root != "resources" && xml_root != "xliff" && xml_root != "TS")
-      return error(
-          400,
-          "Invalid request: an .xml file is translated when it holds Android string resources "
-          "(<resources>), XLIFF (<xliff>) or a Qt Linguist catalog (<TS>); " +
-              (xml_root.empty() ? std::string("no root element was found in this one")
-                                : "its root element is <" + std::string(xml_root.substr(0, 32)) + ">"));
+  const DocumentFormat* format = pdf ? nullptr : document_format_of_file(ext, content);
+  if (!pdf && format == nullptr) {
+    const std::string_view xml_root = xml_local_name(xml_root_element(content));
+    return error(
+        400,
+        "Invalid request: an .xml file is translated when it holds Android string resources "
+        "(<resources>), XLIFF (<xliff>) or a Qt Linguist catalog (<TS>); " +
+            (xml_root.empty() ? std::string("no root element was found in this one")
+                              : "its root element is <" + std::string(xml_root.substr(0, 32)) + ">"));
   }
 
   // The units to translate and how to put the file together again, as `translate --format`.
   std::vector<std::string> units;
   bool html = false;
   std::function<std::string(const std::vector<std::string>&)> render;
-  std::optional<WrappedText> wrapped;
-  std::optional<SubtitleDocument> subtitles;
-  std::optional<MarkdownDocument> markdown;
-  std::optional<PoCatalog> po;
-  std::optional<CsvDocument> csv;
-  std::optional<JsonDocument> json_doc;
-  std::optional<XliffDocument> xliff;
-  std::optional<AndroidStrings> android;
-  std::optional<PropertiesFile> properties;
-  std::optional<AppleStrings> apple_strings;
-  std::optional<ResxDocument> resx;
-  std::optional<XcstringsDocument> xcstrings;
-  std::optional<YamlDocument> yaml;
-  std::optional<StringsdictDocument> stringsdict;
-  std::optional<OfficeDocument> office;
-  if (std::find(OfficeDocument::extensions().begin(), OfficeDocument::extensions().end(), ext) !=
-      OfficeDocument::extensions().end()) {
-    // A small upload may inflate to far more: the server holds at most 128 MiB of it.
-    auto d = OfficeDocument::parse(file->content, size_t{128} << 20);
-    if (!d) return error(400, "Invalid request: " + d.status().message());
-    office = std::move(d.value());
-    units = office->units();
-    html = true;
-    render = [&](const std::vector<std::string>& t) { return office->render(t, f.target); };
-  } else if (ext == ".pdf") {
+  std::unique_ptr<Document> doc;
+  // A small upload may inflate to far more: the server holds at most 128 MiB of it.
+  const ParseOptions read_options{f.source, f.target, size_t{128} << 20};
+  if (pdf) {
     // A PDF's paragraphs (pdftotext), translated as lines; the result is a text file.
     auto text = pdf_paragraphs(file->content);
     if (!text) {
@@ -813,86 +764,19 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
       for (const std::string& p : t) out += (out.empty() ? "" : "\n") + p + "\n";
       return out;
     };
-  } else if (ext == ".html" || ext == ".htm") {
+  } else if (format->id == TextFormat::kHtml) {
     units = {file->content};
     html = true;
     render = [](const std::vector<std::string>& t) { return t.empty() ? std::string() : t[0]; };
-  } else if (ext == ".srt" || ext == ".vtt") {
-    subtitles = SubtitleDocument::parse(content);
-    units = subtitles->units();
-    html = true;
-    render = [&](const std::vector<std::string>& t) { return subtitles->render(t); };
-  } else if (ext == ".md") {
-    markdown = MarkdownDocument::parse(content);
-    units = markdown->units();
-    html = true;
-    render = [&](const std::vector<std::string>& t) { return markdown->render(t); };
-  } else if (ext == ".json" || ext == ".arb") {  // (Flutter's ARB files are JSON)
-    auto d = JsonDocument::parse(content);
-    if (!d) return error(400, "Invalid request: " + d.status().message());
-    json_doc = std::move(d.value());
-    units = json_doc->units();
-    render = [&](const std::vector<std::string>& t) { return json_doc->render(t, f.target, f.source); };
-  } else if (ext == ".xlf" || ext == ".xliff" || ext == ".ts" || (ext == ".xml" && xml_root != "resources")) {
-    auto d = XliffDocument::parse(content);
-    if (!d) return error(400, "Invalid request: " + d.status().message());
-    xliff = std::move(d.value());
-    units = xliff->units();
-    html = true;
-    render = [&](const std::vector<std::string>& t) { return xliff->render(t, f.target); };
-  } else if (ext == ".xml") {  // Android string resources (res/values/strings.xml)
-    auto d = AndroidStrings::parse(content);
-    if (!d) return error(400, "Invalid request: " + d.status().message());
-    android = std::move(d.value());
-    units = android->units();
-    html = true;
-    render = [&](const std::vector<std::string>& t) { return android->render(t, f.target); };
-  } else if (ext == ".properties") {  // Java resource bundles
-    properties = PropertiesFile::parse(content);
-    units = properties->units();
-    render = [&](const std::vector<std::string>& t) { return properties->render(t, f.target); };
-  } else if (ext == ".strings") {  // Apple's Localizable.strings
-    auto d = AppleStrings::parse(content);
-    if (!d) return error(400, "Invalid request: " + d.status().message());
-    apple_strings = std::move(d.value());
-    units = apple_strings->units();
-    render = [&](const std::vector<std::string>& t) { return apple_strings->render(t); };
-  } else if (ext == ".stringsdict") {  // Apple's plural rules
-    auto d = StringsdictDocument::parse(content);
-    if (!d) return error(400, "Invalid request: " + d.status().message());
-    stringsdict = std::move(d.value());
-    units = stringsdict->units();
-    render = [&](const std::vector<std::string>& t) { return stringsdict->render(t, f.target); };
-  } else if (ext == ".yml" || ext == ".yaml") {  // locale files: Rails', Symfony's, Hugo's
-    yaml = YamlDocument::parse(content);
-    units = yaml->units();
-    render = [&](const std::vector<std::string>& t) { return yaml->render(t, f.target); };
-  } else if (ext == ".xcstrings") {  // Xcode's String Catalogs
-    auto d = XcstringsDocument::parse(content);
-    if (!d) return error(400, "Invalid request: " + d.status().message());
-    xcstrings = std::move(d.value());
-    units = xcstrings->units();
-    render = [&](const std::vector<std::string>& t) { return xcstrings->render(t, f.target); };
-  } else if (ext == ".resx") {  // .NET resources
-    auto d = ResxDocument::parse(content);
-    if (!d) return error(400, "Invalid request: " + d.status().message());
-    resx = std::move(d.value());
-    units = resx->units();
-    render = [&](const std::vector<std::string>& t) { return resx->render(t); };
-  } else if (ext == ".csv" || ext == ".tsv") {
-    csv = CsvDocument::parse(content, f.source, f.target);  // (a translation table: its columns)
-    units = csv->units();
-    render = [&](const std::vector<std::string>& t) { return csv->render(t); };
-  } else if (ext == ".po") {
-    auto c = PoCatalog::parse(content);
-    if (!c) return error(400, "Invalid request: " + c.status().message());
-    po = std::move(c.value());
-    units = po->units();
-    render = [&](const std::vector<std::string>& t) { return po->render(t, f.target); };
+  } else if (!format->built()) {
+    return error(501, left_out(*format).message());
   } else {
-    wrapped = WrappedText::parse(content);
-    units = wrapped->units();
-    render = [&](const std::vector<std::string>& t) { return wrapped->render(t); };
+    auto d = format->parse(text_file ? content : file->content, read_options);
+    if (!d) return error(400, "Invalid request: " + d.status().message());
+    doc = std::move(d.value());
+    units = doc->units();
+    html = format->html_units;
+    render = [&](const std::vector<std::string>& t) { return doc->render(t, f.target, f.source); };
   }
   // Characters of text: an HTML unit's tags do not count.
   size_t chars = 0;
@@ -919,9 +803,12 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
     const auto ranked = guess_source(all, f.target);
     if (ranked.empty()) return error(400, "Target language " + f.target.substr(0, 32) + " is not supported");
     f.source = ranked[0].first;
-    if (csv) {  // a translation table's source column, now that its language is known
-      csv = CsvDocument::parse(content, f.source, f.target);
-      units = csv->units();
+    if (doc &&
+        format->reads_languages) {  // a translation table's source column, now that its language is known
+      auto d = format->parse(content, {f.source, f.target, read_options.max_bytes});
+      if (!d) return error(400, "Invalid request: " + d.status().message());
+      doc = std::move(d.value());
+      units = doc->units();
     }
   }
   const std::vector<int> route = service_.route(f.source, f.target);
@@ -949,7 +836,7 @@ HttpResponse LibreTranslateApi::translate_file(const HttpRequest& req) const {
       stored.content.insert(0, "\xEF\xBB\xBF");
     }
   }
-  if (ext == ".pdf") {  // a PDF comes back as its translated text
+  if (pdf) {  // a PDF comes back as its translated text
     std::string& n = stored.filename;
     const bool ends_in_ext =
         n.size() >= ext.size() &&

@@ -163,8 +163,10 @@ def test_translate_text():
     try:
         tr.translate("x", format="rst")
         assert False, "an unknown format was accepted"
-    except ValueError:
-        pass
+    except ValueError as e:
+        # The names are the format table's (translate --format's), every one listed.
+        for name in ("text", "html", "srt", "tsv", "arb", "xlf", "ts", "yml", "stringsdict"):
+            assert "'%s'" % name in str(e), str(e)
     # Markdown: the heading's marker and the code block are kept, the heading translated.
     md = "# " + ref["sentences"][0] + "\n\n```\ncode here\n```\n"
     assert tr.translate(md, format="markdown") == "# " + node + "\n\n```\ncode here\n```\n"
@@ -185,6 +187,7 @@ def test_translate_text():
     want_cell = '"%s"' % tr.translate(ref["sentences"][0]).replace('"', '""')
     got_table = tr.translate(table, format="csv")
     assert got_table.endswith('\r\napp.title,%s,42\r\n' % want_cell), got_table
+    assert tr.translate(table, format="tsv") == got_table  # (the format's other name)
     # JSON: the string value translated as plain text, the key and the number kept.
     import json as _json
     got_json = _json.loads(tr.translate(_json.dumps({"title": ref["sentences"][0], "n": 3}), format="json"))
